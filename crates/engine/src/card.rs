@@ -1,0 +1,671 @@
+//! Suits, ranks, cards and sets of cards.
+//!
+//! A card is one byte, `suit * 16 + rank`, and a set of cards is one `u64`
+//! whose bit `n` stands for the card with byte `n`. Each suit owns sixteen
+//! bits, of which the standard pack uses the low thirteen (two to ace), so
+//! "the spades in this hand" is one AND and "the highest spade" is one
+//! leading-zero count. The three spare bits of each suit leave room for the
+//! cards of later variants (the jokers would sit above the ace of spades and
+//! so count as spades for following suit and rank above every other trump)
+//! without changing the representation.
+
+use std::fmt;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
+use std::str::FromStr;
+
+/// The four suits, in the order used for card bytes and for display.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[repr(u8)]
+pub enum Suit {
+    Clubs = 0,
+    Diamonds = 1,
+    Hearts = 2,
+    Spades = 3,
+}
+
+impl Suit {
+    pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
+
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    pub const fn from_index(index: usize) -> Option<Suit> {
+        match index {
+            0 => Some(Suit::Clubs),
+            1 => Some(Suit::Diamonds),
+            2 => Some(Suit::Hearts),
+            3 => Some(Suit::Spades),
+            _ => None,
+        }
+    }
+
+    /// The letter used in card strings: `C`, `D`, `H` or `S`.
+    pub const fn letter(self) -> char {
+        match self {
+            Suit::Clubs => 'C',
+            Suit::Diamonds => 'D',
+            Suit::Hearts => 'H',
+            Suit::Spades => 'S',
+        }
+    }
+
+    pub const fn from_letter(letter: char) -> Option<Suit> {
+        match letter {
+            'C' | 'c' => Some(Suit::Clubs),
+            'D' | 'd' => Some(Suit::Diamonds),
+            'H' | 'h' => Some(Suit::Hearts),
+            'S' | 's' => Some(Suit::Spades),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Suit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match self {
+            Suit::Clubs => "clubs",
+            Suit::Diamonds => "diamonds",
+            Suit::Hearts => "hearts",
+            Suit::Spades => "spades",
+        };
+        f.write_str(name)
+    }
+}
+
+/// The thirteen ranks of the standard pack, lowest first.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[repr(u8)]
+pub enum Rank {
+    Two = 0,
+    Three,
+    Four,
+    Five,
+    Six,
+    Seven,
+    Eight,
+    Nine,
+    Ten,
+    Jack,
+    Queen,
+    King,
+    Ace,
+}
+
+impl Rank {
+    pub const ALL: [Rank; 13] = [
+        Rank::Two,
+        Rank::Three,
+        Rank::Four,
+        Rank::Five,
+        Rank::Six,
+        Rank::Seven,
+        Rank::Eight,
+        Rank::Nine,
+        Rank::Ten,
+        Rank::Jack,
+        Rank::Queen,
+        Rank::King,
+        Rank::Ace,
+    ];
+
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    pub const fn from_index(index: usize) -> Option<Rank> {
+        if index < 13 { Some(Rank::ALL[index]) } else { None }
+    }
+
+    /// The character used in card strings: `2`..`9`, `T`, `J`, `Q`, `K`, `A`.
+    pub const fn letter(self) -> char {
+        b"23456789TJQKA"[self as usize] as char
+    }
+
+    pub const fn from_letter(letter: char) -> Option<Rank> {
+        let index = match letter {
+            '2'..='9' => letter as usize - '2' as usize,
+            'T' | 't' => 8,
+            'J' | 'j' => 9,
+            'Q' | 'q' => 10,
+            'K' | 'k' => 11,
+            'A' | 'a' => 12,
+            _ => return None,
+        };
+        Rank::from_index(index)
+    }
+}
+
+/// One playing card. Its byte is `suit * 16 + rank`; see the module docs.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(u8);
+
+impl Card {
+    pub const fn new(rank: Rank, suit: Suit) -> Card {
+        Card(((suit as u8) << 4) | rank as u8)
+    }
+
+    /// The card whose byte is `index`, if that byte names a card of the
+    /// standard pack.
+    pub const fn from_index(index: u8) -> Option<Card> {
+        if index < 64 && (index & 15) < 13 {
+            Some(Card(index))
+        } else {
+            None
+        }
+    }
+
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+
+    pub const fn suit(self) -> Suit {
+        // A card byte is below 64, so the mask only helps the compiler drop
+        // the bounds check.
+        Suit::ALL[(self.0 >> 4) as usize & 3]
+    }
+
+    pub const fn rank(self) -> Rank {
+        Rank::ALL[(self.0 & 15) as usize]
+    }
+
+    pub const fn is_spade(self) -> bool {
+        self.0 >> 4 == Suit::Spades as u8
+    }
+
+    const fn bit(self) -> u64 {
+        1 << self.0
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.rank().letter(), self.suit().letter())
+    }
+}
+
+impl fmt::Debug for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// Why a string is not a card.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseCardError {
+    text: String,
+}
+
+impl fmt::Display for ParseCardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} is not a card: expected a rank of 23456789TJQKA followed by a suit of CDHS, as in \"TS\"",
+            self.text
+        )
+    }
+}
+
+impl std::error::Error for ParseCardError {}
+
+impl FromStr for Card {
+    type Err = ParseCardError;
+
+    fn from_str(text: &str) -> Result<Card, ParseCardError> {
+        let mut chars = text.chars();
+        let parsed = match (chars.next(), chars.next(), chars.next()) {
+            (Some(rank), Some(suit), None) => Rank::from_letter(rank)
+                .zip(Suit::from_letter(suit))
+                .map(|(rank, suit)| Card::new(rank, suit)),
+            _ => None,
+        };
+        parsed.ok_or_else(|| ParseCardError {
+            text: text.chars().take(16).collect(),
+        })
+    }
+}
+
+/// A set of cards as a bit set: one bit per card byte.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct CardSet(u64);
+
+impl CardSet {
+    pub const EMPTY: CardSet = CardSet(0);
+    /// The 52 cards of the standard pack.
+    pub const STANDARD_DECK: CardSet = CardSet(0x1FFF_1FFF_1FFF_1FFF);
+
+    pub const fn from_bits(bits: u64) -> CardSet {
+        CardSet(bits)
+    }
+
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    /// Every card of the standard pack in one suit.
+    pub const fn suit(suit: Suit) -> CardSet {
+        CardSet(0x1FFF << (16 * suit as u32))
+    }
+
+    /// Every card of the standard pack in the suit of `card`.
+    #[inline]
+    pub const fn suit_of(card: Card) -> CardSet {
+        // The suit's bits start at bit 16 * suit, which is the card byte
+        // with its rank cleared.
+        CardSet(0x1FFF << (card.0 & 0x30))
+    }
+
+    pub const fn single(card: Card) -> CardSet {
+        CardSet(card.bit())
+    }
+
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub const fn contains(self, card: Card) -> bool {
+        self.0 & card.bit() != 0
+    }
+
+    pub const fn is_subset(self, other: CardSet) -> bool {
+        self.0 & !other.0 == 0
+    }
+
+    pub fn insert(&mut self, card: Card) {
+        self.0 |= card.bit();
+    }
+
+    pub fn remove(&mut self, card: Card) {
+        self.0 &= !card.bit();
+    }
+
+    /// The cards of this set in one suit.
+    pub const fn in_suit(self, suit: Suit) -> CardSet {
+        CardSet(self.0 & CardSet::suit(suit).0)
+    }
+
+    /// The highest card by byte, which within one suit is the highest rank.
+    pub const fn highest(self) -> Option<Card> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Card(63 - self.0.leading_zeros() as u8))
+        }
+    }
+
+    /// The lowest card by byte, which within one suit is the lowest rank.
+    pub const fn lowest(self) -> Option<Card> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Card(self.0.trailing_zeros() as u8))
+        }
+    }
+
+    /// The `n`th card counting from the lowest byte, if the set has that many.
+    /// This is how a uniformly drawn index becomes a card without building a
+    /// list.
+    ///
+    /// It runs without branches on the data (see [`select_bit`]), because
+    /// random players call it on every move and a mispredicted loop exit
+    /// would cost more than the whole move.
+    #[inline]
+    pub fn nth(self, n: u32) -> Option<Card> {
+        select_bit(self.0, |_| n).map(Card)
+    }
+
+    /// The card whose place is given by `index`, which is called with the
+    /// size of the set and must return a number below it; `None` for an
+    /// empty set. This is how a random player draws a card: counting the
+    /// set and finding the card share their work.
+    #[inline]
+    pub fn choose(self, index: impl FnOnce(u32) -> u32) -> Option<Card> {
+        if self.is_empty() {
+            return None;
+        }
+        select_bit(self.0, index).map(Card)
+    }
+
+    /// Cards from lowest byte to highest.
+    pub fn iter(self) -> CardIter {
+        CardIter(self.0)
+    }
+
+    /// Cards from highest byte to lowest: spades first, aces first, the
+    /// order a player sorts his hand in.
+    pub fn iter_desc(self) -> impl DoubleEndedIterator<Item = Card> + ExactSizeIterator {
+        self.iter().rev()
+    }
+}
+
+impl fmt::Display for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for card in self.iter_desc() {
+            if !first {
+                f.write_str(" ")?;
+            }
+            first = false;
+            write!(f, "{card}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{self}]")
+    }
+}
+
+impl BitOr for CardSet {
+    type Output = CardSet;
+    fn bitor(self, rhs: CardSet) -> CardSet {
+        CardSet(self.0 | rhs.0)
+    }
+}
+
+impl BitOrAssign for CardSet {
+    fn bitor_assign(&mut self, rhs: CardSet) {
+        self.0 |= rhs.0;
+    }
+}
+
+impl BitAnd for CardSet {
+    type Output = CardSet;
+    fn bitand(self, rhs: CardSet) -> CardSet {
+        CardSet(self.0 & rhs.0)
+    }
+}
+
+impl BitAndAssign for CardSet {
+    fn bitand_assign(&mut self, rhs: CardSet) {
+        self.0 &= rhs.0;
+    }
+}
+
+impl Sub for CardSet {
+    type Output = CardSet;
+    fn sub(self, rhs: CardSet) -> CardSet {
+        CardSet(self.0 & !rhs.0)
+    }
+}
+
+impl SubAssign for CardSet {
+    fn sub_assign(&mut self, rhs: CardSet) {
+        self.0 &= !rhs.0;
+    }
+}
+
+impl Not for CardSet {
+    type Output = CardSet;
+    /// The standard-pack cards not in this set.
+    fn not(self) -> CardSet {
+        CardSet(!self.0 & CardSet::STANDARD_DECK.0)
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        for card in iter {
+            set.insert(card);
+        }
+        set
+    }
+}
+
+impl From<Card> for CardSet {
+    fn from(card: Card) -> CardSet {
+        CardSet::single(card)
+    }
+}
+
+impl IntoIterator for CardSet {
+    type Item = Card;
+    type IntoIter = CardIter;
+    fn into_iter(self) -> CardIter {
+        self.iter()
+    }
+}
+
+/// Ones in each byte: 0x0101..01.
+const BYTE_ONES: u64 = u64::from_le_bytes([1; 8]);
+/// The top bit of each byte: 0x8080..80.
+const BYTE_TOPS: u64 = BYTE_ONES << 7;
+
+/// For each byte value and each `k` below 8, the position of its `k`th set
+/// bit (8 when it has fewer than `k + 1`).
+const SELECT_IN_BYTE: [[u8; 8]; 256] = {
+    let mut table = [[8u8; 8]; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let mut seen = 0;
+        let mut bit = 0;
+        while bit < 8 {
+            if byte & (1 << bit) != 0 {
+                table[byte][seen] = bit as u8;
+                seen += 1;
+            }
+            bit += 1;
+        }
+        byte += 1;
+    }
+    table
+};
+
+/// The position of the `k`th set bit of `x` (counting from 0), where `k`
+/// is `pick(number of set bits)`, if `x` has that many. It is found with
+/// byte-parallel arithmetic:
+///
+/// 1. count the ones of every byte at once, then multiply by `0x0101..01`
+///    so that byte `i` holds the ones of bytes `0..=i`;
+/// 2. the target byte is the number of these running counts that are at
+///    most `k`, found by one subtraction that compares all bytes with `k`
+///    and a multiply that adds up the comparison bits;
+/// 3. inside that byte, a table gives the position of the remaining rank.
+#[inline]
+fn select_bit(x: u64, pick: impl FnOnce(u32) -> u32) -> Option<u8> {
+    let mut counts = x - ((x >> 1) & 0x5555_5555_5555_5555);
+    counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
+    counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    let running = counts.wrapping_mul(BYTE_ONES);
+    // The top byte of the running counts is the number of set bits.
+    let total = running >> 56;
+    let k = u64::from(pick(total as u32));
+    if k >= total {
+        return None;
+    }
+    // Each byte's top bit is set when its running count is at most k: the
+    // running counts are at most 64 and k below 64, so no byte borrows.
+    let at_most_k = ((k * BYTE_ONES) | BYTE_TOPS).wrapping_sub(running) & BYTE_TOPS;
+    let byte = ((at_most_k >> 7).wrapping_mul(BYTE_ONES) >> 56) as u32;
+    let shift = 8 * byte;
+    let before = ((running << 8) >> shift) & 0xFF;
+    let rank = (k - before) as usize;
+    let bits = ((x >> shift) & 0xFF) as usize;
+    Some(shift as u8 + SELECT_IN_BYTE[bits][rank & 7])
+}
+
+/// Iterator over the cards of a [`CardSet`], lowest byte first.
+#[derive(Clone, Debug)]
+pub struct CardIter(u64);
+
+impl Iterator for CardIter {
+    type Item = Card;
+
+    fn next(&mut self) -> Option<Card> {
+        let card = CardSet(self.0).lowest()?;
+        self.0 &= self.0 - 1;
+        Some(card)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = self.0.count_ones() as usize;
+        (len, Some(len))
+    }
+}
+
+impl DoubleEndedIterator for CardIter {
+    fn next_back(&mut self) -> Option<Card> {
+        let card = CardSet(self.0).highest()?;
+        self.0 &= !card.bit();
+        Some(card)
+    }
+}
+
+impl ExactSizeIterator for CardIter {}
+
+#[cfg(feature = "serde")]
+mod serde_impls {
+    use super::{Card, CardSet};
+    use serde::de::{Error, SeqAccess, Visitor};
+    use serde::ser::SerializeSeq;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::fmt;
+
+    impl Serialize for Card {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let text = [self.rank().letter() as u8, self.suit().letter() as u8];
+            // Both letters are ASCII, so this cannot fail.
+            serializer.serialize_str(std::str::from_utf8(&text).map_err(serde::ser::Error::custom)?)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Card {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Card, D::Error> {
+            struct CardVisitor;
+            impl Visitor<'_> for CardVisitor {
+                type Value = Card;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a card such as \"TS\"")
+                }
+                fn visit_str<E: Error>(self, text: &str) -> Result<Card, E> {
+                    text.parse().map_err(E::custom)
+                }
+            }
+            deserializer.deserialize_str(CardVisitor)
+        }
+    }
+
+    /// A set is written as a list of card strings, highest first.
+    impl Serialize for CardSet {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut seq = serializer.serialize_seq(Some(self.len() as usize))?;
+            for card in self.iter_desc() {
+                seq.serialize_element(&card)?;
+            }
+            seq.end()
+        }
+    }
+
+    /// A list that names a card twice is refused rather than silently merged,
+    /// because a client that sends it has misunderstood something.
+    impl<'de> Deserialize<'de> for CardSet {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<CardSet, D::Error> {
+            struct SetVisitor;
+            impl<'de> Visitor<'de> for SetVisitor {
+                type Value = CardSet;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("a list of distinct cards")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<CardSet, A::Error> {
+                    let mut set = CardSet::EMPTY;
+                    while let Some(card) = seq.next_element::<Card>()? {
+                        if set.contains(card) {
+                            return Err(A::Error::custom(format!("card {card} is listed twice")));
+                        }
+                        set.insert(card);
+                    }
+                    Ok(set)
+                }
+            }
+            deserializer.deserialize_seq(SetVisitor)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_card_string_round_trips() {
+        let mut seen = CardSet::EMPTY;
+        for suit in Suit::ALL {
+            for rank in Rank::ALL {
+                let card = Card::new(rank, suit);
+                assert_eq!(card.suit(), suit);
+                assert_eq!(card.rank(), rank);
+                let text = card.to_string();
+                assert_eq!(text.len(), 2);
+                assert_eq!(text.parse::<Card>(), Ok(card));
+                assert!(!seen.contains(card));
+                seen.insert(card);
+            }
+        }
+        assert_eq!(seen, CardSet::STANDARD_DECK);
+        assert_eq!(seen.len(), 52);
+    }
+
+    #[test]
+    fn card_strings_use_t_for_ten() {
+        assert_eq!(Card::new(Rank::Ten, Suit::Spades).to_string(), "TS");
+        assert_eq!("AH".parse::<Card>(), Ok(Card::new(Rank::Ace, Suit::Hearts)));
+        for bad in ["", "A", "10S", "1S", "AX", "ASS", "ZS"] {
+            assert!(bad.parse::<Card>().is_err(), "{bad:?} parsed");
+        }
+    }
+
+    #[test]
+    fn suit_masks_partition_the_deck() {
+        let mut all = CardSet::EMPTY;
+        for suit in Suit::ALL {
+            let cards = CardSet::suit(suit);
+            assert_eq!(cards.len(), 13);
+            assert!((all & cards).is_empty());
+            assert!(cards.iter().all(|card| card.suit() == suit));
+            all |= cards;
+        }
+        assert_eq!(all, CardSet::STANDARD_DECK);
+    }
+
+    #[test]
+    fn highest_lowest_and_nth() {
+        let set: CardSet = ["2S", "AS", "KH", "3C"]
+            .iter()
+            .map(|text| text.parse::<Card>().unwrap())
+            .collect();
+        assert_eq!(set.highest().unwrap().to_string(), "AS");
+        assert_eq!(set.lowest().unwrap().to_string(), "3C");
+        assert_eq!(set.in_suit(Suit::Spades).lowest().unwrap().to_string(), "2S");
+        let by_nth: Vec<String> = (0..4).map(|n| set.nth(n).unwrap().to_string()).collect();
+        assert_eq!(by_nth, ["3C", "KH", "2S", "AS"]);
+        assert_eq!(set.nth(4), None);
+        assert_eq!(set.choose(|len| len - 1).unwrap().to_string(), "AS");
+        assert_eq!(CardSet::EMPTY.choose(|_| 0), None);
+        assert_eq!(set.to_string(), "AS 2S KH 3C");
+    }
+
+    #[test]
+    fn select_bit_agrees_with_counting() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..2000 {
+            x = x.rotate_left(7).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 3);
+            let positions: Vec<u8> = (0..64).filter(|bit| x & (1 << bit) != 0).collect();
+            for (k, &position) in positions.iter().enumerate() {
+                assert_eq!(select_bit(x, |_| k as u32), Some(position), "x={x:#x} k={k}");
+            }
+            let len = positions.len() as u32;
+            assert_eq!(select_bit(x, |_| len), None);
+            assert_eq!(select_bit(x, |total| total - 1), positions.last().copied());
+        }
+        assert_eq!(select_bit(u64::MAX, |_| 63), Some(63));
+        assert_eq!(select_bit(1 << 63, |_| 0), Some(63));
+        assert_eq!(select_bit(0, |_| 0), None);
+    }
+}

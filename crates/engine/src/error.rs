@@ -1,0 +1,82 @@
+//! Why the engine refused an action.
+
+use std::fmt;
+
+use crate::card::{Card, Suit};
+use crate::game::Phase;
+use crate::seat::Seat;
+
+/// The reason an action was refused. A refused action never changes the
+/// game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum RuleError {
+    /// The game is over; nothing more can be played.
+    GameOver,
+    /// This kind of action does not belong to the current phase.
+    WrongPhase { phase: Phase },
+    /// Another seat is to act (or this seat is waiting for its partner's
+    /// cards in a nil exchange).
+    NotYourTurn { turn: Option<Seat> },
+    /// A bid outside nil and 1 to 13.
+    InvalidBid { tricks: u8 },
+    /// Blind nil is off in these rules, or the team is not far enough behind.
+    BlindNilNotAllowed,
+    /// The player has looked at his cards, which gives up blind nil.
+    BlindNilAfterLooking,
+    /// The player's cards are still hidden from him: he must look at them
+    /// (or bid blind nil) before he can bid a number.
+    MustLookAtHand,
+    /// Only a player offered blind nil can ask to see his cards, once.
+    HandAlreadyVisible,
+    /// This seat has no cards to give in this hand's exchange, or has given
+    /// them already.
+    NothingToPass,
+    /// An exchange needs exactly `expected` cards.
+    WrongPassCount { expected: u8, got: u8 },
+    /// The card is not in the player's hand.
+    CardNotInHand { card: Card },
+    /// The player holds the suit that was led and must play it.
+    MustFollowSuit { suit: Suit },
+    /// Spades cannot be led before one has been played, unless the leader
+    /// holds nothing else.
+    SpadesNotBroken,
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleError::GameOver => f.write_str("the game is over"),
+            RuleError::WrongPhase { phase } => {
+                write!(f, "that action does not belong to the {phase} phase")
+            }
+            RuleError::NotYourTurn { turn: Some(seat) } => {
+                write!(f, "it is not your turn: {seat} is to act")
+            }
+            RuleError::NotYourTurn { turn: None } => {
+                f.write_str("it is not your turn: wait for your partner's cards")
+            }
+            RuleError::InvalidBid { tricks } => {
+                write!(f, "a bid of {tricks} is not allowed: bid nil or 1 to 13")
+            }
+            RuleError::BlindNilNotAllowed => f.write_str(
+                "blind nil is allowed only when it is on and your team trails by the required margin",
+            ),
+            RuleError::BlindNilAfterLooking => {
+                f.write_str("you have looked at your cards, so blind nil is no longer possible")
+            }
+            RuleError::MustLookAtHand => f.write_str("look at your cards before bidding, or bid blind nil"),
+            RuleError::HandAlreadyVisible => f.write_str("your cards are already visible to you"),
+            RuleError::NothingToPass => f.write_str("you have no cards to pass now"),
+            RuleError::WrongPassCount { expected, got } => {
+                write!(f, "pass exactly {expected} cards, not {got}")
+            }
+            RuleError::CardNotInHand { card } => write!(f, "{card} is not in your hand"),
+            RuleError::MustFollowSuit { suit } => write!(f, "you must follow suit: play {suit}"),
+            RuleError::SpadesNotBroken => {
+                f.write_str("spades are not broken: lead another suit while you hold one")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}

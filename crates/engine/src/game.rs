@@ -1,0 +1,991 @@
+//! The state of one game and the only way to change it, [`Game::apply`].
+
+use std::fmt;
+
+use arrayvec::ArrayVec;
+
+use crate::action::{Action, Bid};
+use crate::card::{Card, CardSet, Suit};
+use crate::error::RuleError;
+use crate::event::{Event, Events};
+use crate::history::{BidRecord, HandRecord, PassRecord, TrickRecord};
+use crate::position::Position;
+use crate::rng::GameRng;
+use crate::rules::{Deck, PassOrder, RuleSet, RuleSetError};
+use crate::score::{self, TeamHandScore};
+use crate::seat::{BySeat, ByTeam, Seat, SeatSet, Team};
+use crate::view::{View, Viewer};
+
+/// The part of a hand the game is in.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Phase {
+    Bidding,
+    /// Partners of a nil bidder exchange cards.
+    Passing,
+    Playing,
+    GameOver,
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Bidding => "bidding",
+            Phase::Passing => "passing",
+            Phase::Playing => "playing",
+            Phase::GameOver => "game over",
+        })
+    }
+}
+
+/// What a seat may do right now, in a form a player (human or bot) can
+/// choose from without trying actions one by one.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Legal {
+    /// Nothing: another seat is to act.
+    Wait,
+    /// Not this seat's turn to bid, but it was offered blind nil and may look
+    /// at its cards (giving blind nil up) while it waits.
+    Look,
+    /// This seat's turn to bid while its cards are hidden: bid blind nil, or
+    /// look at the cards first.
+    BlindNilOrLook,
+    /// Bid nil or a number of tricks from 1 to 13.
+    Bid,
+    /// Give exactly `count` cards of the hand to the partner.
+    Pass { count: u8 },
+    /// Play one of these cards.
+    Play(CardSet),
+}
+
+/// The exchange one team makes in the current hand.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Exchange {
+    count: u8,
+    order: PassOrder,
+    /// In a sequential exchange, the nil bidder, who gives first.
+    first: Seat,
+}
+
+/// The 52 cards in byte order, the starting point of every shuffle.
+const STANDARD_PACK: [Card; 52] = {
+    let mut cards = [Card::new(crate::card::Rank::Two, Suit::Clubs); 52];
+    let mut i = 0;
+    while i < 52 {
+        let index = (i / 13) * 16 + i % 13;
+        cards[i] = match Card::from_index(index as u8) {
+            Some(card) => card,
+            None => panic!("the standard pack has 52 cards"),
+        };
+        i += 1;
+    }
+    cards
+};
+
+/// One game of Spades, from the first deal to the winner.
+///
+/// The game owns its random generator, so a game is fully determined by its
+/// rule set, its seed and the actions applied to it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Game {
+    rules: RuleSet,
+    seed: u64,
+    rng: GameRng,
+    phase: Phase,
+    hand_number: u32,
+    dealer: Seat,
+    score: ByTeam<i32>,
+    bags: ByTeam<i32>,
+    winner: Option<Team>,
+
+    // The hand in progress.
+    dealt: BySeat<CardSet>,
+    hands: BySeat<CardSet>,
+    /// Seats offered blind nil this hand.
+    blind_eligible: SeatSet,
+    /// Seats whose cards are still hidden from them.
+    hidden: SeatSet,
+    bids: BySeat<Option<Bid>>,
+    /// The seat to bid or play next (unused while passing).
+    turn: Seat,
+    exchanges: ByTeam<Option<Exchange>>,
+    /// Seats that owe cards to their partner right now.
+    pass_pending: SeatSet,
+    /// Cards chosen in a simultaneous exchange, held until the partner chooses.
+    pass_chosen: BySeat<CardSet>,
+    passes: ArrayVec<PassRecord, 4>,
+    /// The tricks of this hand. Those before `tricks_done` are complete;
+    /// the one at `tricks_done` is being played and holds `trick_len`
+    /// cards. Cards are written straight into the record they end up in.
+    tricks: [TrickRecord; 13],
+    tricks_done: u8,
+    trick_len: u8,
+    /// The cards of the trick being played, as a set, to find its winner.
+    trick_cards: CardSet,
+    /// The cards that follow the suit led to the trick being played (empty
+    /// before the lead), kept so that legal plays are one AND.
+    led: CardSet,
+    tricks_won: BySeat<u8>,
+    spades_broken: bool,
+
+    last_hand: Option<HandRecord>,
+    last_scores: Option<ByTeam<TeamHandScore>>,
+}
+
+impl Game {
+    /// Starts a game: checks the rules, draws the first dealer and deals.
+    pub fn new(rules: RuleSet, seed: u64) -> Result<Game, RuleSetError> {
+        rules.validate()?;
+        let mut rng = GameRng::new(seed);
+        let dealer = Seat::ALL[rng.below(4) as usize];
+        let mut game = Game {
+            rules,
+            seed,
+            rng,
+            phase: Phase::Bidding,
+            hand_number: 0,
+            dealer,
+            score: ByTeam::default(),
+            bags: ByTeam::default(),
+            winner: None,
+            dealt: BySeat::default(),
+            hands: BySeat::default(),
+            blind_eligible: SeatSet::EMPTY,
+            hidden: SeatSet::EMPTY,
+            bids: BySeat::default(),
+            turn: dealer.next(),
+            exchanges: ByTeam::default(),
+            pass_pending: SeatSet::EMPTY,
+            pass_chosen: BySeat::default(),
+            passes: ArrayVec::new(),
+            tricks: [TrickRecord {
+                leader: dealer.next(),
+                cards: [STANDARD_PACK[0]; 4],
+                winner: dealer.next(),
+            }; 13],
+            tricks_done: 0,
+            trick_len: 0,
+            trick_cards: CardSet::EMPTY,
+            led: CardSet::EMPTY,
+            tricks_won: BySeat::default(),
+            spades_broken: false,
+            last_hand: None,
+            last_scores: None,
+        };
+        game.deal();
+        Ok(game)
+    }
+
+    /// Starts a game from a chosen position instead of a random first deal:
+    /// for tests, puzzles and analysis. Later hands are dealt from `seed`.
+    pub fn from_deal(rules: RuleSet, seed: u64, deal: Deal) -> Result<Game, SetupError> {
+        rules.validate().map_err(SetupError::Rules)?;
+        let mut seen = CardSet::EMPTY;
+        for (seat, &hand) in deal.hands.iter() {
+            if hand.len() != 13 {
+                return Err(SetupError::HandSize {
+                    seat,
+                    cards: hand.len() as u8,
+                });
+            }
+            if let Some(card) = (seen & hand).lowest() {
+                return Err(SetupError::DealtTwice { card });
+            }
+            seen |= hand;
+        }
+        if seen != CardSet::STANDARD_DECK {
+            return Err(SetupError::NotAPack);
+        }
+        let mut game = Game::new(rules, seed).map_err(SetupError::Rules)?;
+        game.hand_number = deal.hand_number;
+        game.dealer = deal.dealer;
+        game.score = deal.score;
+        game.bags = deal.bags;
+        game.deal();
+        game.dealt = deal.hands;
+        game.hands = deal.hands;
+        Ok(game)
+    }
+
+    /// Sets up a game at a position in the play phase of a hand: for bots
+    /// that look ahead on guessed hands, tests and analysis. Later hands are
+    /// dealt from `seed`.
+    ///
+    /// The position is checked for consistency (every card once, each seat
+    /// holding 13 cards less what it played, each trick led by the winner
+    /// of the one before and won by its best card), not for the legality
+    /// of the plays that led to it.
+    pub fn from_position(rules: RuleSet, seed: u64, position: &Position<'_>) -> Result<Game, PositionError> {
+        rules.validate().map_err(PositionError::Rules)?;
+        let done = position.tricks.len();
+        if done >= 13 || position.trick.len() >= 4 {
+            return Err(PositionError::NotInPlay);
+        }
+        let mut game = Game::new(rules, seed).map_err(PositionError::Rules)?;
+        game.hand_number = position.hand_number;
+        game.dealer = position.dealer;
+        game.score = position.score;
+        game.bags = position.bags;
+
+        let mut seen = CardSet::EMPTY;
+        let mut played = BySeat::<CardSet>::default();
+        let mut tricks_won = BySeat::<u8>::default();
+        let mut leader = position.dealer.next();
+        let mut add = |card: Card, seat: Seat, seen: &mut CardSet| {
+            if seen.contains(card) {
+                return Err(PositionError::CardTwice { card });
+            }
+            seen.insert(card);
+            played[seat].insert(card);
+            Ok(())
+        };
+        for (number, trick) in position.tricks.iter().enumerate() {
+            if trick.leader != leader {
+                return Err(PositionError::WrongLeader { trick: number as u8 });
+            }
+            let cards: CardSet = trick.cards.iter().copied().collect();
+            for (seat, &card) in trick.players().iter().zip(&trick.cards) {
+                add(card, *seat, &mut seen)?;
+            }
+            let winner = trick
+                .leader
+                .plus(winning_position(rules.deck, &trick.cards, cards));
+            if trick.winner != winner {
+                return Err(PositionError::WrongWinner { trick: number as u8 });
+            }
+            tricks_won[winner] += 1;
+            game.tricks[number] = *trick;
+            leader = winner;
+        }
+        for (i, &card) in position.trick.iter().enumerate() {
+            add(card, leader.plus(i as u8), &mut seen)?;
+            game.tricks[done].cards[i] = card;
+        }
+        game.tricks[done].leader = leader;
+        for (seat, &hand) in position.hands.iter() {
+            if !(seen & hand).is_empty() {
+                return Err(PositionError::CardTwice {
+                    card: (seen & hand).lowest().expect("checked non-empty"),
+                });
+            }
+            seen |= hand;
+            if hand.len() + played[seat].len() != 13 {
+                return Err(PositionError::HandSize { seat });
+            }
+        }
+        if seen != CardSet::STANDARD_DECK {
+            return Err(PositionError::NotAPack);
+        }
+
+        // Undo the exchanges that are known, last first (a card can go
+        // there and back), so that the record of the hand shows what each
+        // seat was dealt as far as the position tells.
+        let mut dealt = BySeat::from_fn(|seat| position.hands[seat] | played[seat]);
+        for pass in position.passes.iter().rev() {
+            dealt[pass.to] -= pass.cards;
+            dealt[pass.from] |= pass.cards;
+        }
+        game.dealt = dealt;
+        game.hands = position.hands;
+        game.bids = BySeat::from_fn(|seat| Some(position.bids[seat]));
+        game.blind_eligible = SeatSet::EMPTY;
+        game.hidden = SeatSet::EMPTY;
+        game.passes = position.passes.iter().copied().collect();
+        game.phase = Phase::Playing;
+        game.tricks_done = done as u8;
+        game.trick_len = position.trick.len() as u8;
+        game.trick_cards = position.trick.iter().copied().collect();
+        game.led = position
+            .trick
+            .first()
+            .map_or(CardSet::EMPTY, |&card| game.follows(card));
+        game.turn = leader.plus(position.trick.len() as u8);
+        game.tricks_won = tricks_won;
+        let all_played = Seat::ALL
+            .iter()
+            .fold(CardSet::EMPTY, |all, &seat| all | played[seat]);
+        game.spades_broken = !(all_played & game.trumps()).is_empty();
+        Ok(game)
+    }
+
+    /// Rebuilds a game by applying recorded actions to a new one. Fails with
+    /// the index of the first refused action.
+    pub fn replay<'a>(
+        rules: RuleSet,
+        seed: u64,
+        actions: impl IntoIterator<Item = &'a (Seat, Action)>,
+    ) -> Result<Game, ReplayError> {
+        let mut game = Game::new(rules, seed).map_err(ReplayError::Rules)?;
+        for (index, &(seat, action)) in actions.into_iter().enumerate() {
+            game.apply(seat, action)
+                .map_err(|error| ReplayError::Refused { index, error })?;
+        }
+        Ok(game)
+    }
+
+    // Plain accessors. The game is the server's authoritative copy, so these
+    // show everything; what a player may see goes through `view`.
+
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn hand_number(&self) -> u32 {
+        self.hand_number
+    }
+
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    pub fn score(&self) -> ByTeam<i32> {
+        self.score
+    }
+
+    pub fn bags(&self) -> ByTeam<i32> {
+        self.bags
+    }
+
+    pub fn winner(&self) -> Option<Team> {
+        self.winner
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+
+    /// A seat's cards now, whether or not he may see them.
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// Each seat's cards as dealt this hand.
+    pub fn dealt(&self) -> &BySeat<CardSet> {
+        &self.dealt
+    }
+
+    pub fn bids(&self) -> &BySeat<Option<Bid>> {
+        &self.bids
+    }
+
+    pub fn tricks_won(&self) -> &BySeat<u8> {
+        &self.tricks_won
+    }
+
+    /// The tricks completed in this hand.
+    pub fn tricks(&self) -> &[TrickRecord] {
+        &self.tricks[..usize::from(self.tricks_done)]
+    }
+
+    /// The leader of the trick being played and the cards played to it.
+    pub fn current_trick(&self) -> (Seat, &[Card]) {
+        let trick = self.open_trick();
+        (trick.leader, &trick.cards[..usize::from(self.trick_len)])
+    }
+
+    pub fn spades_broken(&self) -> bool {
+        self.spades_broken
+    }
+
+    /// Passes made so far this hand, in order.
+    pub fn passes(&self) -> &[PassRecord] {
+        &self.passes
+    }
+
+    /// Cards a seat has chosen in a simultaneous exchange that have not moved yet.
+    pub fn pass_chosen(&self, seat: Seat) -> CardSet {
+        self.pass_chosen[seat]
+    }
+
+    pub fn is_blind_nil_offered(&self, seat: Seat) -> bool {
+        self.blind_eligible.contains(seat)
+    }
+
+    /// Whether a seat's cards are still hidden from him (he was offered
+    /// blind nil and has neither bid it nor looked).
+    pub fn is_hand_hidden(&self, seat: Seat) -> bool {
+        self.hidden.contains(seat)
+    }
+
+    /// The number of cards a seat must give in this hand's exchange, if his
+    /// team exchanges.
+    pub fn pass_count(&self, seat: Seat) -> Option<u8> {
+        self.exchanges[seat.team()].map(|exchange| exchange.count)
+    }
+
+    /// The record of the last finished hand.
+    pub fn last_hand(&self) -> Option<&HandRecord> {
+        self.last_hand.as_ref()
+    }
+
+    /// How each team scored in the last finished hand.
+    pub fn last_hand_scores(&self) -> Option<&ByTeam<TeamHandScore>> {
+        self.last_scores.as_ref()
+    }
+
+    /// The seats that are expected to act now: one while bidding or
+    /// playing, one or more while passing, none when the game is over.
+    #[inline]
+    pub fn to_act(&self) -> SeatSet {
+        match self.phase {
+            Phase::Bidding | Phase::Playing => SeatSet::single(self.turn),
+            Phase::Passing => self.pass_pending,
+            Phase::GameOver => SeatSet::EMPTY,
+        }
+    }
+
+    /// What the seat may see of the game.
+    pub fn view(&self, viewer: Viewer) -> View<'_> {
+        View::new(self, viewer)
+    }
+
+    /// What a seat may do now.
+    #[inline]
+    pub fn legal(&self, seat: Seat) -> Legal {
+        match self.phase {
+            Phase::Bidding if seat == self.turn => {
+                if self.hidden.contains(seat) {
+                    Legal::BlindNilOrLook
+                } else {
+                    Legal::Bid
+                }
+            }
+            Phase::Bidding if self.hidden.contains(seat) => Legal::Look,
+            Phase::Passing if self.pass_pending.contains(seat) => match self.exchanges[seat.team()] {
+                Some(exchange) => Legal::Pass {
+                    count: exchange.count,
+                },
+                None => Legal::Wait,
+            },
+            Phase::Playing if seat == self.turn => Legal::Play(self.plays_from(self.hands[seat])),
+            _ => Legal::Wait,
+        }
+    }
+
+    /// The cards a seat may play now: empty unless it is his turn to play.
+    #[inline]
+    pub fn legal_plays(&self, seat: Seat) -> CardSet {
+        if self.phase != Phase::Playing || seat != self.turn {
+            return CardSet::EMPTY;
+        }
+        self.plays_from(self.hands[seat])
+    }
+
+    /// The cards of `hand` that may be played to the trick on the table.
+    #[inline]
+    fn plays_from(&self, hand: CardSet) -> CardSet {
+        if self.trick_len == 0 {
+            let others = hand - self.trumps();
+            if !self.spades_broken && !others.is_empty() {
+                others
+            } else {
+                hand
+            }
+        } else {
+            let follow = hand & self.led;
+            if follow.is_empty() { hand } else { follow }
+        }
+    }
+
+    /// Checks an action without applying it. `apply` accepts exactly the
+    /// actions this accepts.
+    #[inline]
+    pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        if self.phase == Phase::GameOver {
+            return Err(RuleError::GameOver);
+        }
+        match action {
+            Action::LookAtHand => {
+                self.expect_phase(Phase::Bidding)?;
+                if !self.hidden.contains(seat) {
+                    return Err(RuleError::HandAlreadyVisible);
+                }
+            }
+            Action::Bid(bid) => {
+                self.expect_phase(Phase::Bidding)?;
+                self.expect_turn(seat)?;
+                match bid {
+                    Bid::BlindNil => {
+                        if !self.blind_eligible.contains(seat) {
+                            return Err(RuleError::BlindNilNotAllowed);
+                        }
+                        if !self.hidden.contains(seat) {
+                            return Err(RuleError::BlindNilAfterLooking);
+                        }
+                    }
+                    Bid::Nil | Bid::Tricks(_) => {
+                        if let Bid::Tricks(tricks @ (0 | 14..)) = bid {
+                            return Err(RuleError::InvalidBid { tricks });
+                        }
+                        if self.hidden.contains(seat) {
+                            return Err(RuleError::MustLookAtHand);
+                        }
+                    }
+                }
+            }
+            Action::Pass(cards) => {
+                self.expect_phase(Phase::Passing)?;
+                let exchange = self.exchanges[seat.team()].ok_or(RuleError::NothingToPass)?;
+                if !self.pass_pending.contains(seat) {
+                    let waiting = exchange.order == PassOrder::Sequential
+                        && seat != exchange.first
+                        && self.pass_pending.contains(exchange.first);
+                    return Err(if waiting {
+                        RuleError::NotYourTurn { turn: None }
+                    } else {
+                        RuleError::NothingToPass
+                    });
+                }
+                if let Some(card) = (cards - self.hands[seat]).lowest() {
+                    return Err(RuleError::CardNotInHand { card });
+                }
+                if cards.len() != u32::from(exchange.count) {
+                    return Err(RuleError::WrongPassCount {
+                        expected: exchange.count,
+                        got: cards.len() as u8,
+                    });
+                }
+            }
+            Action::Play(card) => {
+                self.expect_phase(Phase::Playing)?;
+                self.expect_turn(seat)?;
+                let hand = self.hands[seat];
+                if !self.plays_from(hand).contains(card) {
+                    return Err(if !hand.contains(card) {
+                        RuleError::CardNotInHand { card }
+                    } else if self.trick_len == 0 {
+                        RuleError::SpadesNotBroken
+                    } else {
+                        RuleError::MustFollowSuit {
+                            suit: self.led_suit(),
+                        }
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies one action of one seat. A refused action returns the reason
+    /// and leaves the game exactly as it was.
+    #[inline]
+    pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Events, RuleError> {
+        self.check(seat, action)?;
+        let mut events = Events::new();
+        match action {
+            Action::LookAtHand => {
+                self.hidden.remove(seat);
+                events.push(Event::LookedAtHand { seat });
+            }
+            Action::Bid(bid) => self.bid(seat, bid, &mut events),
+            Action::Pass(cards) => self.pass(seat, cards, &mut events),
+            Action::Play(card) => self.play(seat, card, &mut events),
+        }
+        Ok(events)
+    }
+
+    fn expect_phase(&self, phase: Phase) -> Result<(), RuleError> {
+        if self.phase == phase {
+            Ok(())
+        } else {
+            Err(RuleError::WrongPhase { phase: self.phase })
+        }
+    }
+
+    fn expect_turn(&self, seat: Seat) -> Result<(), RuleError> {
+        if seat == self.turn {
+            Ok(())
+        } else {
+            Err(RuleError::NotYourTurn {
+                turn: Some(self.turn),
+            })
+        }
+    }
+
+    /// The cards that follow suit when `led` is led.
+    #[inline]
+    fn follows(&self, led: Card) -> CardSet {
+        match self.rules.deck {
+            Deck::Standard => CardSet::suit_of(led),
+        }
+    }
+
+    /// The cards that are trumps.
+    #[inline]
+    fn trumps(&self) -> CardSet {
+        match self.rules.deck {
+            Deck::Standard => CardSet::suit(Suit::Spades),
+        }
+    }
+
+    /// The suit that was led to the trick being played, for error messages.
+    fn led_suit(&self) -> Suit {
+        match self.rules.deck {
+            Deck::Standard => self.open_trick().cards[0].suit(),
+        }
+    }
+
+    /// The trick being played (or the last one, once a hand is over).
+    #[inline]
+    fn open_trick(&self) -> &TrickRecord {
+        &self.tricks[usize::from(self.tricks_done).min(12)]
+    }
+
+    fn deal(&mut self) {
+        let mut pack = STANDARD_PACK;
+        self.rng.shuffle(&mut pack);
+        // Cards go round one at a time from the dealer's left: card `k` of
+        // the shuffled pack goes to the seat `1 + k % 4` places after him.
+        let mut by_offset = [CardSet::EMPTY; 4];
+        for round in pack.chunks_exact(4) {
+            for (hand, &card) in by_offset.iter_mut().zip(round) {
+                hand.insert(card);
+            }
+        }
+        let hands = BySeat::from_fn(|seat| {
+            by_offset[usize::from(seat.index() as u8 + 3 - self.dealer.index() as u8) & 3]
+        });
+        self.dealt = hands;
+        self.hands = hands;
+
+        self.blind_eligible = SeatSet::EMPTY;
+        if self.rules.blind_nil {
+            for team in Team::ALL {
+                if self.score[team.other()] - self.score[team] >= self.rules.blind_nil_min_deficit {
+                    for seat in team.seats() {
+                        self.blind_eligible.insert(seat);
+                    }
+                }
+            }
+        }
+        self.hidden = self.blind_eligible;
+        self.bids = BySeat::default();
+        self.turn = self.dealer.next();
+        self.exchanges = ByTeam::default();
+        self.pass_pending = SeatSet::EMPTY;
+        self.pass_chosen = BySeat::default();
+        self.passes.clear();
+        self.tricks_done = 0;
+        self.trick_len = 0;
+        self.trick_cards = CardSet::EMPTY;
+        self.led = CardSet::EMPTY;
+        self.tricks_won = BySeat::default();
+        self.spades_broken = false;
+        self.phase = Phase::Bidding;
+    }
+
+    fn bid(&mut self, seat: Seat, bid: Bid, events: &mut Events) {
+        if bid.is_blind() {
+            // Bidding blind nil is what lets the player see his cards.
+            self.hidden.remove(seat);
+        }
+        self.bids[seat] = Some(bid);
+        events.push(Event::BidMade { seat, bid });
+        if seat != self.dealer {
+            self.turn = seat.next();
+            return;
+        }
+        for team in Team::ALL {
+            self.exchanges[team] = self.exchange_for(team);
+            if let Some(exchange) = self.exchanges[team] {
+                match exchange.order {
+                    PassOrder::Sequential => self.pass_pending.insert(exchange.first),
+                    PassOrder::Simultaneous => {
+                        for seat in team.seats() {
+                            self.pass_pending.insert(seat);
+                        }
+                    }
+                }
+            }
+        }
+        if self.pass_pending.is_empty() {
+            self.start_play(events);
+        } else {
+            self.phase = Phase::Passing;
+            events.push(Event::PassingStarted);
+        }
+    }
+
+    /// The exchange a team makes after the bids, if any.
+    fn exchange_for(&self, team: Team) -> Option<Exchange> {
+        let count_for = |seat: Seat| match self.bids[seat] {
+            Some(Bid::Nil) => Some(self.rules.nil_pass),
+            Some(Bid::BlindNil) => Some(self.rules.blind_nil_pass),
+            _ => None,
+        };
+        let [a, b] = team.seats();
+        let (count, order, first) = match (count_for(a), count_for(b)) {
+            (None, None) => return None,
+            // Both partners bid nil: one simultaneous exchange of the larger count.
+            (Some(x), Some(y)) => (x.max(y), PassOrder::Simultaneous, a),
+            (Some(x), None) => (x, self.rules.pass_order, a),
+            (None, Some(y)) => (y, self.rules.pass_order, b),
+        };
+        (count > 0).then_some(Exchange { count, order, first })
+    }
+
+    fn pass(&mut self, seat: Seat, cards: CardSet, events: &mut Events) {
+        let partner = seat.partner();
+        self.pass_pending.remove(seat);
+        let order = self.exchanges[seat.team()].map(|exchange| exchange.order);
+        match order {
+            Some(PassOrder::Sequential) => {
+                self.give(seat, cards, events);
+                if self.exchanges[seat.team()].is_some_and(|exchange| exchange.first == seat) {
+                    self.pass_pending.insert(partner);
+                }
+            }
+            Some(PassOrder::Simultaneous) => {
+                self.pass_chosen[seat] = cards;
+                events.push(Event::PassChosen { seat });
+                if !self.pass_pending.contains(partner) {
+                    // The partner chose first, so his cards are recorded first.
+                    let (mine, theirs) = (self.pass_chosen[seat], self.pass_chosen[partner]);
+                    self.hands[seat] -= mine;
+                    self.hands[partner] -= theirs;
+                    self.pass_chosen[seat] = CardSet::EMPTY;
+                    self.pass_chosen[partner] = CardSet::EMPTY;
+                    for (from, given) in [(partner, theirs), (seat, mine)] {
+                        self.hands[from.partner()] |= given;
+                        self.record_pass(from, given, events);
+                    }
+                }
+            }
+            None => unreachable!("check() refuses passes from a team without an exchange"),
+        }
+        if self.pass_pending.is_empty() {
+            self.start_play(events);
+        }
+    }
+
+    fn give(&mut self, from: Seat, cards: CardSet, events: &mut Events) {
+        self.hands[from] -= cards;
+        self.hands[from.partner()] |= cards;
+        self.record_pass(from, cards, events);
+    }
+
+    fn record_pass(&mut self, from: Seat, cards: CardSet, events: &mut Events) {
+        let record = PassRecord {
+            from,
+            to: from.partner(),
+            cards,
+        };
+        self.passes.push(record);
+        events.push(Event::CardsPassed {
+            from,
+            to: record.to,
+            cards,
+        });
+    }
+
+    fn start_play(&mut self, events: &mut Events) {
+        self.phase = Phase::Playing;
+        self.turn = self.dealer.next();
+        self.tricks[0].leader = self.turn;
+        events.push(Event::PlayStarted { leader: self.turn });
+    }
+
+    #[inline]
+    fn play(&mut self, seat: Seat, card: Card, events: &mut Events) {
+        self.hands[seat].remove(card);
+        self.spades_broken |= self.trumps().contains(card);
+        let number = usize::from(self.tricks_done);
+        self.tricks[number].cards[usize::from(self.trick_len & 3)] = card;
+        self.trick_len += 1;
+        self.trick_cards.insert(card);
+        if self.trick_len == 1 {
+            self.led = self.follows(card);
+        }
+        events.push(Event::CardPlayed { seat, card });
+        if self.trick_len < 4 {
+            self.turn = seat.next();
+            return;
+        }
+
+        let trick = &mut self.tricks[number];
+        let winner = trick
+            .leader
+            .plus(winning_position(self.rules.deck, &trick.cards, self.trick_cards));
+        trick.winner = winner;
+        self.tricks_won[winner] += 1;
+        events.push(Event::TrickWon {
+            trick: number as u8,
+            winner,
+        });
+        self.tricks_done += 1;
+        self.trick_len = 0;
+        self.trick_cards = CardSet::EMPTY;
+        self.led = CardSet::EMPTY;
+        self.turn = winner;
+        match self.tricks.get_mut(number + 1) {
+            Some(next) => next.leader = winner,
+            None => self.end_hand(events),
+        }
+    }
+
+    /// Scores the hand and deals the next one. Kept out of line so that the
+    /// play path, which runs 52 times a hand, stays small.
+    #[inline(never)]
+    fn end_hand(&mut self, events: &mut Events) {
+        let bids = BySeat::from_fn(|seat| self.bids[seat].unwrap_or(Bid::Nil));
+        let scores = score::score_hand(&self.rules, &bids, &self.tricks_won, &self.score, &self.bags);
+        self.score = ByTeam::from_fn(|team| scores[team].score);
+        self.bags = ByTeam::from_fn(|team| scores[team].bags);
+        self.winner = score::game_winner(&self.rules, &self.score, self.hand_number + 1);
+
+        self.last_hand = Some(HandRecord {
+            hand: self.hand_number,
+            dealer: self.dealer,
+            hands: self.dealt,
+            bids: std::array::from_fn(|i| {
+                let seat = self.dealer.plus(1 + i as u8);
+                BidRecord::new(seat, bids[seat])
+            }),
+            passes: self.passes.clone(),
+            tricks: self.tricks,
+            tricks_won: self.tricks_won,
+            hand_score: ByTeam::from_fn(|team| scores[team].change),
+            score: self.score,
+            bags: self.bags,
+            winner: self.winner,
+        });
+        self.last_scores = Some(scores);
+        events.push(Event::HandEnded {
+            hand: self.hand_number,
+        });
+
+        match self.winner {
+            Some(winner) => {
+                self.phase = Phase::GameOver;
+                events.push(Event::GameEnded { winner });
+            }
+            None => {
+                self.hand_number += 1;
+                self.dealer = self.dealer.next();
+                self.deal();
+                events.push(Event::HandStarted {
+                    hand: self.hand_number,
+                    dealer: self.dealer,
+                });
+            }
+        }
+    }
+}
+
+/// A chosen position to start a game from (see [`Game::from_deal`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Deal {
+    pub dealer: Seat,
+    pub hands: BySeat<CardSet>,
+    pub score: ByTeam<i32>,
+    pub bags: ByTeam<i32>,
+    pub hand_number: u32,
+}
+
+/// Why a chosen position is not a valid start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    Rules(RuleSetError),
+    HandSize { seat: Seat, cards: u8 },
+    DealtTwice { card: Card },
+    NotAPack,
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Rules(error) => write!(f, "invalid rules: {error}"),
+            SetupError::HandSize { seat, cards } => write!(f, "{seat} has {cards} cards, not 13"),
+            SetupError::DealtTwice { card } => write!(f, "{card} is dealt twice"),
+            SetupError::NotAPack => f.write_str("the hands are not one standard pack"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// The position (0 for the lead) of the card that wins a full trick: the
+/// highest trump if any was played, else the highest card of the suit led.
+/// It works on the trick as a card set, without branches on the cards,
+/// because trick winners are as unpredictable as the deal.
+fn winning_position(deck: Deck, cards: &[Card; 4], played: CardSet) -> u8 {
+    let best = match deck {
+        // Within one suit a higher byte is a higher rank, and spades are trumps.
+        Deck::Standard => {
+            let trumps = played.in_suit(Suit::Spades);
+            let led = played & CardSet::suit_of(cards[0]);
+            if trumps.is_empty() { led } else { trumps }.highest()
+        }
+    };
+    let best = best.unwrap_or(cards[0]);
+    u8::from(cards[1] == best) + 2 * u8::from(cards[2] == best) + 3 * u8::from(cards[3] == best)
+}
+
+/// Why a position was refused by [`Game::from_position`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionError {
+    Rules(RuleSetError),
+    /// A position has at most twelve complete tricks and three cards on
+    /// the table.
+    NotInPlay,
+    /// A card appears twice among the hands and the tricks.
+    CardTwice {
+        card: Card,
+    },
+    /// The hands and the tricks are not one whole pack.
+    NotAPack,
+    /// A seat's cards and plays do not add up to 13.
+    HandSize {
+        seat: Seat,
+    },
+    /// A trick was not led by the winner of the trick before it (or, for
+    /// the first, by the dealer's left).
+    WrongLeader {
+        trick: u8,
+    },
+    /// A trick's winner is not the seat that played its best card.
+    WrongWinner {
+        trick: u8,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Rules(error) => write!(f, "invalid rules: {error}"),
+            PositionError::NotInPlay => f.write_str("the position is not in the play of a hand"),
+            PositionError::CardTwice { card } => write!(f, "{card} appears twice"),
+            PositionError::NotAPack => f.write_str("the hands and tricks are not one standard pack"),
+            PositionError::HandSize { seat } => write!(f, "{seat} holds the wrong number of cards"),
+            PositionError::WrongLeader { trick } => write!(f, "trick {trick} has the wrong leader"),
+            PositionError::WrongWinner { trick } => write!(f, "trick {trick} has the wrong winner"),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// Why a recorded game could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplayError {
+    Rules(RuleSetError),
+    Refused { index: usize, error: RuleError },
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReplayError::Rules(error) => write!(f, "invalid rules: {error}"),
+            ReplayError::Refused { index, error } => write!(f, "action {index} refused: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}

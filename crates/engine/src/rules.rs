@@ -1,0 +1,297 @@
+//! Rule sets: every rule the engine enforces is a field of [`RuleSet`], and a
+//! named preset is nothing more than a particular value of it.
+
+use std::fmt;
+
+/// How the two partners of a nil exchange give their cards.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum PassOrder {
+    /// The nil bidder gives first; his partner picks the cards up and then
+    /// gives the same number back.
+    #[default]
+    Sequential,
+    /// Both partners choose their cards before seeing what they receive.
+    Simultaneous,
+}
+
+/// Which cards are in play and how they rank. Only the standard 52-card pack
+/// exists today; the joker and elevated-deuce packs of later presets become
+/// further variants that answer the same three questions (which cards are
+/// dealt, which suit a card follows as, and which of two trumps is higher).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Deck {
+    #[default]
+    Standard,
+}
+
+/// Who leads the first trick of a hand and what he may lead. Later presets
+/// add "the two of clubs leads", "the dealer leads" and "spades any time".
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Leading {
+    /// The dealer's left leads the first trick, and nobody may lead a spade
+    /// before spades are broken unless he holds nothing else.
+    #[default]
+    LeftOfDealerSpadesBroken,
+}
+
+/// Which bids are allowed. Later presets add a minimum team bid, moon and
+/// Boston, team blind bids, suicide, whiz and mirror.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Bidding {
+    /// One bid each from 0 (nil) to 13, plus blind nil under its own rule.
+    #[default]
+    Standard,
+}
+
+/// A complete set of rules for one game.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
+pub struct RuleSet {
+    /// The game ends after a hand in which a team reaches this score.
+    pub target: i32,
+    /// A team whose score falls to this value or below loses at once;
+    /// `None` turns the rule off.
+    pub mercy: Option<i32>,
+    /// The game ends after this many hands; `None` means no limit.
+    pub max_hands: Option<u32>,
+    /// Points won for a nil made, and lost for a nil failed.
+    pub nil_value: i32,
+    /// Points won for a blind nil made, and lost for a blind nil failed.
+    pub blind_nil_value: i32,
+    /// Whether blind nil may be bid at all.
+    pub blind_nil: bool,
+    /// How far a team must trail at the start of a hand for its players to
+    /// be offered blind nil.
+    pub blind_nil_min_deficit: i32,
+    /// Cards exchanged between partners after an ordinary nil (0: none).
+    pub nil_pass: u8,
+    /// Cards exchanged between partners after a blind nil (0: none).
+    pub blind_nil_pass: u8,
+    /// Whether the nil bidder gives first or both give at once.
+    pub pass_order: PassOrder,
+    /// Every time a team's bag count reaches this number it pays
+    /// `bag_penalty` and the count goes down by this number.
+    pub bag_limit: i32,
+    /// Points lost each time the bag count reaches `bag_limit`.
+    pub bag_penalty: i32,
+    pub deck: Deck,
+    pub leading: Leading,
+    pub bidding: Bidding,
+}
+
+/// The named presets. A rule set made from a preset with overrides is no
+/// longer that preset, and [`RuleSet::name`] calls it `custom`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Preset {
+    Classic,
+    Tournament,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 2] = [Preset::Classic, Preset::Tournament];
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Classic => "classic",
+            Preset::Tournament => "tournament",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| preset.name() == name)
+    }
+
+    pub const fn rules(self) -> RuleSet {
+        match self {
+            Preset::Classic => RuleSet::CLASSIC,
+            Preset::Tournament => RuleSet::TOURNAMENT,
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The largest exchange a rule set may ask for. Passing more than a few
+/// cards stops being Spades, and a bound keeps the pass records fixed-size.
+pub const MAX_PASS: u8 = 4;
+
+impl RuleSet {
+    /// Everything in the rule book with its defaults.
+    pub const CLASSIC: RuleSet = RuleSet {
+        target: 500,
+        mercy: Some(-500),
+        max_hands: None,
+        nil_value: 100,
+        blind_nil_value: 200,
+        blind_nil: true,
+        blind_nil_min_deficit: 100,
+        nil_pass: 0,
+        blind_nil_pass: 2,
+        pass_order: PassOrder::Sequential,
+        bag_limit: 10,
+        bag_penalty: 100,
+        deck: Deck::Standard,
+        leading: Leading::LeftOfDealerSpadesBroken,
+        bidding: Bidding::Standard,
+    };
+
+    /// The seven-hand game of the tournaments: to 300, out at -300.
+    pub const TOURNAMENT: RuleSet = RuleSet {
+        target: 300,
+        mercy: Some(-300),
+        max_hands: Some(7),
+        ..RuleSet::CLASSIC
+    };
+
+    /// The preset this rule set is exactly equal to, if any.
+    pub fn preset(&self) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| preset.rules() == *self)
+    }
+
+    /// The preset's name, or `custom`.
+    pub fn name(&self) -> &'static str {
+        self.preset().map_or("custom", Preset::name)
+    }
+
+    /// Checks that the values make a playable game.
+    pub fn validate(&self) -> Result<(), RuleSetError> {
+        let fail = |field: &'static str, reason: &'static str| Err(RuleSetError { field, reason });
+        if self.target <= 0 {
+            return fail("target", "must be above zero");
+        }
+        if self.mercy.is_some_and(|mercy| mercy >= 0) {
+            return fail("mercy", "must be below zero");
+        }
+        if self.max_hands == Some(0) {
+            return fail("max_hands", "must be at least one hand");
+        }
+        if self.nil_value < 0 || self.blind_nil_value < 0 {
+            return fail("nil_value", "nil values must not be negative");
+        }
+        if self.blind_nil_min_deficit < 0 {
+            return fail("blind_nil_min_deficit", "must not be negative");
+        }
+        if self.nil_pass > MAX_PASS || self.blind_nil_pass > MAX_PASS {
+            return fail("nil_pass", "at most 4 cards may be passed");
+        }
+        if self.bag_limit <= 0 {
+            return fail("bag_limit", "must be above zero");
+        }
+        if self.bag_penalty < 0 {
+            return fail("bag_penalty", "must not be negative");
+        }
+        Ok(())
+    }
+}
+
+impl Default for RuleSet {
+    fn default() -> RuleSet {
+        RuleSet::CLASSIC
+    }
+}
+
+/// A rule set whose values do not make a playable game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleSetError {
+    pub field: &'static str,
+    pub reason: &'static str,
+}
+
+impl fmt::Display for RuleSetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "rule {}: {}", self.field, self.reason)
+    }
+}
+
+impl std::error::Error for RuleSetError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_are_named_values() {
+        assert_eq!(RuleSet::CLASSIC.name(), "classic");
+        assert_eq!(RuleSet::TOURNAMENT.name(), "tournament");
+        assert_eq!(Preset::from_name("tournament"), Some(Preset::Tournament));
+        assert_eq!(Preset::from_name("bridge"), None);
+        let changed = RuleSet {
+            target: 250,
+            ..RuleSet::CLASSIC
+        };
+        assert_eq!(changed.name(), "custom");
+    }
+
+    #[test]
+    fn classic_defaults_match_the_rule_book() {
+        let r = RuleSet::CLASSIC;
+        assert_eq!((r.target, r.mercy, r.max_hands), (500, Some(-500), None));
+        assert_eq!((r.nil_value, r.blind_nil_value), (100, 200));
+        assert!(r.blind_nil);
+        assert_eq!(r.blind_nil_min_deficit, 100);
+        assert_eq!((r.nil_pass, r.blind_nil_pass), (0, 2));
+        assert_eq!(r.pass_order, PassOrder::Sequential);
+        assert_eq!((r.bag_limit, r.bag_penalty), (10, 100));
+        assert_eq!(r.validate(), Ok(()));
+    }
+
+    #[test]
+    fn tournament_is_classic_with_seven_hands_to_300() {
+        let t = RuleSet::TOURNAMENT;
+        assert_eq!((t.target, t.mercy, t.max_hands), (300, Some(-300), Some(7)));
+        assert_eq!(
+            RuleSet {
+                target: 500,
+                mercy: Some(-500),
+                max_hands: None,
+                ..t
+            },
+            RuleSet::CLASSIC
+        );
+        assert_eq!(t.validate(), Ok(()));
+    }
+
+    #[test]
+    fn unplayable_values_are_refused() {
+        let bad = [
+            RuleSet {
+                target: 0,
+                ..RuleSet::CLASSIC
+            },
+            RuleSet {
+                mercy: Some(10),
+                ..RuleSet::CLASSIC
+            },
+            RuleSet {
+                max_hands: Some(0),
+                ..RuleSet::CLASSIC
+            },
+            RuleSet {
+                nil_pass: 9,
+                ..RuleSet::CLASSIC
+            },
+            RuleSet {
+                bag_limit: 0,
+                ..RuleSet::CLASSIC
+            },
+        ];
+        for rules in bad {
+            assert!(rules.validate().is_err(), "{rules:?} accepted");
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! Properties that hold for every seed and every rule variation: random
+//! games are played to the end and checked at every step against simple,
+//! separately written statements of the rules.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use spades_engine::{
+    Action, Bid, Card, CardSet, Event, Game, GameRng, HandRecord, PassOrder, RuleSet, Seat, Suit, Team,
+};
+
+fn rule_sets() -> impl Strategy<Value = RuleSet> {
+    (
+        prop_oneof![Just(RuleSet::CLASSIC), Just(RuleSet::TOURNAMENT)],
+        any::<bool>(),
+        0u8..=2,
+        1u8..=3,
+        any::<bool>(),
+        prop_oneof![Just(50), Just(100)],
+    )
+        .prop_map(
+            |(base, simultaneous, nil_pass, blind_nil_pass, blind_nil, deficit)| RuleSet {
+                pass_order: if simultaneous {
+                    PassOrder::Simultaneous
+                } else {
+                    PassOrder::Sequential
+                },
+                nil_pass,
+                blind_nil_pass,
+                blind_nil,
+                blind_nil_min_deficit: deficit,
+                ..base
+            },
+        )
+}
+
+/// The trick winner by the plain statement of the rule.
+fn naive_winner(leader: Seat, cards: &[Card; 4]) -> Seat {
+    let led = cards[0].suit();
+    let mut best = 0;
+    for i in 1..4 {
+        let (card, top) = (cards[i], cards[best]);
+        let better = match (card.suit() == Suit::Spades, top.suit() == Suit::Spades) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => card.suit() == top.suit() && card.rank() > top.rank(),
+        };
+        if better && (card.suit() == led || card.suit() == Suit::Spades) {
+            best = i;
+        }
+    }
+    leader.plus(best as u8)
+}
+
+/// One team's score change and bags by the plain statement of the rules.
+fn naive_team_score(rules: &RuleSet, bids: [Bid; 2], taken: [u8; 2], bags: i32) -> (i32, i32) {
+    let mut change = 0;
+    let mut contract = 0;
+    let mut counted = 0;
+    let mut new_bags = 0;
+    for (bid, took) in bids.into_iter().zip(taken) {
+        match bid {
+            Bid::Nil => {
+                change += if took == 0 {
+                    rules.nil_value
+                } else {
+                    -rules.nil_value
+                }
+            }
+            Bid::BlindNil => {
+                change += if took == 0 {
+                    rules.blind_nil_value
+                } else {
+                    -rules.blind_nil_value
+                }
+            }
+            Bid::Tricks(n) => {
+                contract += i32::from(n);
+                counted += i32::from(took);
+            }
+        }
+        if bid.is_nil() {
+            new_bags += i32::from(took);
+        }
+    }
+    if contract > 0 {
+        if counted >= contract {
+            change += 10 * contract;
+            new_bags += counted - contract;
+        } else {
+            change -= 10 * contract;
+        }
+    }
+    change += new_bags;
+    let mut total = bags + new_bags;
+    while total >= rules.bag_limit {
+        total -= rules.bag_limit;
+        change -= rules.bag_penalty;
+    }
+    (change, total)
+}
+
+/// Checks one finished hand's record against the rules.
+fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i32; 2]) {
+    // 52 distinct cards, 13 to each seat.
+    let mut all = CardSet::EMPTY;
+    for hand in record.hands.0 {
+        assert_eq!(hand.len(), 13);
+        assert!((all & hand).is_empty());
+        all |= hand;
+    }
+    assert_eq!(all, CardSet::STANDARD_DECK);
+
+    // Bids in order from the dealer's left.
+    for (i, bid) in record.bids.iter().enumerate() {
+        assert_eq!(bid.seat, record.dealer.plus(1 + i as u8));
+        assert!(bid.to_bid().is_some());
+    }
+
+    // Hands after the exchange; passes go to the partner, from own cards.
+    let mut holding = record.hands;
+    for pass in &record.passes {
+        assert_eq!(pass.to, pass.from.partner());
+        assert!(pass.cards.is_subset(holding[pass.from]));
+        holding[pass.from] -= pass.cards;
+        holding[pass.to] |= pass.cards;
+    }
+
+    // Thirteen tricks, every card once, legal plays, right winners.
+    let mut leader = record.dealer.next();
+    let mut broken = false;
+    let mut won = [0u8; 4];
+    for trick in &record.tricks {
+        assert_eq!(trick.leader, leader);
+        let led = trick.cards[0].suit();
+        for (i, &card) in trick.cards.iter().enumerate() {
+            let player = trick.leader.plus(i as u8);
+            let hand = holding[player];
+            assert!(hand.contains(card), "{player} does not hold {card}");
+            if i == 0 {
+                let only_spades = hand.in_suit(Suit::Spades) == hand;
+                assert!(
+                    card.suit() != Suit::Spades || broken || only_spades,
+                    "spade led early"
+                );
+            } else {
+                assert!(card.suit() == led || hand.in_suit(led).is_empty(), "revoke");
+            }
+            holding[player].remove(card);
+        }
+        broken |= trick.cards.iter().any(|card| card.suit() == Suit::Spades);
+        assert_eq!(trick.winner, naive_winner(trick.leader, &trick.cards));
+        won[trick.winner.index()] += 1;
+        leader = trick.winner;
+    }
+    assert!(holding.0.iter().all(|hand| hand.is_empty()));
+    assert_eq!(record.tricks_won.0, won);
+
+    // Scores and bags.
+    let bid_of = |seat: Seat| {
+        record
+            .bids
+            .iter()
+            .find(|b| b.seat == seat)
+            .unwrap()
+            .to_bid()
+            .unwrap()
+    };
+    for team in Team::ALL {
+        let [a, b] = team.seats();
+        let (change, new_bags) = naive_team_score(
+            rules,
+            [bid_of(a), bid_of(b)],
+            [won[a.index()], won[b.index()]],
+            bags[team.index()],
+        );
+        assert_eq!(record.hand_score[team], change);
+        assert_eq!(record.score[team], score[team.index()] + change);
+        assert_eq!(record.bags[team], new_bags);
+    }
+}
+
+/// Whether the game ends after a hand, and who wins, by the plain rules.
+fn naive_end(rules: &RuleSet, score: [i32; 2], hands_played: u32) -> Option<Team> {
+    let over = score.iter().any(|&s| s >= rules.target)
+        || rules.mercy.is_some_and(|m| score.iter().any(|&s| s <= m))
+        || rules.max_hands.is_some_and(|m| hands_played >= m);
+    match score[0].cmp(&score[1]) {
+        _ if !over => None,
+        std::cmp::Ordering::Greater => Some(Team::ALL[0]),
+        std::cmp::Ordering::Less => Some(Team::ALL[1]),
+        std::cmp::Ordering::Equal => None,
+    }
+}
+
+/// The cards a seat may play, by the plain statement of the rules, from the
+/// hand and the cards played so far in the hand.
+fn naive_legal_plays(game: &Game, seat: Seat) -> CardSet {
+    if game.phase() != spades_engine::Phase::Playing || game.to_act().first() != Some(seat) {
+        return CardSet::EMPTY;
+    }
+    let hand = game.hand(seat);
+    let (_, on_table) = game.current_trick();
+    let broken = game
+        .tricks()
+        .iter()
+        .flat_map(|trick| trick.cards)
+        .chain(on_table.iter().copied())
+        .any(|card| card.suit() == Suit::Spades);
+    let allowed = |card: Card| match on_table.first() {
+        None => card.suit() != Suit::Spades || broken || hand.in_suit(Suit::Spades) == hand,
+        Some(lead) => card.suit() == lead.suit() || hand.in_suit(lead.suit()).is_empty(),
+    };
+    hand.iter().filter(|&card| allowed(card)).collect()
+}
+
+/// An arbitrary action, legal or not, for probing refusals.
+fn arbitrary_action(rng: &mut GameRng) -> Action {
+    let any_card = |rng: &mut GameRng| CardSet::STANDARD_DECK.nth(rng.below(52)).unwrap();
+    match rng.below(5) {
+        0 => Action::Bid(Bid::Tricks(rng.below(16) as u8)),
+        1 => Action::Bid(if rng.chance(1, 2) { Bid::Nil } else { Bid::BlindNil }),
+        2 => Action::LookAtHand,
+        3 => Action::Pass((0..rng.below(4)).map(|_| any_card(rng)).collect()),
+        _ => Action::Play(any_card(rng)),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_follow_every_rule(rules in rule_sets(), seed in any::<u64>()) {
+        let mut game = Game::new(rules, seed).unwrap();
+        let mut rng = GameRng::new(seed.rotate_left(17));
+        let mut actions = Vec::new();
+        let mut score = [0, 0];
+        let mut bags = [0, 0];
+        let mut hands = 0;
+
+        while let Some(seat) = game.to_act().first() {
+            // Every card is accepted exactly when it is a legal play, for
+            // the seat to act and for every other seat.
+            for probe in Seat::ALL {
+                let legal = game.legal_plays(probe);
+                prop_assert_eq!(legal, naive_legal_plays(&game, probe));
+                for card in CardSet::STANDARD_DECK {
+                    let accepted = game.check(probe, Action::Play(card)).is_ok();
+                    prop_assert_eq!(accepted, legal.contains(card), "{} {}", probe, card);
+                }
+            }
+
+            // A refused action returns the same reason as `check` and
+            // changes nothing.
+            let probe_seat = Seat::ALL[rng.below(4) as usize];
+            let probe = arbitrary_action(&mut rng);
+            if let Err(reason) = game.check(probe_seat, probe) {
+                let before = game.clone();
+                prop_assert_eq!(game.apply(probe_seat, probe), Err(reason));
+                prop_assert_eq!(&game, &before);
+            }
+
+            let action = random_action(&game, seat, &mut rng).unwrap();
+            let events = game.apply(seat, action).unwrap();
+            actions.push((seat, action));
+            for event in &events {
+                if let Event::HandEnded { hand } = *event {
+                    prop_assert_eq!(hand, hands);
+                    let record = game.last_hand().unwrap();
+                    check_record(&rules, record, score, bags);
+                    score = record.score.0;
+                    bags = record.bags.0;
+                    hands += 1;
+                    prop_assert_eq!(record.winner, naive_end(&rules, score, hands));
+                    prop_assert_eq!(game.winner(), record.winner);
+                }
+            }
+        }
+        prop_assert!(game.is_over());
+        prop_assert!(game.winner().is_some());
+
+        // The game replays exactly from its rules, seed and actions.
+        let replayed = Game::replay(rules, seed, &actions).unwrap();
+        prop_assert_eq!(replayed, game);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// A game set up from a position written out from another game plays
+    /// on exactly as the original: same legal plays, same tricks, same
+    /// score for the hand.
+    #[test]
+    fn a_written_out_position_plays_on_like_the_original(
+        rules in rule_sets(),
+        seed in any::<u64>(),
+        plays in 0usize..52,
+    ) {
+        let mut game = Game::new(rules, seed).unwrap();
+        let mut rng = GameRng::new(seed ^ 0xF00D);
+        let mut played = 0;
+        while let Some(seat) = game.to_act().first() {
+            if game.phase() == spades_engine::Phase::Playing && played == plays {
+                break;
+            }
+            let action = random_action(&game, seat, &mut rng).unwrap();
+            if matches!(action, Action::Play(_)) {
+                played += 1;
+            }
+            game.apply(seat, action).unwrap();
+            prop_assume!(game.hand_number() == 0);
+        }
+        prop_assume!(game.phase() == spades_engine::Phase::Playing);
+        let bids = spades_engine::BySeat::from_fn(|seat| game.bids()[seat].unwrap());
+        let position = spades_engine::Position {
+            hand_number: game.hand_number(),
+            dealer: game.dealer(),
+            score: game.score(),
+            bags: game.bags(),
+            bids,
+            hands: spades_engine::BySeat::from_fn(|seat| game.hand(seat)),
+            tricks: game.tricks(),
+            trick: game.current_trick().1,
+            passes: game.passes(),
+        };
+        let mut copy = Game::from_position(rules, 1, &position).unwrap();
+        prop_assert_eq!(copy.dealt(), game.dealt());
+        while game.hand_number() == 0 && !game.is_over() {
+            let seat = game.to_act().first().unwrap();
+            prop_assert_eq!(copy.to_act(), game.to_act());
+            prop_assert_eq!(copy.legal_plays(seat), game.legal_plays(seat));
+            prop_assert_eq!(copy.spades_broken(), game.spades_broken());
+            let action = random_action(&game, seat, &mut rng).unwrap();
+            prop_assert_eq!(copy.apply(seat, action), game.apply(seat, action));
+        }
+        prop_assert_eq!(copy.last_hand(), game.last_hand());
+        prop_assert_eq!(copy.last_hand_scores(), game.last_hand_scores());
+    }
+}

@@ -1,0 +1,131 @@
+//! The hand-history format: one JSON object per finished hand, one per
+//! line. `docs/hand-history.md` describes every field.
+
+use serde::{Deserialize, Serialize};
+use spades_engine::{BidRecord, BySeat, ByTeam, CardSet, HandRecord, PassRecord, Seat, Team, TrickRecord};
+
+/// One line of a hand history, borrowing the engine's record.
+#[derive(Serialize, Debug)]
+pub struct HandLine<'a> {
+    /// The game's number in the file or in the store, from 0.
+    pub game: u64,
+    pub hand: u32,
+    /// The rule set's preset name, or `custom`.
+    pub rules: &'a str,
+    pub dealer: Seat,
+    pub hands: &'a BySeat<CardSet>,
+    pub bids: &'a [BidRecord; 4],
+    pub passes: &'a [PassRecord],
+    pub tricks: &'a [TrickRecord; 13],
+    pub tricks_won: &'a BySeat<u8>,
+    pub hand_score: &'a ByTeam<i32>,
+    pub score: &'a ByTeam<i32>,
+    pub bags: &'a ByTeam<i32>,
+    pub winner: Option<Team>,
+}
+
+impl<'a> HandLine<'a> {
+    pub fn new(game: u64, rules: &'a str, record: &'a HandRecord) -> HandLine<'a> {
+        HandLine {
+            game,
+            hand: record.hand,
+            rules,
+            dealer: record.dealer,
+            hands: &record.hands,
+            bids: &record.bids,
+            passes: &record.passes,
+            tricks: &record.tricks,
+            tricks_won: &record.tricks_won,
+            hand_score: &record.hand_score,
+            score: &record.score,
+            bags: &record.bags,
+            winner: record.winner,
+        }
+    }
+
+    /// The line as JSON, without the newline.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a hand line always serializes")
+    }
+}
+
+/// One line of a hand history read back.
+#[derive(Deserialize, Clone, PartialEq, Eq, Debug)]
+pub struct OwnedHandLine {
+    pub game: u64,
+    pub rules: String,
+    #[serde(flatten)]
+    pub record: HandRecord,
+}
+
+impl OwnedHandLine {
+    pub fn parse(line: &str) -> serde_json::Result<OwnedHandLine> {
+        serde_json::from_str(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spades_engine::{Game, RuleSet};
+
+    /// Plays the first hand of a game with the lowest legal action.
+    fn first_hand() -> HandRecord {
+        let mut game = Game::new(RuleSet::CLASSIC, 3).unwrap();
+        while game.hand_number() == 0 {
+            let seat = game.to_act().first().unwrap();
+            let action = match game.legal(seat) {
+                spades_engine::Legal::Bid => spades_engine::Action::Bid(spades_engine::Bid::Tricks(3)),
+                spades_engine::Legal::Play(cards) => spades_engine::Action::Play(cards.lowest().unwrap()),
+                other => panic!("unexpected {other:?}"),
+            };
+            game.apply(seat, action).unwrap();
+        }
+        game.last_hand().unwrap().clone()
+    }
+
+    #[test]
+    fn a_line_has_the_documented_shape_and_reads_back() {
+        let record = first_hand();
+        let json = HandLine::new(7, "classic", &record).to_json();
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        // Fields come in the documented order.
+        let names = [
+            "game",
+            "hand",
+            "rules",
+            "dealer",
+            "hands",
+            "bids",
+            "passes",
+            "tricks",
+            "tricks_won",
+            "hand_score",
+            "score",
+            "bags",
+            "winner",
+        ];
+        let positions: Vec<usize> = names
+            .iter()
+            // The last match, since tricks have a "winner" of their own.
+            .map(|name| json.rfind(&format!("\"{name}\":")).expect(name))
+            .collect();
+        assert!(positions.windows(2).all(|pair| pair[0] < pair[1]), "{json}");
+        assert_eq!(value.as_object().unwrap().len(), names.len());
+        assert_eq!(value["game"], 7);
+        assert_eq!(value["hands"].as_array().unwrap().len(), 4);
+        assert_eq!(value["hands"][0].as_array().unwrap().len(), 13);
+        assert!(value["hands"][0][0].as_str().unwrap().len() == 2);
+        assert_eq!(value["bids"][0]["seat"], u8::from(record.dealer.next()));
+        assert_eq!(value["bids"][0]["bid"], 3);
+        assert_eq!(value["bids"][0]["blind"], false);
+        assert_eq!(value["tricks"].as_array().unwrap().len(), 13);
+        assert_eq!(value["tricks"][0]["cards"].as_array().unwrap().len(), 4);
+        assert_eq!(value["winner"], serde_json::Value::Null);
+
+        let back = OwnedHandLine::parse(&json).unwrap();
+        assert_eq!(back.game, 7);
+        assert_eq!(back.rules, "classic");
+        assert_eq!(back.record, record);
+    }
+}

@@ -1,0 +1,6 @@
+//! The formats the product speaks to the outside world. The engine knows
+//! nothing of JSON; these types borrow or copy its values and give them
+//! their wire shape.
+
+pub mod history;
+pub mod ws;

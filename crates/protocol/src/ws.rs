@@ -1,0 +1,889 @@
+//! The WebSocket protocol: every message a client sends and every message the
+//! server sends, as described in `protocol.md`.
+//!
+//! Every message is one JSON object in one text frame, with a `type`. Client
+//! messages carry an `id`, which the server's reply echoes. Events of a room
+//! carry the room's code and an increasing `seq`.
+
+use serde::{Deserialize, Serialize};
+use spades_engine::{Card, CardSet, PassOrder, Preset, RuleSet, Seat, Team};
+use strum::VariantNames;
+
+/// The protocol version this build speaks. A client names the version it
+/// speaks in `hello`; the server refuses any other.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The largest text frame the server reads as a message, in bytes. Larger
+/// frames, up to [`HARD_FRAME_LIMIT`], are answered with `frame_too_large`.
+pub const MAX_FRAME_BYTES: usize = 4096;
+
+/// Frames above this size are not read at all: the connection is closed
+/// with WebSocket status 1009 (message too big).
+pub const HARD_FRAME_LIMIT: usize = 64 * 1024;
+
+/// The longest chat message, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+
+/// The longest display name, in characters.
+pub const MAX_NAME_CHARS: usize = 24;
+
+/// The identifier a client gives a message, echoed in the reply: a number or
+/// a short string.
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MessageId {
+    Number(u64),
+    Text(String),
+}
+
+impl MessageId {
+    /// The longest string id the server accepts.
+    pub const MAX_LEN: usize = 64;
+
+    pub fn is_valid(&self) -> bool {
+        match self {
+            MessageId::Number(_) => true,
+            MessageId::Text(text) => text.len() <= MessageId::MAX_LEN,
+        }
+    }
+}
+
+impl From<u64> for MessageId {
+    fn from(number: u64) -> MessageId {
+        MessageId::Number(number)
+    }
+}
+
+/// A room's rule set as a client asks for it: a preset and any fields to
+/// change. Omitted fields keep the preset's values.
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulesSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<Preset>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mercy: Option<i32>,
+    /// Turns the loss threshold off. (A `null` mercy would read the same as
+    /// an absent one, so this is a separate field.)
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_mercy: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_hands: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nil_value: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind_nil_value: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind_nil: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind_nil_min_deficit: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nil_pass: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blind_nil_pass: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_order: Option<PassOrder>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bag_limit: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bag_penalty: Option<i32>,
+}
+
+impl RulesSpec {
+    /// The rule set this asks for, checked.
+    pub fn resolve(&self) -> Result<RuleSet, spades_engine::RuleSetError> {
+        let base = self.preset.unwrap_or(Preset::Classic).rules();
+        let rules = RuleSet {
+            target: self.target.unwrap_or(base.target),
+            mercy: if self.no_mercy {
+                None
+            } else {
+                self.mercy.or(base.mercy)
+            },
+            max_hands: self.max_hands.or(base.max_hands),
+            nil_value: self.nil_value.unwrap_or(base.nil_value),
+            blind_nil_value: self.blind_nil_value.unwrap_or(base.blind_nil_value),
+            blind_nil: self.blind_nil.unwrap_or(base.blind_nil),
+            blind_nil_min_deficit: self.blind_nil_min_deficit.unwrap_or(base.blind_nil_min_deficit),
+            nil_pass: self.nil_pass.unwrap_or(base.nil_pass),
+            blind_nil_pass: self.blind_nil_pass.unwrap_or(base.blind_nil_pass),
+            pass_order: self.pass_order.unwrap_or(base.pass_order),
+            bag_limit: self.bag_limit.unwrap_or(base.bag_limit),
+            bag_penalty: self.bag_penalty.unwrap_or(base.bag_penalty),
+            ..base
+        };
+        rules.validate()?;
+        Ok(rules)
+    }
+}
+
+/// How well the server's bots play in a room: at its bot seats and for its
+/// absent players.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// Rule-based play, decided in microseconds.
+    #[default]
+    Basic,
+    /// Looks ahead over guesses at the hidden hands before each card.
+    Strong,
+}
+
+impl BotLevel {
+    pub const fn name(self) -> &'static str {
+        match self {
+            BotLevel::Basic => "basic",
+            BotLevel::Strong => "strong",
+        }
+    }
+}
+
+/// Everything a client can send.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, VariantNames)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ClientMessage {
+    /// The first message of every connection: a new guest gives a name, a
+    /// returning player gives his token.
+    Hello {
+        id: MessageId,
+        version: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
+    },
+    Ping {
+        id: MessageId,
+    },
+    ListRooms {
+        id: MessageId,
+    },
+    WatchLobby {
+        id: MessageId,
+    },
+    UnwatchLobby {
+        id: MessageId,
+    },
+    CreateRoom {
+        id: MessageId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        #[serde(default)]
+        rules: RulesSpec,
+        #[serde(default)]
+        private: bool,
+        /// The level of the room's bots.
+        #[serde(default)]
+        bots: BotLevel,
+    },
+    JoinRoom {
+        id: MessageId,
+        room: String,
+    },
+    LeaveRoom {
+        id: MessageId,
+    },
+    Sit {
+        id: MessageId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    Stand {
+        id: MessageId,
+    },
+    StartGame {
+        id: MessageId,
+    },
+    /// The room's owner seats a bot, in the given seat or the first free one.
+    AddBot {
+        id: MessageId,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// The room's owner takes a bot out of its seat.
+    RemoveBot {
+        id: MessageId,
+        seat: Seat,
+    },
+    /// Waits for a quick-play game of a preset, alone or with a friend as
+    /// partner (each of the two names the other).
+    Queue {
+        id: MessageId,
+        #[serde(default = "default_preset")]
+        rules: Preset,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        partner: Option<String>,
+    },
+    LeaveQueue {
+        id: MessageId,
+    },
+    Bid {
+        id: MessageId,
+        bid: u8,
+        #[serde(default)]
+        blind: bool,
+    },
+    Look {
+        id: MessageId,
+    },
+    PassCards {
+        id: MessageId,
+        cards: CardSet,
+    },
+    Play {
+        id: MessageId,
+        card: Card,
+    },
+    Chat {
+        id: MessageId,
+        text: String,
+    },
+    Resync {
+        id: MessageId,
+        room: String,
+        last_seq: u64,
+    },
+}
+
+impl ClientMessage {
+    pub fn id(&self) -> &MessageId {
+        match self {
+            ClientMessage::Hello { id, .. }
+            | ClientMessage::Ping { id }
+            | ClientMessage::ListRooms { id }
+            | ClientMessage::WatchLobby { id }
+            | ClientMessage::UnwatchLobby { id }
+            | ClientMessage::CreateRoom { id, .. }
+            | ClientMessage::JoinRoom { id, .. }
+            | ClientMessage::LeaveRoom { id }
+            | ClientMessage::Sit { id, .. }
+            | ClientMessage::Stand { id }
+            | ClientMessage::StartGame { id }
+            | ClientMessage::AddBot { id, .. }
+            | ClientMessage::RemoveBot { id, .. }
+            | ClientMessage::Queue { id, .. }
+            | ClientMessage::LeaveQueue { id }
+            | ClientMessage::Bid { id, .. }
+            | ClientMessage::Look { id }
+            | ClientMessage::PassCards { id, .. }
+            | ClientMessage::Play { id, .. }
+            | ClientMessage::Chat { id, .. }
+            | ClientMessage::Resync { id, .. } => id,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("client messages always serialize")
+    }
+}
+
+fn default_preset() -> Preset {
+    Preset::Classic
+}
+
+/// A player as others see him.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PlayerInfo {
+    pub id: String,
+    pub name: String,
+    /// True for one of the server's bots.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
+}
+
+/// One seat of a room.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct SeatInfo {
+    pub seat: Seat,
+    pub player: PlayerInfo,
+    /// False while the player's connection is gone.
+    pub connected: bool,
+    /// True once the player has been gone longer than the seat hold time and
+    /// the server plays for him.
+    pub away: bool,
+}
+
+/// Where a room is in its life.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    /// Seats are filling; a seated player can start when all four are taken.
+    Waiting,
+    Playing,
+    /// A game has ended; a new one can be started.
+    Finished,
+}
+
+/// A room as the lobby lists it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RoomSummary {
+    pub room: String,
+    pub name: String,
+    pub rules: String,
+    pub private: bool,
+    pub status: RoomStatus,
+    /// The seated players, seat 0 first; `null` for a free seat.
+    pub seats: [Option<PlayerInfo>; 4],
+    pub spectators: u32,
+}
+
+/// A bid as it is shown: `bid` tricks, 0 for nil, `blind` for blind nil.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct BidView {
+    pub bid: u8,
+    pub blind: bool,
+}
+
+/// Cards one partner gave the other.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct PassView {
+    pub from: Seat,
+    pub to: Seat,
+    pub cards: CardSet,
+}
+
+/// A trick, complete or being played.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct TrickView {
+    pub leader: Seat,
+    pub cards: Vec<Card>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<Seat>,
+}
+
+/// What kind of action a turn asks for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expected {
+    /// Bid nil or 1 to 13.
+    Bid,
+    /// Cards are hidden for blind nil: bid blind nil, or look first.
+    BlindNilOrLook,
+    /// Give cards to the partner.
+    Pass,
+    Play,
+}
+
+/// Whose turn it is and how long they have.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct TurnView {
+    pub seats: Vec<Seat>,
+    pub expected: Expected,
+    /// Milliseconds left on the turn clock when this was sent.
+    pub clock_ms: u64,
+    /// When the clock runs out, in milliseconds since the Unix epoch.
+    pub deadline: u64,
+    /// For the player to act only: the cards he may play.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legal: Option<CardSet>,
+    /// For the player to act only: how many cards he must pass.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_count: Option<u8>,
+}
+
+/// One team's result for a hand.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct TeamScoreView {
+    pub contract: u8,
+    pub tricks: u8,
+    pub contract_points: i32,
+    pub nil_points: i32,
+    pub bags_taken: i32,
+    pub bag_penalty: i32,
+    pub change: i32,
+    pub score: i32,
+    pub bags: i32,
+}
+
+/// A game as one viewer may see it.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct GameView {
+    /// The game's number in its room, from 0.
+    pub game: u32,
+    pub rules: RuleSet,
+    pub phase: String,
+    pub hand: u32,
+    pub dealer: Seat,
+    pub score: [i32; 2],
+    pub bags: [i32; 2],
+    /// The viewer's seat, absent for a spectator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// The viewer's cards, absent for a spectator or while hidden for
+    /// blind nil.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards: Option<CardSet>,
+    pub blind_nil_offered: bool,
+    pub hand_sizes: [u8; 4],
+    pub bids: [Option<BidView>; 4],
+    /// Passes the viewer gave or received this hand.
+    pub passes: Vec<PassView>,
+    /// Cards the viewer chose in a simultaneous exchange that have not moved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass_chosen: Option<CardSet>,
+    pub trick: TrickView,
+    /// The completed tricks of this hand.
+    pub tricks: Vec<TrickView>,
+    pub tricks_won: [u8; 4],
+    pub spades_broken: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<TurnView>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<Team>,
+}
+
+/// A room as one viewer may see it: the reply to joining, and what a
+/// client gets when it has missed too much to catch up event by event.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RoomState {
+    pub room: String,
+    pub name: String,
+    pub private: bool,
+    pub rules: RuleSet,
+    /// The level of the room's bots.
+    pub bots: BotLevel,
+    pub status: RoomStatus,
+    pub owner: PlayerInfo,
+    pub seats: [Option<SeatInfo>; 4],
+    pub spectators: u32,
+    /// The viewer's seat, if he has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub your_seat: Option<Seat>,
+    /// How many games this room has started.
+    pub games: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<GameView>,
+}
+
+/// Why an automatic action was taken for a player.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AutoReason {
+    /// His turn clock ran out.
+    Clock,
+    /// He has been away longer than the seat hold time.
+    Away,
+}
+
+/// Why a player left the quick-play queue without a table.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnqueueReason {
+    /// The partner he queued with left the queue or disconnected.
+    PartnerLeft,
+    /// He queued again on another connection.
+    Replaced,
+}
+
+/// Everything the server can send.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, VariantNames)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ServerMessage {
+    Welcome {
+        id: MessageId,
+        version: u32,
+        player: PlayerInfo,
+        /// Present this token in a later `hello` to come back as the same
+        /// player.
+        token: String,
+        /// The room where the player holds a seat, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<String>,
+    },
+    Pong {
+        id: MessageId,
+    },
+    /// The reply to a request that has no other result.
+    Ack {
+        id: MessageId,
+        /// The room's last event after the request, when it concerned a room.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seq: Option<u64>,
+        /// True when the same id was already applied: nothing was done again.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        duplicate: bool,
+    },
+    Error {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<MessageId>,
+        code: ErrorCode,
+        message: String,
+    },
+    Rooms {
+        id: MessageId,
+        rooms: Vec<RoomSummary>,
+    },
+    /// Lobby update: a room was opened or changed.
+    LobbyRoom {
+        room: RoomSummary,
+    },
+    /// Lobby update: a room closed or became unlisted.
+    LobbyRoomClosed {
+        room: String,
+    },
+    /// The state of a room for the viewer: the reply to `create_room`,
+    /// `join_room`, and to a `resync` that is too far behind.
+    Snapshot {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<MessageId>,
+        seq: u64,
+        state: Box<RoomState>,
+    },
+    /// The connection is being closed because the same player connected again.
+    Replaced,
+    /// The server is stopping; the connection closes next (status 1001).
+    ShuttingDown {
+        message: String,
+    },
+    /// The reply to `queue`: the player waits for a quick-play table.
+    Queued {
+        id: MessageId,
+        rules: Preset,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        partner: Option<String>,
+        /// True until the partner named has queued too.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        waiting_for_partner: bool,
+        /// How long before the table is filled with bots, in milliseconds.
+        max_wait_ms: u64,
+    },
+    /// The player is no longer queued, for the reason given.
+    Unqueued {
+        reason: UnqueueReason,
+    },
+    /// A quick-play table is ready: the player's seat in `room` is held for
+    /// him and its game has started; he enters with `join_room`.
+    Matched {
+        room: String,
+        seat: Seat,
+        rules: Preset,
+        seats: [PlayerInfo; 4],
+    },
+
+    // Room events. Each carries the room and its sequence number.
+    /// The seats or the members of the room changed.
+    Seats {
+        room: String,
+        seq: u64,
+        seats: [Option<SeatInfo>; 4],
+        spectators: u32,
+        owner: PlayerInfo,
+    },
+    GameStarted {
+        room: String,
+        seq: u64,
+        game: u32,
+        rules: RuleSet,
+    },
+    /// A hand was dealt. A player sees his own cards, unless they are hidden
+    /// because he is offered blind nil.
+    HandStarted {
+        room: String,
+        seq: u64,
+        hand: u32,
+        dealer: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<CardSet>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        blind_nil_offered: bool,
+    },
+    /// A player offered blind nil looked at his cards (which he alone
+    /// receives here).
+    HandRevealed {
+        room: String,
+        seq: u64,
+        seat: Seat,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<CardSet>,
+    },
+    BidMade {
+        room: String,
+        seq: u64,
+        seat: Seat,
+        bid: u8,
+        blind: bool,
+    },
+    PassingStarted {
+        room: String,
+        seq: u64,
+    },
+    /// In a simultaneous exchange, a player has chosen his cards.
+    PassChosen {
+        room: String,
+        seq: u64,
+        seat: Seat,
+    },
+    /// Cards moved between partners; only the two of them see which.
+    CardsPassed {
+        room: String,
+        seq: u64,
+        from: Seat,
+        to: Seat,
+        count: u8,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cards: Option<CardSet>,
+    },
+    PlayStarted {
+        room: String,
+        seq: u64,
+        leader: Seat,
+    },
+    CardPlayed {
+        room: String,
+        seq: u64,
+        seat: Seat,
+        card: Card,
+    },
+    TrickWon {
+        room: String,
+        seq: u64,
+        trick: u8,
+        winner: Seat,
+    },
+    HandScored {
+        room: String,
+        seq: u64,
+        hand: u32,
+        tricks_won: [u8; 4],
+        teams: [TeamScoreView; 2],
+    },
+    /// The game ended; `winner` is absent when it was abandoned.
+    GameOver {
+        room: String,
+        seq: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        winner: Option<Team>,
+        score: [i32; 2],
+    },
+    /// Whose turn it is. Not an event: it has no `seq` of its own and is
+    /// not replayed; `after` is the room's last event when it was sent, and
+    /// a resync ends with the current turn.
+    Turn {
+        room: String,
+        after: u64,
+        #[serde(flatten)]
+        turn: TurnView,
+    },
+    /// The server acted for a player; the action's own event follows.
+    AutoPlayed {
+        room: String,
+        seq: u64,
+        seat: Seat,
+        reason: AutoReason,
+    },
+    PlayerAway {
+        room: String,
+        seq: u64,
+        seat: Seat,
+        /// How long the seat is held before the server plays for him.
+        hold_ms: u64,
+    },
+    PlayerBack {
+        room: String,
+        seq: u64,
+        seat: Seat,
+    },
+    ChatMessage {
+        room: String,
+        seq: u64,
+        from: PlayerInfo,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        text: String,
+    },
+}
+
+impl ServerMessage {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("server messages always serialize")
+    }
+
+    /// The room sequence number of a room event.
+    pub fn seq(&self) -> Option<u64> {
+        match self {
+            ServerMessage::Seats { seq, .. }
+            | ServerMessage::GameStarted { seq, .. }
+            | ServerMessage::HandStarted { seq, .. }
+            | ServerMessage::HandRevealed { seq, .. }
+            | ServerMessage::BidMade { seq, .. }
+            | ServerMessage::PassingStarted { seq, .. }
+            | ServerMessage::PassChosen { seq, .. }
+            | ServerMessage::CardsPassed { seq, .. }
+            | ServerMessage::PlayStarted { seq, .. }
+            | ServerMessage::CardPlayed { seq, .. }
+            | ServerMessage::TrickWon { seq, .. }
+            | ServerMessage::HandScored { seq, .. }
+            | ServerMessage::GameOver { seq, .. }
+            | ServerMessage::AutoPlayed { seq, .. }
+            | ServerMessage::PlayerAway { seq, .. }
+            | ServerMessage::PlayerBack { seq, .. }
+            | ServerMessage::ChatMessage { seq, .. } => Some(*seq),
+            _ => None,
+        }
+    }
+}
+
+/// Stable error codes. Their meanings are listed in `protocol.md`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, VariantNames)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum ErrorCode {
+    // The message itself.
+    BadJson,
+    UnknownType,
+    BadMessage,
+    FrameTooLarge,
+    RateLimited,
+    // The handshake.
+    HelloFirst,
+    AlreadyHello,
+    UnsupportedVersion,
+    BadToken,
+    BadName,
+    // Rooms and seats.
+    RoomNotFound,
+    NotInRoom,
+    SeatTaken,
+    NotSeated,
+    GameInProgress,
+    NotEnoughPlayers,
+    NoGame,
+    BadRules,
+    NotOwner,
+    NotABot,
+    // Quick play.
+    NotQueued,
+    BadPartner,
+    // Chat.
+    ChatTooLong,
+    ChatRateLimited,
+    // The rules of the game.
+    GameOver,
+    WrongPhase,
+    NotYourTurn,
+    InvalidBid,
+    BlindNilNotAllowed,
+    BlindNilAfterLooking,
+    MustLookAtHand,
+    HandAlreadyVisible,
+    NothingToPass,
+    WrongPassCount,
+    CardNotInHand,
+    MustFollowSuit,
+    SpadesNotBroken,
+    // The server.
+    ServerBusy,
+    Internal,
+}
+
+impl ErrorCode {
+    /// The code for an engine refusal.
+    pub fn from_rule_error(error: &spades_engine::RuleError) -> ErrorCode {
+        use spades_engine::RuleError as E;
+        match error {
+            E::GameOver => ErrorCode::GameOver,
+            E::WrongPhase { .. } => ErrorCode::WrongPhase,
+            E::NotYourTurn { .. } => ErrorCode::NotYourTurn,
+            E::InvalidBid { .. } => ErrorCode::InvalidBid,
+            E::BlindNilNotAllowed => ErrorCode::BlindNilNotAllowed,
+            E::BlindNilAfterLooking => ErrorCode::BlindNilAfterLooking,
+            E::MustLookAtHand => ErrorCode::MustLookAtHand,
+            E::HandAlreadyVisible => ErrorCode::HandAlreadyVisible,
+            E::NothingToPass => ErrorCode::NothingToPass,
+            E::WrongPassCount { .. } => ErrorCode::WrongPassCount,
+            E::CardNotInHand { .. } => ErrorCode::CardNotInHand,
+            E::MustFollowSuit { .. } => ErrorCode::MustFollowSuit,
+            E::SpadesNotBroken => ErrorCode::SpadesNotBroken,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        ErrorCode::VARIANTS[self as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_messages_have_the_documented_shape() {
+        let play: ClientMessage = serde_json::from_str(r#"{"type":"play","id":7,"card":"TS"}"#).unwrap();
+        assert_eq!(
+            play,
+            ClientMessage::Play {
+                id: MessageId::Number(7),
+                card: "TS".parse().unwrap()
+            }
+        );
+        let bid: ClientMessage =
+            serde_json::from_str(r#"{"type":"bid","id":"b1","bid":0,"blind":true}"#).unwrap();
+        assert_eq!(
+            bid,
+            ClientMessage::Bid {
+                id: MessageId::Text("b1".into()),
+                bid: 0,
+                blind: true
+            }
+        );
+        let pass: Result<ClientMessage, _> =
+            serde_json::from_str(r#"{"type":"pass_cards","id":1,"cards":["AS","AS"]}"#);
+        assert!(pass.is_err(), "a card listed twice is refused");
+        let round_trip = ClientMessage::Sit {
+            id: MessageId::Number(3),
+            seat: Seat::new(2),
+        };
+        assert_eq!(
+            serde_json::from_str::<ClientMessage>(&round_trip.to_json()).unwrap(),
+            round_trip
+        );
+    }
+
+    #[test]
+    fn error_codes_are_snake_case_names() {
+        assert_eq!(ErrorCode::MustFollowSuit.name(), "must_follow_suit");
+        assert_eq!(
+            serde_json::to_string(&ErrorCode::BadJson).unwrap(),
+            "\"bad_json\""
+        );
+        for (index, name) in ErrorCode::VARIANTS.iter().enumerate() {
+            let code: ErrorCode = serde_json::from_str(&format!("\"{name}\"")).unwrap();
+            assert_eq!(code as usize, index);
+        }
+    }
+
+    #[test]
+    fn rules_specs_override_a_preset() {
+        let spec: RulesSpec = serde_json::from_str(r#"{"preset":"tournament","target":250}"#).unwrap();
+        let rules = spec.resolve().unwrap();
+        assert_eq!(rules.target, 250);
+        assert_eq!(rules.max_hands, Some(7));
+        let spec: RulesSpec = serde_json::from_str(r#"{"no_mercy":true,"nil_pass":1}"#).unwrap();
+        let rules = spec.resolve().unwrap();
+        assert_eq!((rules.mercy, rules.nil_pass), (None, 1));
+        let bad: RulesSpec = serde_json::from_str(r#"{"target":-5}"#).unwrap();
+        assert!(bad.resolve().is_err());
+        assert!(serde_json::from_str::<RulesSpec>(r#"{"trumps":"hearts"}"#).is_err());
+    }
+
+    #[test]
+    fn events_carry_room_and_seq() {
+        let event = ServerMessage::CardPlayed {
+            room: "ABCD".into(),
+            seq: 12,
+            seat: Seat::new(1).unwrap(),
+            card: "QH".parse().unwrap(),
+        };
+        let json = event.to_json();
+        assert_eq!(
+            json,
+            r#"{"type":"card_played","room":"ABCD","seq":12,"seat":1,"card":"QH"}"#
+        );
+        assert_eq!(serde_json::from_str::<ServerMessage>(&json).unwrap(), event);
+        assert_eq!(event.seq(), Some(12));
+    }
+}

@@ -1,0 +1,103 @@
+//! The server's settings. The binary fills them from flags and the
+//! environment; tests build them directly.
+
+use std::time::Duration;
+
+use crate::api::PasswordCost;
+
+/// Everything the server can be tuned by.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// How long a player has for each action before the server acts for him.
+    pub turn_time: Duration,
+    /// How long a disconnected player's seat is held before the server plays
+    /// for him at once on every turn.
+    pub seat_hold: Duration,
+    /// Connections beyond this are refused at the upgrade with 503.
+    pub max_connections: usize,
+    /// Messages queued for one connection before it counts as too slow and
+    /// is disconnected.
+    pub outbox_capacity: usize,
+    /// Messages a connection may send per second, on average.
+    pub message_rate: u32,
+    /// Messages a connection may send in a burst above the average.
+    pub message_burst: u32,
+    /// Chat messages a player may send per `chat_window`.
+    pub chat_limit: u32,
+    pub chat_window: Duration,
+    /// Events a room keeps for clients that reconnect; a client further
+    /// behind gets a snapshot instead.
+    pub resync_window: usize,
+    /// Rooms open at once; creating more is refused with `server_busy`.
+    pub max_rooms: usize,
+    /// Where the store is: `postgres://...` or `sqlite:PATH`.
+    pub database_url: String,
+    /// How long a session token stays valid.
+    pub session_lifetime: Duration,
+    /// The cost of hashing passwords.
+    pub password_cost: PasswordCost,
+    /// Failed logins allowed per account name within `login_window`.
+    pub login_failures_per_account: usize,
+    /// Failed logins allowed per client address within `login_window`.
+    pub login_failures_per_address: usize,
+    pub login_window: Duration,
+    /// Deal every game from seeds derived from this one instead of fresh
+    /// random seeds, so that a session can be repeated (for tests and
+    /// examples). The `n`th game started in the process (from 0) is dealt
+    /// from seed `seed + n`.
+    pub seed: Option<u64>,
+    /// The longest a strong bot thinks about one card.
+    pub bot_time: Duration,
+    /// How long a quick-play player waits for others before his table is
+    /// filled with bots.
+    pub queue_max_wait: Duration,
+    /// The rating gap quick play accepts between players at first.
+    pub queue_rating_gap: f64,
+    /// How much that gap widens for every second a player waits.
+    pub queue_gap_growth: f64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            turn_time: Duration::from_secs(30),
+            seat_hold: Duration::from_secs(60),
+            max_connections: 25_000,
+            outbox_capacity: 256,
+            message_rate: 100,
+            message_burst: 200,
+            chat_limit: 5,
+            chat_window: Duration::from_secs(10),
+            resync_window: 128,
+            max_rooms: 20_000,
+            database_url: "sqlite:spades.db".into(),
+            session_lifetime: Duration::from_secs(30 * 24 * 3600),
+            password_cost: PasswordCost::default(),
+            login_failures_per_account: 5,
+            login_failures_per_address: 20,
+            login_window: Duration::from_secs(15 * 60),
+            seed: None,
+            bot_time: Duration::from_millis(250),
+            queue_max_wait: Duration::from_secs(20),
+            queue_rating_gap: 100.0,
+            queue_gap_growth: 25.0,
+        }
+    }
+}
+
+impl Config {
+    /// Checks the settings that could not work.
+    pub fn validate(&self) -> Result<(), String> {
+        argon2::Params::new(
+            self.password_cost.memory_kib,
+            self.password_cost.iterations,
+            1,
+            None,
+        )
+        .map_err(|error| format!("password hashing cost: {error}"))?;
+        if self.session_lifetime.is_zero() {
+            return Err("the session lifetime must be above zero".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,606 @@
+//! One WebSocket connection: a reader that parses, checks and routes what
+//! the client sends, and a writer that drains the connection's outbox.
+//!
+//! The two loops are written over `Stream` and `Sink` so that tests can
+//! drive them with channels; the server runs them over a real socket.
+
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use serde_json::Value;
+use spades_engine::{Action, Bid, Preset};
+use spades_protocol::ws::{
+    ClientMessage, ErrorCode, MAX_FRAME_BYTES, MessageId, PROTOCOL_VERSION, ServerMessage,
+};
+use strum::VariantNames;
+use tokio_util::sync::CancellationToken;
+
+use crate::AppState;
+use crate::identity::{self, PlayerRef};
+use crate::outbox::{self, CloseReason, Outbox, OutboxReceiver};
+use crate::room::{RoomHandle, RoomRequest};
+
+/// Serves one upgraded socket until either side closes it.
+pub async fn serve<S>(socket: S, state: AppState)
+where
+    S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin + Send + 'static,
+{
+    let id = state.next_connection_id();
+    let (outbox, receiver) = outbox::outbox(id, state.config().outbox_capacity, state.shutdown_token());
+    let (sink, stream) = socket.split();
+    let writer = tokio::spawn(write_loop(sink, receiver));
+    let mut session = Session::new(state, outbox.clone());
+    session.read_loop(stream).await;
+    session.close().await;
+    outbox.stop();
+    let _ = writer.await;
+}
+
+/// How long a batch that is not urgent may wait for more messages to share
+/// its write.
+pub const COALESCE: Duration = Duration::from_millis(10);
+
+/// Writes queued messages until the outbox is told to close or the socket
+/// fails. Whatever is queued is written together; urgent batches are
+/// flushed at once, others within `COALESCE`.
+pub async fn write_loop<S>(mut sink: S, mut receiver: OutboxReceiver)
+where
+    S: Sink<Message> + Unpin,
+{
+    let flush_timer = tokio::time::sleep(Duration::ZERO);
+    tokio::pin!(flush_timer);
+    // One future for the whole loop: making a new one per batch would
+    // register with the token again each time.
+    let killed = receiver.kill.clone().cancelled_owned();
+    tokio::pin!(killed);
+    let mut unflushed = false;
+    loop {
+        let first = tokio::select! {
+            biased;
+            () = &mut killed => break,
+            batch = receiver.queue.recv() => match batch {
+                Some(batch) => Some(batch),
+                None => break,
+            },
+            () = &mut flush_timer, if unflushed => None,
+        };
+        let write = async {
+            let mut urgent = false;
+            let mut next = first;
+            while let Some(batch) = next {
+                urgent |= batch.urgent;
+                for message in batch.messages {
+                    sink.feed(Message::Text(message)).await?;
+                }
+                next = receiver.queue.try_recv().ok();
+            }
+            if urgent || (unflushed && flush_timer.is_elapsed()) {
+                sink.flush().await?;
+                Ok(false)
+            } else {
+                Ok(true)
+            }
+        };
+        // A client that does not read blocks the write; being told to close
+        // must still end it.
+        let written = tokio::select! {
+            biased;
+            () = &mut killed => break,
+            written = write => written,
+        };
+        match written {
+            Ok(still_unflushed) => {
+                if still_unflushed && !unflushed {
+                    flush_timer.as_mut().reset(tokio::time::Instant::now() + COALESCE);
+                }
+                unflushed = still_unflushed;
+            }
+            Err::<_, S::Error>(_) => return,
+        }
+    }
+    let reason = receiver.reason();
+    let notice = match reason {
+        Some(CloseReason::Replaced) => Some(ServerMessage::Replaced),
+        Some(CloseReason::Shutdown) => Some(ServerMessage::ShuttingDown {
+            message: "the server is restarting; games in progress resume when it is back".into(),
+        }),
+        _ => None,
+    };
+    if let Some(notice) = notice {
+        let _ = sink.feed(Message::Text(Utf8Bytes::from(notice.to_json()))).await;
+    }
+    let frame = reason.map(|reason| CloseFrame {
+        code: reason.code(),
+        reason: reason.text().into(),
+    });
+    // A client that stopped reading may never take the close frame.
+    let _ = tokio::time::timeout(Duration::from_secs(1), sink.send(Message::Close(frame))).await;
+}
+
+/// A token bucket: `rate` messages a second on average, `burst` at once.
+#[derive(Debug)]
+struct RateLimit {
+    rate: f64,
+    burst: f64,
+    tokens: f64,
+    last: Instant,
+    /// When the client was last told it is over the limit; one notice a
+    /// second is enough, and more would flood a flooding client's outbox.
+    last_notice: Option<Instant>,
+}
+
+impl RateLimit {
+    fn new(rate: u32, burst: u32) -> RateLimit {
+        RateLimit {
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+            tokens: f64::from(burst),
+            last: Instant::now(),
+            last_notice: None,
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let refill = now.duration_since(self.last).as_secs_f64() * self.rate;
+        self.tokens = (self.tokens + refill).min(self.burst);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn should_notify(&mut self) -> bool {
+        let now = Instant::now();
+        let due = self
+            .last_notice
+            .is_none_or(|at| now.duration_since(at) >= Duration::from_secs(1));
+        if due {
+            self.last_notice = Some(now);
+        }
+        due
+    }
+}
+
+struct Session {
+    state: AppState,
+    outbox: Outbox,
+    player: Option<PlayerRef>,
+    room: Option<RoomHandle>,
+    watching_lobby: bool,
+    /// Whether the player queued for quick play on this connection.
+    queued: bool,
+    limit: RateLimit,
+}
+
+impl Session {
+    fn new(state: AppState, outbox: Outbox) -> Session {
+        let limit = RateLimit::new(state.config().message_rate, state.config().message_burst);
+        Session {
+            state,
+            outbox,
+            player: None,
+            room: None,
+            watching_lobby: false,
+            queued: false,
+            limit,
+        }
+    }
+
+    async fn read_loop<S>(&mut self, mut stream: S)
+    where
+        S: Stream<Item = Result<Message, axum::Error>> + Unpin,
+    {
+        let stopped: CancellationToken = self.outbox.stopped();
+        // One future for the whole loop, as in the writer.
+        let stopped = stopped.cancelled_owned();
+        tokio::pin!(stopped);
+        loop {
+            let frame = tokio::select! {
+                biased;
+                () = &mut stopped => break,
+                frame = stream.next() => frame,
+            };
+            match frame {
+                None | Some(Ok(Message::Close(_))) => break,
+                Some(Err(error)) => {
+                    if is_too_big(error) {
+                        self.outbox.close(CloseReason::MessageTooBig);
+                    }
+                    break;
+                }
+                // Boxed: handling a message awaits the lobby or a room, and
+                // keeping that state inline would make every idle
+                // connection as large as the busiest moment of any.
+                Some(Ok(Message::Text(text))) => Box::pin(self.on_text(text.as_str())).await,
+                Some(Ok(Message::Binary(_))) => {
+                    self.send_error(None, ErrorCode::BadMessage, "messages are JSON in text frames")
+                }
+                // Pings are answered by the WebSocket layer.
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// Leaves everything the connection had joined.
+    async fn close(&mut self) {
+        let Some(player) = self.player.take() else {
+            return;
+        };
+        if let Some(room) = self.room.take() {
+            let _ = room
+                .send(RoomRequest::Detach {
+                    player: player.id.clone(),
+                    connection: self.outbox.id(),
+                })
+                .await;
+        }
+        if self.watching_lobby {
+            let _ = self.state.lobby().unwatch(self.outbox.id()).await;
+        }
+        if self.queued {
+            let _ = self
+                .state
+                .lobby()
+                .disconnected(player.id.clone(), self.outbox.id())
+                .await;
+        }
+        self.state.online().disconnect(&player, self.outbox.id());
+    }
+
+    fn send(&self, message: &ServerMessage) {
+        self.outbox.send(Utf8Bytes::from(message.to_json()));
+    }
+
+    fn send_error(&self, id: Option<MessageId>, code: ErrorCode, message: impl Into<String>) {
+        self.send(&ServerMessage::Error {
+            id,
+            code,
+            message: message.into(),
+        });
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        if text.len() > MAX_FRAME_BYTES {
+            let message = format!("messages are at most {MAX_FRAME_BYTES} bytes");
+            return self.send_error(None, ErrorCode::FrameTooLarge, message);
+        }
+        if !self.limit.take() {
+            if self.limit.should_notify() {
+                let message = format!(
+                    "at most {} messages a second; this one was dropped",
+                    self.state.config().message_rate
+                );
+                self.send_error(None, ErrorCode::RateLimited, message);
+            }
+            return;
+        }
+        // Well-formed messages are read in one pass; only a message that
+        // fails is looked at again to say precisely what is wrong with it.
+        if let Ok(message) = serde_json::from_str::<ClientMessage>(text) {
+            if !message.id().is_valid() {
+                let limit = MessageId::MAX_LEN;
+                let reason = format!("ids are at most {limit} characters");
+                return self.send_error(None, ErrorCode::BadMessage, reason);
+            }
+            return self.dispatch(message).await;
+        }
+        let value: Value = match serde_json::from_str(text) {
+            Ok(value) => value,
+            Err(error) => return self.send_error(None, ErrorCode::BadJson, format!("not JSON: {error}")),
+        };
+        let id = value
+            .get("id")
+            .and_then(|id| serde_json::from_value::<MessageId>(id.clone()).ok())
+            .filter(MessageId::is_valid);
+        let Some(kind) = value.get("type").and_then(Value::as_str) else {
+            return self.send_error(id, ErrorCode::BadMessage, "a message needs a string \"type\"");
+        };
+        if !ClientMessage::VARIANTS.contains(&kind) {
+            let message = format!("unknown message type {kind:?}");
+            return self.send_error(id, ErrorCode::UnknownType, message);
+        }
+        match serde_json::from_value::<ClientMessage>(value) {
+            Err(error) => self.send_error(id, ErrorCode::BadMessage, error.to_string()),
+            // The typed parse failed above, so this one cannot succeed.
+            Ok(_) => self.send_error(id, ErrorCode::BadMessage, "malformed message"),
+        }
+    }
+
+    async fn dispatch(&mut self, message: ClientMessage) {
+        let Some(player) = self.player.clone() else {
+            return match message {
+                ClientMessage::Hello {
+                    id,
+                    version,
+                    name,
+                    token,
+                } => self.hello(id, version, name, token).await,
+                other => self.send_error(
+                    Some(other.id().clone()),
+                    ErrorCode::HelloFirst,
+                    "the first message must be hello",
+                ),
+            };
+        };
+        let me = player.id.clone();
+        match message {
+            ClientMessage::Hello { id, .. } => self.send_error(
+                Some(id),
+                ErrorCode::AlreadyHello,
+                "this connection has already said hello",
+            ),
+            ClientMessage::Ping { id } => self.send(&ServerMessage::Pong { id }),
+            ClientMessage::ListRooms { id } => match self.state.lobby().list().await {
+                Ok(rooms) => self.send(&ServerMessage::Rooms { id, rooms }),
+                Err(_) => self.shutting_down(id),
+            },
+            ClientMessage::WatchLobby { id } => {
+                if !self.watching_lobby && self.state.lobby().watch(self.outbox.clone()).await.is_err() {
+                    return self.shutting_down(id);
+                }
+                self.watching_lobby = true;
+                self.ack(id);
+            }
+            ClientMessage::UnwatchLobby { id } => {
+                if self.watching_lobby {
+                    let _ = self.state.lobby().unwatch(self.outbox.id()).await;
+                }
+                self.watching_lobby = false;
+                self.ack(id);
+            }
+            ClientMessage::CreateRoom {
+                id,
+                name,
+                rules,
+                private,
+                bots,
+            } => {
+                let rules = match rules.resolve() {
+                    Ok(rules) => rules,
+                    Err(error) => return self.send_error(Some(id), ErrorCode::BadRules, error.to_string()),
+                };
+                let name = name
+                    .as_deref()
+                    .and_then(crate::identity::clean_name)
+                    .unwrap_or_else(|| format!("{}'s table", player.name));
+                match self
+                    .state
+                    .lobby()
+                    .create(player.clone(), name, rules, private, bots)
+                    .await
+                {
+                    Ok(Ok(room)) => self.enter(room, id, None).await,
+                    Ok(Err(code)) => self.send_error(Some(id), code, "too many rooms are open; try later"),
+                    Err(_) => self.shutting_down(id),
+                }
+            }
+            ClientMessage::JoinRoom { id, room } => self.find_and_enter(id, &room, None).await,
+            ClientMessage::Resync { id, room, last_seq } => {
+                self.find_and_enter(id, &room, Some(last_seq)).await
+            }
+            ClientMessage::LeaveRoom { id } => {
+                let Some(room) = self.room.take() else {
+                    return self.send_error(Some(id), ErrorCode::NotInRoom, "you are not in a room");
+                };
+                let _ = room.send(RoomRequest::Leave { player: me }).await;
+                self.ack(id);
+            }
+            ClientMessage::Sit { id, seat } => {
+                self.forward(id.clone(), RoomRequest::Sit { player: me, id, seat })
+                    .await
+            }
+            ClientMessage::Stand { id } => {
+                self.forward(id.clone(), RoomRequest::Stand { player: me, id })
+                    .await
+            }
+            ClientMessage::StartGame { id } => {
+                self.forward(id.clone(), RoomRequest::Start { player: me, id })
+                    .await
+            }
+            ClientMessage::AddBot { id, seat } => {
+                self.forward(id.clone(), RoomRequest::AddBot { player: me, id, seat })
+                    .await
+            }
+            ClientMessage::RemoveBot { id, seat } => {
+                self.forward(id.clone(), RoomRequest::RemoveBot { player: me, id, seat })
+                    .await
+            }
+            ClientMessage::Queue { id, rules, partner } => self.queue(id, player, rules, partner).await,
+            ClientMessage::LeaveQueue { id } => match self.state.lobby().leave_queue(me).await {
+                Ok(true) => self.ack(id),
+                Ok(false) => self.send_error(Some(id), ErrorCode::NotQueued, "you are not in the queue"),
+                Err(_) => self.shutting_down(id),
+            },
+            ClientMessage::Bid { id, bid, blind } => {
+                let bid = match (bid, blind) {
+                    (0, true) => Bid::BlindNil,
+                    (0, false) => Bid::Nil,
+                    (tricks, false) => Bid::Tricks(tricks),
+                    (_, true) => {
+                        return self.send_error(
+                            Some(id),
+                            ErrorCode::InvalidBid,
+                            "a blind bid must be 0 (blind nil)",
+                        );
+                    }
+                };
+                self.act(id, me, Action::Bid(bid)).await;
+            }
+            ClientMessage::Look { id } => self.act(id, me, Action::LookAtHand).await,
+            ClientMessage::PassCards { id, cards } => self.act(id, me, Action::Pass(cards)).await,
+            ClientMessage::Play { id, card } => self.act(id, me, Action::Play(card)).await,
+            ClientMessage::Chat { id, text } => {
+                self.forward(id.clone(), RoomRequest::Chat { player: me, id, text })
+                    .await
+            }
+        }
+    }
+
+    async fn queue(&mut self, id: MessageId, player: PlayerRef, rules: Preset, partner: Option<String>) {
+        let partner = match partner {
+            None => None,
+            Some(name) => match identity::clean_name(&name) {
+                Some(name) if !name.eq_ignore_ascii_case(&player.name) => Some(name),
+                _ => {
+                    return self.send_error(
+                        Some(id),
+                        ErrorCode::BadPartner,
+                        "name another player as your partner",
+                    );
+                }
+            },
+        };
+        // A player whose rating cannot be read now is matched as a newcomer.
+        let rating = match self.state.store().profile(player.account).await {
+            Ok(Some(profile)) => profile.rating,
+            _ => spades_store::Rating::default().rating,
+        };
+        let entry = crate::matchmaking::Entry {
+            player,
+            rating,
+            preset: rules,
+            partner,
+            since: tokio::time::Instant::now(),
+        };
+        match self
+            .state
+            .lobby()
+            .queue(entry, id.clone(), self.outbox.clone())
+            .await
+        {
+            Ok(Ok(())) => self.queued = true,
+            Ok(Err((code, message))) => self.send_error(Some(id), code, message),
+            Err(_) => self.shutting_down(id),
+        }
+    }
+
+    fn ack(&self, id: MessageId) {
+        self.send(&ServerMessage::Ack {
+            id,
+            seq: None,
+            duplicate: false,
+        });
+    }
+
+    fn shutting_down(&self, id: MessageId) {
+        self.send_error(Some(id), ErrorCode::ServerBusy, "the server is shutting down");
+    }
+
+    async fn hello(&mut self, id: MessageId, version: u32, name: Option<String>, token: Option<String>) {
+        if version != PROTOCOL_VERSION {
+            let message = format!("this server speaks protocol version {PROTOCOL_VERSION}");
+            return self.send_error(Some(id), ErrorCode::UnsupportedVersion, message);
+        }
+        let store = self.state.store();
+        let unavailable = |error: spades_store::StoreError| {
+            tracing::error!(%error, "storage error during hello");
+            (ErrorCode::ServerBusy, "storage is unavailable; try again later")
+        };
+        let found = match (token, name) {
+            (Some(token), _) => match identity::resolve(store, &token).await {
+                Ok(Some(account)) => Ok((PlayerRef::from(&account), token)),
+                Ok(None) => Err((ErrorCode::BadToken, "unknown or expired token")),
+                Err(error) => Err(unavailable(error)),
+            },
+            (None, Some(name)) => match identity::clean_name(&name) {
+                None => Err((
+                    ErrorCode::BadName,
+                    "a name is 1 to 24 characters, with no control characters",
+                )),
+                Some(name) => identity::new_guest(store, &name, self.state.config().session_lifetime)
+                    .await
+                    .map_err(unavailable),
+            },
+            (None, None) => Err((ErrorCode::BadMessage, "hello needs a name or a token")),
+        };
+        let (player, token) = match found {
+            Ok(found) => found,
+            Err((code, message)) => return self.send_error(Some(id), code, message),
+        };
+        self.state.online().connect(&player, self.outbox.clone());
+        let room = self
+            .state
+            .lobby()
+            .seated_room(player.id.clone())
+            .await
+            .ok()
+            .flatten();
+        self.send(&ServerMessage::Welcome {
+            id,
+            version: PROTOCOL_VERSION,
+            player: player.info(),
+            token,
+            room,
+        });
+        self.player = Some(player);
+    }
+
+    async fn find_and_enter(&mut self, id: MessageId, code: &str, last_seq: Option<u64>) {
+        match self.state.lobby().find(code).await {
+            Ok(Some(room)) => self.enter(room, id, last_seq).await,
+            Ok(None) => self.send_error(Some(id), ErrorCode::RoomNotFound, format!("no room {code:?}")),
+            Err(_) => self.shutting_down(id),
+        }
+    }
+
+    /// Moves the connection into a room, leaving the one it was in.
+    async fn enter(&mut self, room: RoomHandle, id: MessageId, last_seq: Option<u64>) {
+        let Some(player) = self.player.clone() else {
+            return;
+        };
+        if let Some(old) = self.room.take()
+            && old.code() != room.code()
+        {
+            let _ = old
+                .send(RoomRequest::Leave {
+                    player: player.id.clone(),
+                })
+                .await;
+        }
+        let outbox = self.outbox.clone();
+        let request = match last_seq {
+            Some(last_seq) => RoomRequest::Resync {
+                player,
+                outbox,
+                id: id.clone(),
+                last_seq,
+            },
+            None => RoomRequest::Join {
+                player,
+                outbox,
+                id: id.clone(),
+            },
+        };
+        match room.send(request).await {
+            Ok(()) => self.room = Some(room),
+            Err(_) => self.send_error(Some(id), ErrorCode::RoomNotFound, "that room has closed"),
+        }
+    }
+
+    async fn forward(&mut self, id: MessageId, request: RoomRequest) {
+        let Some(room) = &self.room else {
+            return self.send_error(Some(id), ErrorCode::NotInRoom, "join a room first");
+        };
+        if room.send(request).await.is_err() {
+            self.room = None;
+            self.send_error(Some(id), ErrorCode::RoomNotFound, "that room has closed");
+        }
+    }
+
+    async fn act(&mut self, id: MessageId, player: std::sync::Arc<str>, action: Action) {
+        self.forward(id.clone(), RoomRequest::Act { player, id, action })
+            .await;
+    }
+}
+
+/// Whether a read failed because a frame was above the hard size limit.
+fn is_too_big(error: axum::Error) -> bool {
+    use tokio_tungstenite::tungstenite::Error;
+    let inner = error.into_inner();
+    matches!(inner.downcast_ref::<Error>(), Some(Error::Capacity(_)))
+}

@@ -1,0 +1,227 @@
+//! The game journal: every write a table makes goes through one task that
+//! stores them in batches, so that many tables' actions share a transaction.
+//!
+//! A room hands over its writes and waits for the answer before it sends
+//! the events they caused, so an action that players have seen is stored.
+//! When the database fails, the journal holds the writes in memory, in
+//! order, answers `Held` so that play goes on, marks the server degraded,
+//! and retries until the database is back; then everything held is written
+//! before anything newer.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use spades_store::{Store, StoreError, Write};
+use tokio::sync::{mpsc, oneshot};
+
+/// How often held writes are retried.
+const RETRY_EVERY: Duration = Duration::from_millis(500);
+
+/// The most writes stored in one transaction.
+const MAX_BATCH: usize = 4096;
+
+/// What became of a room's writes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Durability {
+    Stored,
+    /// The database is unavailable: the writes wait in memory.
+    Held,
+}
+
+struct Commit {
+    writes: Vec<Write>,
+    done: oneshot::Sender<Durability>,
+}
+
+/// Upper bounds, in microseconds, of the buckets of the commit-wait
+/// histogram.
+pub const WAIT_BUCKETS_US: [u64; 14] = [
+    50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000,
+];
+
+/// What the journal has done, for `/metrics`.
+#[derive(Debug, Default)]
+pub struct JournalStats {
+    /// Writes stored (or held) and transactions made.
+    pub writes: AtomicU64,
+    pub transactions: AtomicU64,
+    /// How long rooms waited for their writes, by bucket; the last bucket
+    /// counts waits above the largest bound.
+    pub waits: [AtomicU64; WAIT_BUCKETS_US.len() + 1],
+    pub wait_total_us: AtomicU64,
+}
+
+impl JournalStats {
+    fn record_wait(&self, wait: Duration) {
+        let us = wait.as_micros().min(u128::from(u64::MAX)) as u64;
+        let bucket = WAIT_BUCKETS_US
+            .iter()
+            .position(|&bound| us <= bound)
+            .unwrap_or(WAIT_BUCKETS_US.len());
+        self.waits[bucket].fetch_add(1, Ordering::Relaxed);
+        self.wait_total_us.fetch_add(us, Ordering::Relaxed);
+    }
+}
+
+/// The journal's address. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Journal {
+    commits: mpsc::UnboundedSender<Commit>,
+    degraded: Arc<AtomicBool>,
+    stats: Arc<JournalStats>,
+}
+
+impl Journal {
+    /// Starts the journal task. It ends when every handle is dropped, after
+    /// a last attempt to store what it holds.
+    pub fn spawn(store: Store) -> (Journal, tokio::task::JoinHandle<()>) {
+        let (commits, receiver) = mpsc::unbounded_channel();
+        let degraded = Arc::new(AtomicBool::new(false));
+        let stats = Arc::new(JournalStats::default());
+        let task = tokio::spawn(run(store, receiver, degraded.clone(), stats.clone()));
+        (
+            Journal {
+                commits,
+                degraded,
+                stats,
+            },
+            task,
+        )
+    }
+
+    /// Stores the writes (or holds them if the database is down) and says
+    /// which.
+    pub async fn commit(&self, writes: Vec<Write>) -> Durability {
+        let started = std::time::Instant::now();
+        let (done, answer) = oneshot::channel();
+        if self.commits.send(Commit { writes, done }).is_err() {
+            return Durability::Held;
+        }
+        let durability = answer.await.unwrap_or(Durability::Held);
+        self.stats.record_wait(started.elapsed());
+        durability
+    }
+
+    pub fn stats(&self) -> &JournalStats {
+        &self.stats
+    }
+
+    /// True while writes are being held because the database failed.
+    pub fn is_degraded(&self) -> bool {
+        self.degraded.load(Ordering::Relaxed)
+    }
+}
+
+/// Whether a failed write may succeed if tried again: the database was
+/// unreachable or busy, rather than refusing the data itself.
+fn is_transient(error: &StoreError) -> bool {
+    match error {
+        StoreError::Database(sqlx::Error::Database(db)) => {
+            // SQLSTATE classes 22 (data exception) and 23 (integrity
+            // violation) mean the data is wrong; retrying cannot help.
+            let code = db.code();
+            let class = code.as_deref().map(|code| &code[..code.len().min(2)]);
+            !matches!(class, Some("22") | Some("23"))
+        }
+        StoreError::Database(_) => true,
+        _ => false,
+    }
+}
+
+/// A retry of held writes, running while new commits keep arriving: it
+/// answers how many of the oldest held writes it tried and how it went.
+type Attempt = std::pin::Pin<Box<dyn std::future::Future<Output = (usize, Result<(), StoreError>)> + Send>>;
+
+fn retry_held(store: &Store, held: &VecDeque<Write>) -> Attempt {
+    let store = store.clone();
+    let take = held.len().min(MAX_BATCH);
+    let chunk: Vec<Write> = held.iter().take(take).cloned().collect();
+    Box::pin(async move { (take, store.write(&chunk).await) })
+}
+
+async fn run(
+    store: Store,
+    mut commits: mpsc::UnboundedReceiver<Commit>,
+    degraded: Arc<AtomicBool>,
+    stats: Arc<JournalStats>,
+) {
+    let mut held: VecDeque<Write> = VecDeque::new();
+    let mut attempt: Option<Attempt> = None;
+    let mut retry = tokio::time::interval(RETRY_EVERY);
+    retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            commit = commits.recv() => {
+                let Some(first) = commit else { break };
+                let mut batch = vec![first];
+                let mut count = batch[0].writes.len();
+                while count < MAX_BATCH {
+                    match commits.try_recv() {
+                        Ok(commit) => {
+                            count += commit.writes.len();
+                            batch.push(commit);
+                        }
+                        Err(_) => break,
+                    }
+                }
+                let writes = batch.iter().flat_map(|c| c.writes.iter().cloned());
+                let durability = if held.is_empty() {
+                    let writes: Vec<Write> = writes.collect();
+                    match store.write(&writes).await {
+                        Ok(()) => {
+                            stats.writes.fetch_add(writes.len() as u64, Ordering::Relaxed);
+                            stats.transactions.fetch_add(1, Ordering::Relaxed);
+                            Durability::Stored
+                        }
+                        Err(error) if is_transient(&error) => {
+                            tracing::error!(%error, "cannot store game writes; holding them and retrying");
+                            degraded.store(true, Ordering::Relaxed);
+                            held.extend(writes);
+                            Durability::Held
+                        }
+                        Err(error) => {
+                            tracing::error!(%error, writes = writes.len(), "the database refused game writes");
+                            Durability::Stored
+                        }
+                    }
+                } else {
+                    // Newer writes wait behind the held ones to keep their order.
+                    held.extend(writes);
+                    Durability::Held
+                };
+                for commit in batch {
+                    let _ = commit.done.send(durability);
+                }
+            }
+            outcome = async { attempt.as_mut().expect("guarded by the condition").await }, if attempt.is_some() => {
+                attempt = None;
+                let (tried, result) = outcome;
+                match result {
+                    Ok(()) => {
+                        held.drain(..tried);
+                        stats.writes.fetch_add(tried as u64, Ordering::Relaxed);
+                        stats.transactions.fetch_add(1, Ordering::Relaxed);
+                        if held.is_empty() {
+                            tracing::info!("the database is back; every held write is stored");
+                            degraded.store(false, Ordering::Relaxed);
+                        } else {
+                            attempt = Some(retry_held(&store, &held));
+                        }
+                    }
+                    Err(error) if is_transient(&error) => {
+                        tracing::debug!(%error, "the database is still unavailable");
+                    }
+                    Err(error) => {
+                        tracing::error!(%error, writes = tried, "the database refused held game writes");
+                        held.drain(..tried);
+                    }
+                }
+            }
+            _ = retry.tick(), if !held.is_empty() && attempt.is_none() => {
+                attempt = Some(retry_held(&store, &held));
+            }
+        }
+    }
+}

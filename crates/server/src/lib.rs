@@ -1,0 +1,412 @@
+//! The gateway: an axum server with health endpoints, the HTTP API and the
+//! WebSocket, the lobby actor, one actor task per room, and the journal
+//! that stores every game.
+//!
+//! [`app`] builds the router from an [`AppState`]; [`Server`] opens the
+//! store, resumes unfinished games, binds the router to an address and runs
+//! it until it is shut down. Tests start a `Server` on port 0 and talk to it
+//! like any client.
+
+mod api;
+mod config;
+mod connection;
+mod event_log;
+mod identity;
+mod journal;
+mod lobby;
+mod matchmaking;
+mod outbox;
+mod render;
+mod room;
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{State, WebSocketUpgrade};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::serve::ListenerExt;
+use spades_protocol::ws::HARD_FRAME_LIMIT;
+use spades_store::Store;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+pub use api::PasswordCost;
+pub use config::Config;
+use identity::Online;
+use journal::Journal;
+use lobby::LobbyHandle;
+
+/// Bytes the WebSocket layer reads at a time for a connection. Small, because
+/// client messages are small and this buffer is allocated per connection
+/// (a larger frame grows it as needed).
+const READ_BUFFER: usize = 1024;
+
+/// Bytes of outgoing frames gathered before a write. Frames queued together
+/// are written with one system call at the next flush; the buffer keeps its
+/// size once grown, so it is kept small.
+const WRITE_BUFFER: usize = 4 * 1024;
+
+/// The kernel's send buffer for each client socket (Linux doubles it).
+const SEND_BUFFER: usize = 64 * 1024;
+
+/// What the server is doing as a whole, shared with every room.
+#[derive(Debug, Default)]
+pub struct Lifecycle {
+    /// Set when the server starts to stop: no new room, no new game.
+    draining: AtomicBool,
+    /// Cancelled when rooms must stop where they are (their games stay
+    /// unfinished in the store and resume at the next start).
+    stop: CancellationToken,
+}
+
+impl Lifecycle {
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::Relaxed)
+    }
+
+    pub fn stopped(&self) -> CancellationToken {
+        self.stop.clone()
+    }
+}
+
+/// What every request handler and connection shares.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    config: Arc<Config>,
+    store: Store,
+    journal: Journal,
+    lifecycle: Arc<Lifecycle>,
+    online: Online,
+    lobby: LobbyHandle,
+    login_limiter: api::LoginLimiter,
+    connections: AtomicUsize,
+    next_connection: AtomicU64,
+    /// Cancelled to close every connection.
+    shutdown: CancellationToken,
+    tracker: TaskTracker,
+}
+
+impl AppState {
+    /// Builds the state and starts the lobby. Must be called inside a Tokio
+    /// runtime.
+    pub fn new(config: Config, store: Store, journal: Journal) -> AppState {
+        let config = Arc::new(config);
+        let lifecycle = Arc::new(Lifecycle::default());
+        let login_limiter = api::LoginLimiter::new(
+            config.login_failures_per_account,
+            config.login_failures_per_address,
+            config.login_window,
+        );
+        AppState {
+            shared: Arc::new(Shared {
+                lobby: lobby::spawn(config.clone(), journal.clone(), lifecycle.clone()),
+                config,
+                store,
+                journal,
+                lifecycle,
+                online: Online::default(),
+                login_limiter,
+                connections: AtomicUsize::new(0),
+                next_connection: AtomicU64::new(1),
+                shutdown: CancellationToken::new(),
+                tracker: TaskTracker::new(),
+            }),
+        }
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.shared.config
+    }
+
+    fn store(&self) -> &Store {
+        &self.shared.store
+    }
+
+    fn online(&self) -> &Online {
+        &self.shared.online
+    }
+
+    fn lobby(&self) -> &LobbyHandle {
+        &self.shared.lobby
+    }
+
+    fn login_limiter(&self) -> &api::LoginLimiter {
+        &self.shared.login_limiter
+    }
+
+    fn next_connection_id(&self) -> u64 {
+        self.shared.next_connection.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn shutdown_token(&self) -> CancellationToken {
+        self.shared.shutdown.clone()
+    }
+
+    /// Open WebSocket connections.
+    pub fn connections(&self) -> usize {
+        self.shared.connections.load(Ordering::Relaxed)
+    }
+
+    pub fn is_shutting_down(&self) -> bool {
+        self.shared.lifecycle.is_draining()
+    }
+
+    /// True while the store is failing and writes are held in memory.
+    pub fn is_degraded(&self) -> bool {
+        self.shared.journal.is_degraded()
+    }
+
+    /// Counts a new connection, unless the server is full or stopping.
+    fn admit(&self) -> Option<ConnectionSlot> {
+        if self.is_shutting_down() {
+            return None;
+        }
+        let max = self.shared.config.max_connections;
+        let admitted = self
+            .shared
+            .connections
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .is_ok();
+        admitted.then(|| ConnectionSlot(self.shared.clone()))
+    }
+}
+
+/// One counted connection; dropping it frees the place.
+struct ConnectionSlot(Arc<Shared>);
+
+impl Drop for ConnectionSlot {
+    fn drop(&mut self) {
+        self.0.connections.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// The HTTP routes: `/healthz`, `/readyz`, the API under `/api`, and the
+/// WebSocket at `/ws`.
+pub fn app(state: AppState) -> Router {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+        .route("/ws", get(websocket))
+        .merge(api::routes())
+        .with_state(state)
+}
+
+/// The process is up.
+async fn healthz() -> &'static str {
+    "ok\n"
+}
+
+/// The server takes new players and new games: it is not shutting down, has
+/// room for more connections, and its store works.
+async fn readyz(State(state): State<AppState>) -> Response {
+    if state.is_shutting_down() {
+        (StatusCode::SERVICE_UNAVAILABLE, "shutting down\n").into_response()
+    } else if state.is_degraded() {
+        (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "degraded: storage unavailable, games go on but none start\n",
+        )
+            .into_response()
+    } else if state.connections() >= state.config().max_connections {
+        (StatusCode::SERVICE_UNAVAILABLE, "full\n").into_response()
+    } else {
+        "ready\n".into_response()
+    }
+}
+
+/// Counters in the Prometheus text format: connections, degraded state, and
+/// the journal's writes, transactions and commit waits.
+async fn metrics(State(state): State<AppState>) -> Response {
+    use std::fmt::Write as _;
+    let stats = state.shared.journal.stats();
+    let mut text = String::new();
+    let _ = writeln!(
+        text,
+        "# TYPE spades_connections gauge\nspades_connections {}",
+        state.connections()
+    );
+    let _ = writeln!(
+        text,
+        "# TYPE spades_degraded gauge\nspades_degraded {}",
+        u8::from(state.is_degraded())
+    );
+    let writes = stats.writes.load(Ordering::Relaxed);
+    let transactions = stats.transactions.load(Ordering::Relaxed);
+    let _ = writeln!(
+        text,
+        "# TYPE spades_journal_writes_total counter\nspades_journal_writes_total {writes}"
+    );
+    let _ = writeln!(
+        text,
+        "# TYPE spades_journal_transactions_total counter\nspades_journal_transactions_total {transactions}"
+    );
+    let _ = writeln!(text, "# TYPE spades_journal_commit_wait_seconds histogram");
+    let mut cumulative = 0;
+    for (i, count) in stats.waits.iter().enumerate() {
+        cumulative += count.load(Ordering::Relaxed);
+        let bound = journal::WAIT_BUCKETS_US
+            .get(i)
+            .map_or("+Inf".to_string(), |us| format!("{}", *us as f64 / 1e6));
+        let _ = writeln!(
+            text,
+            "spades_journal_commit_wait_seconds_bucket{{le=\"{bound}\"}} {cumulative}"
+        );
+    }
+    let total_us = stats.wait_total_us.load(Ordering::Relaxed);
+    let _ = writeln!(
+        text,
+        "spades_journal_commit_wait_seconds_sum {}",
+        total_us as f64 / 1e6
+    );
+    let _ = writeln!(text, "spades_journal_commit_wait_seconds_count {cumulative}");
+    (
+        [(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        text,
+    )
+        .into_response()
+}
+
+async fn websocket(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> Response {
+    let Some(slot) = state.admit() else {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is full or stopping\n",
+        )
+            .into_response();
+    };
+    let tracker = state.shared.tracker.clone();
+    upgrade
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(WRITE_BUFFER)
+        .max_message_size(HARD_FRAME_LIMIT)
+        .max_frame_size(HARD_FRAME_LIMIT)
+        .on_upgrade(move |socket| {
+            tracker.track_future(async move {
+                connection::serve(socket, state).await;
+                drop(slot);
+            })
+        })
+}
+
+/// A running server.
+#[derive(Debug)]
+pub struct Server {
+    address: SocketAddr,
+    state: AppState,
+    serving: tokio::task::JoinHandle<io::Result<()>>,
+    journal: tokio::task::JoinHandle<()>,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error("invalid settings: {0}")]
+    Config(String),
+    #[error("store: {0}")]
+    Store(#[from] spades_store::StoreError),
+    #[error("cannot listen: {0}")]
+    Listen(#[from] io::Error),
+}
+
+impl Server {
+    /// Opens and migrates the store, resumes the games that were being
+    /// played when the server last stopped, binds `address` (port 0 picks a
+    /// free port) and starts serving.
+    pub async fn start(config: Config, address: SocketAddr) -> Result<Server, StartError> {
+        config.validate().map_err(StartError::Config)?;
+        let store = Store::open(&config.database_url).await?;
+        store.migrate().await?;
+        let (journal, journal_task) = Journal::spawn(store.clone());
+        let state = AppState::new(config, store, journal);
+        let resumed = lobby::resume_games(&state).await?;
+        if resumed > 0 {
+            tracing::info!(games = resumed, "resumed the games that were being played");
+        }
+
+        let listener = TcpListener::bind(address).await?;
+        let address = listener.local_addr()?;
+        let shutdown = state.shutdown_token();
+        let listener = listener.tap_io(|stream| {
+            // Small messages must not wait for Nagle's algorithm.
+            let _ = stream.set_nodelay(true);
+            // The kernel would otherwise let a client that does not read
+            // pile up megabytes per connection before the outbox notices.
+            let _ = socket2::SockRef::from(&*stream).set_send_buffer_size(SEND_BUFFER);
+        });
+        let router = app(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+        let serving = tokio::spawn(async move {
+            axum::serve(listener, router)
+                .with_graceful_shutdown(shutdown.cancelled_owned())
+                .await
+        });
+        Ok(Server {
+            address,
+            state,
+            serving,
+            journal: journal_task,
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.address
+    }
+
+    pub fn state(&self) -> &AppState {
+        &self.state
+    }
+
+    /// Serves until `signal` completes, then shuts down.
+    pub async fn run_until(self, signal: impl Future<Output = ()>) -> io::Result<()> {
+        signal.await;
+        self.shutdown().await
+    }
+
+    /// Drains and stops: no new game starts, every client is told and
+    /// disconnected (status 1001), rooms stop where they are, and the
+    /// journal stores what it has before the server returns.
+    pub async fn shutdown(self) -> io::Result<()> {
+        let shared = &self.state.shared;
+        shared.lifecycle.draining.store(true, Ordering::Relaxed);
+        shared.shutdown.cancel();
+        let tracker = &shared.tracker;
+        tracker.close();
+        if tokio::time::timeout(Duration::from_secs(5), tracker.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                open = tracker.len(),
+                "connections still open after 5 s; stopping anyway"
+            );
+        }
+        shared.lifecycle.stop.cancel();
+        // Everything the rooms gave the journal before stopping is stored
+        // once an empty commit comes back (the journal answers in order).
+        shared.journal.commit(Vec::new()).await;
+        if shared.journal.is_degraded() {
+            tracing::error!("stopping while the store is unavailable: held game writes are lost");
+        }
+        self.journal.abort();
+        let serving = self.serving.await;
+        match serving {
+            Ok(result) => result,
+            Err(error) => Err(io::Error::other(error)),
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Turning the engine's state into the protocol's views, for one viewer.
+//!
+//! Everything a player is sent about a game comes from an engine `View`, so
+//! the rule "nobody sees another player's cards" is kept in one place.
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use spades_engine::{Bid, ByTeam, Game, Legal, Seat, TeamHandScore, View, Viewer};
+use spades_protocol::ws::{BidView, Expected, GameView, PassView, TeamScoreView, TrickView, TurnView};
+
+pub fn bid_view(bid: Bid) -> BidView {
+    BidView {
+        bid: bid.contract(),
+        blind: bid.is_blind(),
+    }
+}
+
+pub fn team_scores(scores: &ByTeam<TeamHandScore>) -> [TeamScoreView; 2] {
+    scores.0.map(|s| TeamScoreView {
+        contract: s.contract,
+        tricks: s.counted_tricks,
+        contract_points: s.contract_points,
+        nil_points: s.nil_points,
+        bags_taken: s.bags_taken,
+        bag_penalty: s.bag_penalty,
+        change: s.change,
+        score: s.score,
+        bags: s.bags,
+    })
+}
+
+/// What the game expects of a seat, if anything (a seat that may only look
+/// at its cards is not expected to act).
+pub fn expected(game: &Game, seat: Seat) -> Option<Expected> {
+    match game.legal(seat) {
+        Legal::Wait | Legal::Look => None,
+        Legal::BlindNilOrLook => Some(Expected::BlindNilOrLook),
+        Legal::Bid => Some(Expected::Bid),
+        Legal::Pass { .. } => Some(Expected::Pass),
+        Legal::Play(_) => Some(Expected::Play),
+    }
+}
+
+/// Milliseconds since the Unix epoch of an instant `remaining` from now.
+pub fn epoch_ms_in(remaining: Duration) -> u64 {
+    let at = SystemTime::now() + remaining;
+    at.duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis() as u64)
+}
+
+/// The turn as `viewer` sees it: the acting seats, what they must do and
+/// the clock; the acting player alone also gets his legal cards or pass
+/// count.
+pub fn turn_view(game: &Game, clocks: &[Option<Duration>; 4], viewer: Viewer) -> Option<TurnView> {
+    let seats: Vec<Seat> = game.to_act().iter().collect();
+    let first = *seats.first()?;
+    let remaining = |seat: Seat| clocks[seat.index()].unwrap_or_default();
+    let mine = match viewer {
+        Viewer::Seat(seat) if seats.contains(&seat) => Some(seat),
+        _ => None,
+    };
+    let clock = remaining(mine.unwrap_or(first));
+    let (legal, pass_count) = match mine.map(|seat| game.legal(seat)) {
+        Some(Legal::Play(cards)) => (Some(cards), None),
+        Some(Legal::Pass { count }) => (None, Some(count)),
+        _ => (None, None),
+    };
+    Some(TurnView {
+        seats,
+        expected: expected(game, mine.unwrap_or(first))?,
+        clock_ms: clock.as_millis() as u64,
+        deadline: epoch_ms_in(clock),
+        legal,
+        pass_count,
+    })
+}
+
+fn trick_view(view: &View<'_>) -> TrickView {
+    let (leader, cards) = view.current_trick();
+    TrickView {
+        leader,
+        cards: cards.to_vec(),
+        winner: None,
+    }
+}
+
+/// The whole game as one viewer may see it.
+pub fn game_view(game: &Game, number: u32, clocks: &[Option<Duration>; 4], viewer: Viewer) -> GameView {
+    let view = game.view(viewer);
+    GameView {
+        game: number,
+        rules: *view.rules(),
+        phase: view.phase().to_string(),
+        hand: view.hand_number(),
+        dealer: view.dealer(),
+        score: view.score().0,
+        bags: view.bags().0,
+        seat: view.seat(),
+        cards: view.hand(),
+        blind_nil_offered: view.blind_nil_offered(),
+        hand_sizes: view.hand_sizes().0,
+        bids: view.bids().0.map(|bid| bid.map(bid_view)),
+        passes: view
+            .passes()
+            .map(|pass| PassView {
+                from: pass.from,
+                to: pass.to,
+                cards: pass.cards,
+            })
+            .collect(),
+        pass_chosen: Some(view.pass_chosen()).filter(|cards| !cards.is_empty()),
+        trick: trick_view(&view),
+        tricks: view
+            .tricks()
+            .iter()
+            .map(|trick| TrickView {
+                leader: trick.leader,
+                cards: trick.cards.to_vec(),
+                winner: Some(trick.winner),
+            })
+            .collect(),
+        tricks_won: view.tricks_won().0,
+        spades_broken: view.spades_broken(),
+        turn: turn_view(game, clocks, viewer),
+        winner: view.winner(),
+    }
+}

@@ -1,0 +1,497 @@
+//! `spades loadtest`: runs many tables of four WebSocket clients against a
+//! server and reports throughput, latency, errors and the server's cost.
+//!
+//! Each table is a private room; its four clients play plain legal moves
+//! after a think time, and the first client starts a new game whenever one
+//! ends, so every table plays for the whole run.
+
+use std::fs;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use spades_client::table::Move;
+use spades_client::{Client, TableState};
+use spades_protocol::ws::{BotLevel, ClientMessage, RulesSpec, ServerMessage};
+use tokio::sync::Semaphore;
+
+use crate::stats::percentile;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The server's WebSocket address.
+    #[arg(long, default_value = "ws://127.0.0.1:8080/ws")]
+    server: String,
+    /// Tables to run, four clients each.
+    #[arg(long, default_value_t = 10)]
+    tables: usize,
+    /// Seconds to measure, after every table is seated and playing.
+    #[arg(long, default_value_t = 30.0)]
+    duration: f64,
+    /// Milliseconds each client waits before acting; 0 acts as soon as the
+    /// server asks.
+    #[arg(long, default_value_t = 500)]
+    think: u64,
+    /// The server's process id, for its CPU time and memory. Found from the
+    /// listening port when the server runs on this machine.
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Tables being set up at once during the ramp-up.
+    #[arg(long, default_value_t = 50)]
+    ramp: usize,
+}
+
+/// Counters shared by every client of the run.
+#[derive(Default)]
+struct Totals {
+    measuring: AtomicBool,
+    stop: AtomicBool,
+    hands: AtomicU64,
+    actions: AtomicU64,
+    errors: AtomicU64,
+}
+
+/// What a client knows about its last action until the server confirms it.
+struct Pending {
+    sent: Instant,
+    mv: Move,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(run_async(args))
+}
+
+async fn run_async(args: Args) -> anyhow::Result<()> {
+    if args.tables == 0 {
+        bail!("--tables must be at least 1");
+    }
+    let pid = match args.server_pid {
+        Some(pid) => Some(pid),
+        None => port_of(&args.server).and_then(listening_pid),
+    };
+    let before_setup = pid.and_then(ProcessStats::read);
+
+    // Ramp up: seat every table, a few at a time.
+    let totals = Arc::new(Totals::default());
+    let ramp = Arc::new(Semaphore::new(args.ramp.max(1)));
+    let think = Duration::from_millis(args.think);
+    let setup_started = Instant::now();
+    let mut setups = Vec::with_capacity(args.tables);
+    for table in 0..args.tables {
+        let (url, ramp, totals) = (args.server.clone(), ramp.clone(), totals.clone());
+        setups.push(tokio::spawn(async move {
+            let _permit = ramp.acquire_owned().await.expect("the semaphore stays open");
+            seat_table(&url, table).await.map(|clients| {
+                clients
+                    .into_iter()
+                    .map(|(client, state)| tokio::spawn(play(client, state, think, totals.clone())))
+                    .collect::<Vec<_>>()
+            })
+        }));
+    }
+    let mut players = Vec::with_capacity(args.tables * 4);
+    for setup in setups {
+        players.extend(setup.await.context("a setup task failed")??);
+    }
+    eprintln!(
+        "{} tables ({} connections) seated in {:.1} s; measuring for {} s",
+        args.tables,
+        players.len(),
+        setup_started.elapsed().as_secs_f64(),
+        args.duration
+    );
+
+    let after_setup = pid.and_then(ProcessStats::read);
+    let metrics_before = StoreMetrics::fetch(&args.server).await;
+    let started = Instant::now();
+    totals.measuring.store(true, Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_secs_f64(args.duration)).await;
+    totals.measuring.store(false, Ordering::SeqCst);
+    let elapsed = started.elapsed().as_secs_f64();
+    let at_end = pid.and_then(ProcessStats::read);
+    let metrics_after = StoreMetrics::fetch(&args.server).await;
+    totals.stop.store(true, Ordering::SeqCst);
+
+    let mut latencies: Vec<u32> = Vec::new();
+    for player in players {
+        if let Ok(samples) = player.await {
+            latencies.extend(samples);
+        }
+    }
+    latencies.sort_unstable();
+
+    let hands = totals.hands.load(Ordering::SeqCst);
+    let connections = args.tables * 4;
+    println!(
+        "tables {} ({connections} connections), think {} ms, measured {elapsed:.1} s",
+        args.tables, args.think
+    );
+    println!("hands {hands} ({:.1} per second)", hands as f64 / elapsed);
+    println!(
+        "actions {}: action to confirming event p50 {} p99 {} max {}",
+        totals.actions.load(Ordering::SeqCst),
+        millis(percentile(&latencies, 0.50)),
+        millis(percentile(&latencies, 0.99)),
+        millis(latencies.last().copied()),
+    );
+    println!("errors {}", totals.errors.load(Ordering::SeqCst));
+    if let (Some(before), Some(after)) = (metrics_before, metrics_after) {
+        let writes = after.writes - before.writes;
+        let transactions = after.transactions - before.transactions;
+        let waits: Vec<u64> = after
+            .buckets
+            .iter()
+            .zip(&before.buckets)
+            .map(|(a, b)| a - b)
+            .collect();
+        let count = waits.last().copied().unwrap_or(0);
+        let mean = if count > 0 {
+            (after.wait_sum - before.wait_sum) / count as f64 * 1000.0
+        } else {
+            0.0
+        };
+        println!(
+            "store: {:.0} writes/s in {:.0} transactions/s; wait for a durable write p50 <= {} p99 <= {} (mean {mean:.3} ms)",
+            writes as f64 / elapsed,
+            transactions as f64 / elapsed,
+            bucket_bound(&after.bounds, &waits, 0.50),
+            bucket_bound(&after.bounds, &waits, 0.99),
+        );
+    }
+    match (pid, before_setup, after_setup, at_end) {
+        (Some(pid), Some(before), Some(after), Some(end)) => {
+            let cpu = end.cpu_seconds - after.cpu_seconds;
+            let per_hand = if hands > 0 {
+                format!("{:.3} ms per hand", 1000.0 * cpu / hands as f64)
+            } else {
+                "no hands".into()
+            };
+            let per_connection =
+                after.resident_kib.saturating_sub(before.resident_kib) as f64 / connections as f64;
+            println!(
+                "server pid {pid}: CPU {cpu:.2} s ({per_hand}), resident {:.1} MiB (peak {:.1} MiB), {per_connection:.1} KiB per connection",
+                end.resident_kib as f64 / 1024.0,
+                end.peak_kib as f64 / 1024.0,
+            );
+        }
+        _ => println!("server: not found on this machine (give --server-pid for its CPU and memory)"),
+    }
+    Ok(())
+}
+
+/// Connects four clients, seats them at a new private room and starts a game.
+async fn seat_table(url: &str, table: usize) -> anyhow::Result<Vec<(Client, TableState)>> {
+    let mut clients = Vec::with_capacity(4);
+    for seat in 0..4 {
+        let mut client = Client::connect(url).await.context("cannot connect")?;
+        client.timeout = Duration::from_secs(60);
+        let welcome = client.hello(&format!("t{table}s{seat}")).await?;
+        let ServerMessage::Welcome { player, .. } = welcome else {
+            bail!("expected a welcome, got {welcome:?}");
+        };
+        let state = TableState {
+            me: Some(player.id),
+            ..TableState::default()
+        };
+        clients.push((client, state));
+    }
+    let created = clients[0]
+        .0
+        .request(|id| ClientMessage::CreateRoom {
+            id,
+            name: None,
+            rules: RulesSpec::default(),
+            private: true,
+            bots: BotLevel::Basic,
+        })
+        .await?;
+    let ServerMessage::Snapshot { state, .. } = created else {
+        bail!("expected a snapshot, got {created:?}");
+    };
+    let code = state.room;
+    for (seat, (client, _)) in clients.iter_mut().enumerate() {
+        if seat > 0 {
+            let room = code.clone();
+            client.request(|id| ClientMessage::JoinRoom { id, room }).await?;
+        }
+        let seat = spades_engine::Seat::new(seat as u8);
+        client.request(|id| ClientMessage::Sit { id, seat }).await?;
+    }
+    clients[0].0.request(|id| ClientMessage::StartGame { id }).await?;
+    // What arrived while waiting for the replies tells each client its seat
+    // and the start of the game.
+    for (client, state) in &mut clients {
+        for message in client.take_pending() {
+            state.apply(&message);
+        }
+    }
+    Ok(clients)
+}
+
+/// Plays until the run stops; returns this client's latency samples in
+/// microseconds.
+async fn play(mut client: Client, mut state: TableState, think: Duration, totals: Arc<Totals>) -> Vec<u32> {
+    let mut samples = Vec::new();
+    let mut acted_on = 0;
+    let mut pending: Option<Pending> = None;
+    let first = state.seat.is_some_and(|seat| seat.index() == 0);
+    while !totals.stop.load(Ordering::Relaxed) {
+        if state.my_turn() && acted_on < state.turn_seq {
+            let Some(mv) = state.decide(false) else { break };
+            acted_on = state.turn_seq;
+            if !think.is_zero() {
+                tokio::time::sleep(think).await;
+            }
+            let id = client.next_id();
+            pending = Some(Pending {
+                sent: Instant::now(),
+                mv,
+            });
+            if client.send(&mv.message(id)).await.is_err() {
+                totals.errors.fetch_add(1, Ordering::Relaxed);
+                break;
+            }
+        }
+        let message = match client.try_recv(Duration::from_millis(200)).await {
+            Ok(Some(message)) => message,
+            Ok(None) => continue,
+            Err(_) => {
+                totals.errors.fetch_add(1, Ordering::Relaxed);
+                break;
+            }
+        };
+        state.apply(&message);
+        let measuring = totals.measuring.load(Ordering::Relaxed);
+        if let Some(sent) = pending
+            .as_ref()
+            .filter(|p| confirms(&message, p.mv, &state))
+            .map(|p| p.sent)
+        {
+            if measuring {
+                samples.push(sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+                totals.actions.fetch_add(1, Ordering::Relaxed);
+            }
+            pending = None;
+        }
+        match &message {
+            ServerMessage::Error { code, message, .. } => report_error(&totals, *code, message),
+            ServerMessage::HandScored { .. } if first && measuring => {
+                totals.hands.fetch_add(1, Ordering::Relaxed);
+            }
+            ServerMessage::GameOver { .. } if first => {
+                let id = client.next_id();
+                if client.send(&ClientMessage::StartGame { id }).await.is_err() {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    client.close().await;
+    samples
+}
+
+/// Counts a refusal, and shows the first few so that a run that goes wrong
+/// says why.
+fn report_error(totals: &Totals, code: spades_protocol::ws::ErrorCode, message: &str) {
+    const SHOWN: u64 = 5;
+    if totals.errors.fetch_add(1, Ordering::Relaxed) < SHOWN {
+        eprintln!("error from the server: {}: {message}", code.name());
+    }
+}
+
+/// Whether `message` is the event that shows this seat's move applied.
+fn confirms(message: &ServerMessage, mv: Move, state: &TableState) -> bool {
+    let me = state.seat;
+    match (message, mv) {
+        (ServerMessage::BidMade { seat, .. }, Move::Bid { .. }) => Some(*seat) == me,
+        (ServerMessage::HandRevealed { seat, .. }, Move::Look) => Some(*seat) == me,
+        (ServerMessage::CardsPassed { from, .. }, Move::Pass(_)) => Some(*from) == me,
+        (ServerMessage::PassChosen { seat, .. }, Move::Pass(_)) => Some(*seat) == me,
+        (ServerMessage::CardPlayed { seat, .. }, Move::Play(_)) => Some(*seat) == me,
+        _ => false,
+    }
+}
+
+fn millis(micros: Option<u32>) -> String {
+    micros.map_or("-".into(), |us| format!("{:.3} ms", f64::from(us) / 1000.0))
+}
+
+/// The server's CPU time and memory, from `/proc`.
+#[derive(Clone, Copy, Debug)]
+struct ProcessStats {
+    cpu_seconds: f64,
+    resident_kib: u64,
+    peak_kib: u64,
+}
+
+/// Linux reports process times in ticks of 1/100 s (`USER_HZ`).
+const TICKS_PER_SECOND: f64 = 100.0;
+
+impl ProcessStats {
+    fn read(pid: u32) -> Option<ProcessStats> {
+        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The command name is in parentheses and may hold spaces; fields
+        // are counted from after it. utime and stime are fields 14 and 15.
+        let after_name = &stat[stat.rfind(')')? + 2..];
+        let fields: Vec<&str> = after_name.split_whitespace().collect();
+        let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let kib = |key: &str| {
+            status
+                .lines()
+                .find(|line| line.starts_with(key))
+                .and_then(|line| line.split_whitespace().nth(1))
+                .and_then(|value| value.parse().ok())
+        };
+        Some(ProcessStats {
+            cpu_seconds: ticks as f64 / TICKS_PER_SECOND,
+            resident_kib: kib("VmRSS:")?,
+            peak_kib: kib("VmHWM:")?,
+        })
+    }
+}
+
+/// The port of a `ws://host:port/...` address.
+fn port_of(url: &str) -> Option<u16> {
+    let rest = url.split("://").nth(1)?;
+    let authority = rest.split('/').next()?;
+    authority.rsplit(':').next()?.parse().ok()
+}
+
+/// The process that listens on a TCP port of this machine: the socket's
+/// inode from `/proc/net/tcp`, then the process holding it.
+fn listening_pid(port: u16) -> Option<u32> {
+    const LISTEN: &str = "0A";
+    let mut inodes = Vec::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = fs::read_to_string(table) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let local_port = fields
+                .get(1)
+                .and_then(|a| a.rsplit(':').next())
+                .and_then(|p| u16::from_str_radix(p, 16).ok());
+            if local_port == Some(port) && fields.get(3) == Some(&LISTEN) {
+                inodes.extend(fields.get(9).map(|inode| format!("socket:[{inode}]")));
+            }
+        }
+    }
+    for process in fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = process
+            .file_name()
+            .to_str()
+            .and_then(|name| name.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(fds) = fs::read_dir(process.path().join("fd")) else {
+            continue;
+        };
+        for fd in fds.flatten() {
+            if let Ok(target) = fs::read_link(fd.path())
+                && inodes.iter().any(|inode| target.to_str() == Some(inode))
+            {
+                return Some(pid);
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports() {
+        assert_eq!(port_of("ws://127.0.0.1:8080/ws"), Some(8080));
+        assert_eq!(port_of("ws://localhost:9/ws"), Some(9));
+    }
+
+    #[test]
+    fn reads_its_own_process_stats() {
+        let stats = ProcessStats::read(std::process::id()).expect("this process is in /proc");
+        assert!(stats.resident_kib > 0 && stats.peak_kib >= stats.resident_kib);
+    }
+}
+
+/// The store's counters from the server's `/metrics`.
+#[derive(Clone, Debug)]
+struct StoreMetrics {
+    writes: u64,
+    transactions: u64,
+    /// Upper bounds of the commit-wait buckets, in seconds, and their
+    /// cumulative counts.
+    bounds: Vec<f64>,
+    buckets: Vec<u64>,
+    wait_sum: f64,
+}
+
+impl StoreMetrics {
+    async fn fetch(ws_url: &str) -> Option<StoreMetrics> {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let authority = ws_url.split("://").nth(1)?.split('/').next()?;
+        let mut stream = tokio::net::TcpStream::connect(authority).await.ok()?;
+        let request = format!("GET /metrics HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.ok()?;
+        let mut text = String::new();
+        stream.read_to_string(&mut text).await.ok()?;
+        let value = |name: &str| -> Option<f64> {
+            text.lines()
+                .find(|line| line.starts_with(name))?
+                .rsplit(' ')
+                .next()?
+                .parse()
+                .ok()
+        };
+        let mut bounds = Vec::new();
+        let mut buckets = Vec::new();
+        for line in text
+            .lines()
+            .filter(|line| line.starts_with("spades_journal_commit_wait_seconds_bucket"))
+        {
+            let bound = line.split('"').nth(1)?;
+            bounds.push(if bound == "+Inf" {
+                f64::INFINITY
+            } else {
+                bound.parse().ok()?
+            });
+            buckets.push(line.rsplit(' ').next()?.parse().ok()?);
+        }
+        Some(StoreMetrics {
+            writes: value("spades_journal_writes_total ")? as u64,
+            transactions: value("spades_journal_transactions_total ")? as u64,
+            bounds,
+            buckets,
+            wait_sum: value("spades_journal_commit_wait_seconds_sum ")?,
+        })
+    }
+}
+
+/// The upper bound of the bucket holding the given fraction of the waits,
+/// from cumulative counts.
+fn bucket_bound(bounds: &[f64], cumulative: &[u64], fraction: f64) -> String {
+    let Some(&total) = cumulative.last() else {
+        return "-".into();
+    };
+    if total == 0 {
+        return "-".into();
+    }
+    let wanted = (total as f64 * fraction).ceil() as u64;
+    match cumulative
+        .iter()
+        .position(|&count| count >= wanted)
+        .map(|i| bounds[i])
+    {
+        Some(bound) if bound.is_finite() => format!("{:.3} ms", bound * 1000.0),
+        _ => "above the largest bucket".into(),
+    }
+}

@@ -1,0 +1,56 @@
+//! The `spades` binary: parses the command line and runs one subcommand.
+//! With no subcommand it serves.
+
+mod bot;
+mod loadtest;
+mod serve;
+mod simulate;
+mod stats;
+
+use clap::{Parser, Subcommand};
+
+/// A Spades server and its tools.
+#[derive(Parser, Debug)]
+#[command(name = "spades", version, about, long_about = None, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: serve::Args,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run the server (the default).
+    Serve(serve::Args),
+    /// Play complete games between built-in players and write every hand's
+    /// history as JSON lines.
+    Simulate(simulate::Args),
+    /// Apply the database migrations and exit (the server also applies them
+    /// when it starts).
+    Migrate(serve::DatabaseArgs),
+    /// Run tables of WebSocket clients against a server and report hands
+    /// per second, latency, errors and the server's CPU time and memory.
+    Loadtest(loadtest::Args),
+    /// Connect bots to a server over the WebSocket protocol, into a room or
+    /// through quick play.
+    Bot(bot::Args),
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match cli.command {
+        None => serve::run(cli.serve),
+        Some(Command::Serve(args)) => serve::run(args),
+        Some(Command::Simulate(args)) => simulate::run(args),
+        Some(Command::Loadtest(args)) => loadtest::run(args),
+        Some(Command::Bot(args)) => bot::run(args),
+        Some(Command::Migrate(args)) => serve::migrate(args),
+    }
+}

@@ -1,0 +1,193 @@
+//! `spades serve`: runs the server until it is told to stop.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context;
+use spades_server::{Config, Server};
+
+/// Server settings. Every flag can also be set by the environment variable
+/// named in its help.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Args {
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+    /// Address and port to listen on.
+    #[arg(long, env = "SPADES_BIND", default_value = "127.0.0.1:8080")]
+    bind: SocketAddr,
+    /// Seconds a player has for each action before the server acts for him.
+    #[arg(long, env = "SPADES_TURN_TIME", default_value_t = 30.0, value_parser = seconds)]
+    turn_time: f64,
+    /// Seconds a disconnected player's seat is held before the server plays
+    /// for him on every turn.
+    #[arg(long, env = "SPADES_SEAT_HOLD", default_value_t = 60.0, value_parser = seconds)]
+    seat_hold: f64,
+    /// Most WebSocket connections open at once.
+    #[arg(long, env = "SPADES_MAX_CONNECTIONS", default_value_t = 25_000)]
+    max_connections: usize,
+    /// Most rooms open at once.
+    #[arg(long, env = "SPADES_MAX_ROOMS", default_value_t = 20_000)]
+    max_rooms: usize,
+    /// Messages queued for a connection before it is dropped as too slow.
+    #[arg(long, env = "SPADES_OUTBOX", default_value_t = 256)]
+    outbox: usize,
+    /// Messages a connection may send per second on average.
+    #[arg(long, env = "SPADES_MESSAGE_RATE", default_value_t = 100)]
+    message_rate: u32,
+    /// Messages a connection may send at once above the average.
+    #[arg(long, env = "SPADES_MESSAGE_BURST", default_value_t = 200)]
+    message_burst: u32,
+    /// Chat messages a player may send per chat window.
+    #[arg(long, env = "SPADES_CHAT_LIMIT", default_value_t = 5)]
+    chat_limit: u32,
+    /// Length of the chat window, in seconds.
+    #[arg(long, env = "SPADES_CHAT_WINDOW", default_value_t = 10.0, value_parser = seconds)]
+    chat_window: f64,
+    /// Events a room keeps for reconnecting clients.
+    #[arg(long, env = "SPADES_RESYNC_WINDOW", default_value_t = 128)]
+    resync_window: usize,
+    /// Days a login or guest session stays valid.
+    #[arg(long, env = "SPADES_SESSION_DAYS", default_value_t = 30.0, value_parser = seconds)]
+    session_days: f64,
+    /// Memory, in KiB, for hashing each password with Argon2id.
+    #[arg(long, env = "SPADES_PASSWORD_MEMORY", default_value_t = 19 * 1024)]
+    password_memory: u32,
+    /// Argon2id iterations for each password.
+    #[arg(long, env = "SPADES_PASSWORD_ITERATIONS", default_value_t = 2)]
+    password_iterations: u32,
+    /// Failed logins allowed per account name in 15 minutes.
+    #[arg(long, env = "SPADES_LOGIN_FAILURES", default_value_t = 5)]
+    login_failures: usize,
+    /// Failed logins allowed per client address in 15 minutes.
+    #[arg(long, env = "SPADES_LOGIN_FAILURES_PER_ADDRESS", default_value_t = 20)]
+    login_failures_per_address: usize,
+    /// Milliseconds a strong bot may think about one card.
+    #[arg(long, env = "SPADES_BOT_TIME_MS", default_value_t = 250)]
+    bot_time_ms: u64,
+    /// Seconds a quick-play player waits for others before the table is
+    /// filled with bots.
+    #[arg(long, env = "SPADES_QUEUE_MAX_WAIT", default_value_t = 20.0, value_parser = seconds)]
+    queue_max_wait: f64,
+    /// The rating gap quick play accepts between players at first.
+    #[arg(long, env = "SPADES_QUEUE_RATING_GAP", default_value_t = 100.0)]
+    queue_rating_gap: f64,
+    /// Rating points the accepted gap widens by for each second waited.
+    #[arg(long, env = "SPADES_QUEUE_GAP_GROWTH", default_value_t = 25.0)]
+    queue_gap_growth: f64,
+    /// Worker threads; 0 uses one per CPU core, 1 runs everything on one
+    /// thread.
+    #[arg(long, env = "SPADES_THREADS", default_value_t = 0)]
+    threads: usize,
+    /// Deal games from seeds derived from this number instead of random
+    /// ones, so that a session can be repeated (testing only). [default:
+    /// random seeds]
+    #[arg(long, env = "SPADES_SEED")]
+    seed: Option<u64>,
+}
+
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if value.is_finite() && value >= 0.0 => Ok(value),
+        _ => Err(format!("{text:?} is not a number of seconds")),
+    }
+}
+
+/// Where the store is.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DatabaseArgs {
+    /// The database: postgres://USER@HOST/NAME, or sqlite:PATH for an
+    /// embedded file (created if missing).
+    #[arg(long = "database", env = "DATABASE_URL", default_value = "sqlite:spades.db")]
+    pub url: String,
+}
+
+impl Args {
+    fn config(&self) -> Config {
+        Config {
+            database_url: self.database.url.clone(),
+            session_lifetime: Duration::from_secs_f64(self.session_days * 24.0 * 3600.0),
+            password_cost: spades_server::PasswordCost {
+                memory_kib: self.password_memory,
+                iterations: self.password_iterations,
+            },
+            login_failures_per_account: self.login_failures,
+            login_failures_per_address: self.login_failures_per_address,
+            login_window: Duration::from_secs(15 * 60),
+            turn_time: Duration::from_secs_f64(self.turn_time),
+            seat_hold: Duration::from_secs_f64(self.seat_hold),
+            max_connections: self.max_connections,
+            max_rooms: self.max_rooms,
+            outbox_capacity: self.outbox.max(1),
+            message_rate: self.message_rate,
+            message_burst: self.message_burst.max(1),
+            chat_limit: self.chat_limit,
+            chat_window: Duration::from_secs_f64(self.chat_window),
+            resync_window: self.resync_window.max(1),
+            seed: self.seed,
+            bot_time: Duration::from_millis(self.bot_time_ms),
+            queue_max_wait: Duration::from_secs_f64(self.queue_max_wait),
+            queue_rating_gap: self.queue_rating_gap.max(0.0),
+            queue_gap_growth: self.queue_gap_growth.max(0.0),
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let runtime = match args.threads {
+        1 => tokio::runtime::Builder::new_current_thread().enable_all().build(),
+        0 => tokio::runtime::Builder::new_multi_thread().enable_all().build(),
+        threads => tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads)
+            .enable_all()
+            .build(),
+    }
+    .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let server = Server::start(args.config(), args.bind)
+            .await
+            .with_context(|| format!("cannot start on {}", args.bind))?;
+        tracing::info!(address = %server.local_addr(), "serving: WebSocket at /ws");
+        server.run_until(stop_signal()).await?;
+        tracing::info!("stopped");
+        Ok(())
+    })
+}
+
+/// Completes on SIGTERM or Ctrl-C.
+async fn stop_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
+/// `spades migrate`: applies the store's migrations and exits.
+pub fn migrate(args: DatabaseArgs) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let store = spades_store::Store::open(&args.url)
+            .await
+            .with_context(|| format!("cannot open {}", args.url))?;
+        store.migrate().await.context("migrations failed")?;
+        tracing::info!(database = ?store.backend(), "the database is up to date");
+        store.close().await;
+        Ok(())
+    })
+}

@@ -1,0 +1,368 @@
+//! `spades simulate`: plays games between built-in players on the engine
+//! alone, writes their hand histories, and reports how each team did and
+//! how long each kind of bot took to decide.
+
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use spades_bots::{AnyPlayer, Budget, Kind, Player, play_out};
+use spades_engine::{Action, Game, GameRng, HandRecord, Preset, Team, View};
+use spades_protocol::history::HandLine;
+
+use crate::stats::{format_duration, percentile};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// How many games to play.
+    #[arg(long, default_value_t = 1)]
+    games: u64,
+    /// The seed every deal and every player's choice comes from.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The rule preset.
+    #[arg(long, default_value = "classic", value_parser = parse_preset)]
+    rules: Preset,
+    /// The player in each seat, seat 0 first, separated by commas: random,
+    /// bot (the basic bot) or strong.
+    #[arg(long, value_delimiter = ',', default_value = "random,random,random,random")]
+    players: Vec<Kind>,
+    /// Deals the strong bot looks ahead on for each card it plays.
+    #[arg(long, default_value_t = Budget::REPEATABLE.samples)]
+    samples: u32,
+    /// Threads to play games on; 0 uses one per CPU core. The output is the
+    /// same whatever the number.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Write the hand histories to this file instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+fn parse_preset(name: &str) -> Result<Preset, String> {
+    Preset::from_name(name).ok_or_else(|| format!("unknown rules {name:?}: use classic or tournament"))
+}
+
+/// The seeds of a run: game `g` is seeded with the `g`th output of a
+/// generator seeded with `--seed`, and the player in seat `s` with that game
+/// seed plus `s + 1`. Seeds go through SplitMix64 before use, so close
+/// numbers give unrelated streams.
+fn game_seeds(seed: u64) -> impl Iterator<Item = u64> {
+    let mut master = GameRng::new(seed);
+    std::iter::repeat_with(move || master.next_u64())
+}
+
+/// Games handed out to the threads at a time; their output is written in
+/// game order once the whole batch is done.
+const BATCH: usize = 64;
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let [a, b, c, d] = args.players[..] else {
+        bail!(
+            "--players needs exactly four players, one per seat, not {}",
+            args.players.len()
+        );
+    };
+    let kinds = [a, b, c, d];
+    let budget = Budget {
+        samples: args.samples.max(1),
+        time: None,
+    };
+    let threads = match args.threads {
+        0 => std::thread::available_parallelism().map_or(1, usize::from),
+        n => n,
+    };
+    let rules = args.rules.rules();
+
+    let sink: Box<dyn Write> = match &args.out {
+        Some(path) => {
+            Box::new(File::create(path).with_context(|| format!("cannot create {}", path.display()))?)
+        }
+        None => Box::new(io::stdout().lock()),
+    };
+    let mut out = BufWriter::with_capacity(1 << 16, sink);
+    let progress = io::stderr().is_terminal();
+
+    let started = Instant::now();
+    let mut last_report = started;
+    let mut tally = Tally::default();
+    let seeds: Vec<u64> = game_seeds(args.seed).take(args.games as usize).collect();
+    for (batch_index, batch) in seeds.chunks(BATCH).enumerate() {
+        let first = (batch_index * BATCH) as u64;
+        let results = play_batch(first, batch, rules, kinds, budget, threads)?;
+        for result in results {
+            tally.add(&result);
+            if let Err(error) = out.write_all(&result.lines) {
+                return finish_early(error);
+            }
+        }
+        if progress && last_report.elapsed() > Duration::from_millis(250) {
+            last_report = Instant::now();
+            eprint!("\r{} of {} games, {} hands", tally.games, args.games, tally.hands);
+        }
+    }
+    if let Err(error) = out.flush() {
+        return finish_early(error);
+    }
+
+    let seconds = started.elapsed().as_secs_f64();
+    if progress {
+        eprint!("\r\x1b[K");
+    }
+    eprintln!(
+        "simulated {} games, {} hands in {seconds:.2} s: {:.0} hands/s",
+        args.games,
+        tally.hands,
+        tally.hands as f64 / seconds.max(1e-9)
+    );
+    tally.report(&kinds);
+    Ok(())
+}
+
+/// Plays one batch of games on `threads` threads and returns their results
+/// in game order.
+fn play_batch(
+    first: u64,
+    seeds: &[u64],
+    rules: spades_engine::RuleSet,
+    kinds: [Kind; 4],
+    budget: Budget,
+    threads: usize,
+) -> anyhow::Result<Vec<GameResult>> {
+    let next = AtomicUsize::new(0);
+    let work = || -> anyhow::Result<Vec<(usize, GameResult)>> {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&seed) = seeds.get(i) else {
+                return Ok(done);
+            };
+            done.push((i, play_game(first + i as u64, seed, rules, kinds, budget)?));
+        }
+    };
+    let mut results: Vec<(usize, GameResult)> = if threads <= 1 {
+        work()?
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+            let mut all = Vec::with_capacity(seeds.len());
+            for handle in handles {
+                all.extend(handle.join().expect("a simulation thread panicked")?);
+            }
+            anyhow::Ok(all)
+        })?
+    };
+    results.sort_by_key(|(i, _)| *i);
+    Ok(results.into_iter().map(|(_, result)| result).collect())
+}
+
+/// Everything one game leaves behind.
+struct GameResult {
+    /// Its hand histories, one JSON object per line.
+    lines: Vec<u8>,
+    hands: u64,
+    winner: Option<Team>,
+    /// Per team: contracts made and bid (a team of two nil bidders bids none).
+    contracts: [(u32, u32); 2],
+    /// Per team: nils made and bid.
+    nils: [(u32, u32); 2],
+    /// Per team: blind nils made and bid.
+    blind_nils: [(u32, u32); 2],
+    /// Decision times in nanoseconds, per seat.
+    decisions: [Vec<u32>; 4],
+}
+
+fn play_game(
+    index: u64,
+    seed: u64,
+    rules: spades_engine::RuleSet,
+    kinds: [Kind; 4],
+    budget: Budget,
+) -> anyhow::Result<GameResult> {
+    let mut game = Game::new(rules, seed).context("the preset rules are valid")?;
+    let mut players: [Timed; 4] = std::array::from_fn(|seat| Timed {
+        player: kinds[seat].player(seed.wrapping_add(seat as u64 + 1), budget),
+        // Random play is timed by the benchmarks; timing it here would
+        // only slow the bulk simulations down.
+        times: (kinds[seat] != Kind::Random).then(Vec::new),
+    });
+    let mut result = GameResult {
+        lines: Vec::new(),
+        hands: 0,
+        winner: None,
+        contracts: [(0, 0); 2],
+        nils: [(0, 0); 2],
+        blind_nils: [(0, 0); 2],
+        decisions: Default::default(),
+    };
+    let rules_name = rules.name();
+    let mut write_error = None;
+    play_out(&mut game, &mut players, |record| {
+        result.hands += 1;
+        count_hand(record, &mut result);
+        let line = HandLine::new(index, rules_name, record);
+        if let Err(error) = serde_json::to_writer(&mut result.lines, &line) {
+            write_error = Some(error);
+        }
+        result.lines.push(b'\n');
+    });
+    if let Some(error) = write_error {
+        return Err(error).context("cannot encode a hand history");
+    }
+    result.winner = game.winner();
+    result.decisions = players.map(|player| player.times.unwrap_or_default());
+    Ok(result)
+}
+
+fn count_hand(record: &HandRecord, result: &mut GameResult) {
+    for team in Team::ALL {
+        let t = team.index();
+        let mut contract = 0u8;
+        let mut counted = 0u8;
+        for seat in team.seats() {
+            let bid = record
+                .bids
+                .iter()
+                .find(|bid| bid.seat == seat)
+                .expect("every seat bids");
+            let taken = record.tricks_won[seat];
+            match (bid.bid, bid.blind) {
+                (0, blind) => {
+                    let tally = if blind {
+                        &mut result.blind_nils[t]
+                    } else {
+                        &mut result.nils[t]
+                    };
+                    tally.0 += u32::from(taken == 0);
+                    tally.1 += 1;
+                }
+                (tricks, _) => {
+                    contract += tricks;
+                    counted += taken;
+                }
+            }
+        }
+        if contract > 0 {
+            result.contracts[t].0 += u32::from(counted >= contract);
+            result.contracts[t].1 += 1;
+        }
+    }
+}
+
+/// A player whose decisions are timed.
+struct Timed {
+    player: AnyPlayer,
+    times: Option<Vec<u32>>,
+}
+
+impl Player for Timed {
+    fn act(&mut self, view: &View<'_>) -> Option<Action> {
+        let Some(times) = &mut self.times else {
+            return self.player.act(view);
+        };
+        let started = Instant::now();
+        let action = self.player.act(view);
+        times.push(started.elapsed().as_nanos().min(u128::from(u32::MAX)) as u32);
+        action
+    }
+}
+
+/// The whole run's figures.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    hands: u64,
+    wins: [u64; 2],
+    contracts: [(u64, u64); 2],
+    nils: [(u64, u64); 2],
+    blind_nils: [(u64, u64); 2],
+    decisions: [Vec<u32>; 4],
+}
+
+impl Tally {
+    fn add(&mut self, result: &GameResult) {
+        self.games += 1;
+        self.hands += result.hands;
+        if let Some(winner) = result.winner {
+            self.wins[winner.index()] += 1;
+        }
+        for t in 0..2 {
+            for (total, part) in [
+                (&mut self.contracts[t], result.contracts[t]),
+                (&mut self.nils[t], result.nils[t]),
+                (&mut self.blind_nils[t], result.blind_nils[t]),
+            ] {
+                total.0 += u64::from(part.0);
+                total.1 += u64::from(part.1);
+            }
+        }
+        for (all, game) in self.decisions.iter_mut().zip(&result.decisions) {
+            all.extend_from_slice(game);
+        }
+    }
+
+    fn report(&mut self, kinds: &[Kind; 4]) {
+        let share = |(part, whole): (u64, u64)| {
+            if whole == 0 {
+                format!("{part} of {whole}")
+            } else {
+                format!("{part} of {whole} ({:.1}%)", 100.0 * part as f64 / whole as f64)
+            }
+        };
+        for team in Team::ALL {
+            let t = team.index();
+            let [a, b] = team.seats();
+            eprintln!(
+                "team {t} ({}, {}): won {}; contracts made {}; nils made {}; blind nils made {}",
+                kinds[a.index()],
+                kinds[b.index()],
+                share((self.wins[t], self.games)),
+                share(self.contracts[t]),
+                share(self.nils[t]),
+                share(self.blind_nils[t]),
+            );
+        }
+        let mut timed: Vec<Kind> = kinds
+            .iter()
+            .copied()
+            .filter(|&kind| kind != Kind::Random)
+            .collect();
+        timed.dedup();
+        timed.sort_by_key(|kind| kind.name());
+        timed.dedup();
+        for kind in timed {
+            let mut times: Vec<u32> = Vec::new();
+            for (seat, &seat_kind) in kinds.iter().enumerate() {
+                if seat_kind == kind {
+                    times.extend_from_slice(&self.decisions[seat]);
+                }
+            }
+            times.sort_unstable();
+            let show = |fraction| {
+                percentile(&times, fraction).map_or("-".to_string(), |nanos| {
+                    format_duration(Duration::from_nanos(u64::from(nanos)))
+                })
+            };
+            eprintln!(
+                "{kind}: {} decisions, p50 {}, p99 {}, max {}",
+                times.len(),
+                show(0.50),
+                show(0.99),
+                show(1.0)
+            );
+        }
+    }
+}
+
+/// A closed pipe (as with `| head`) ends the run quietly; other write
+/// errors are reported.
+fn finish_early(error: io::Error) -> anyhow::Result<()> {
+    if error.kind() == io::ErrorKind::BrokenPipe {
+        Ok(())
+    } else {
+        Err(error).context("cannot write the hand histories")
+    }
+}

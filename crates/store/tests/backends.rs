@@ -1,0 +1,397 @@
+//! One suite of storage tests, run against both backends: SQLite always (a
+//! fresh file per test), Postgres at `DATABASE_URL` (a fresh database per
+//! test). With `CI=true` a missing Postgres fails the suite instead of
+//! skipping it.
+
+use std::time::Duration;
+
+use spades_store::{FinishedGame, NewGame, PlayerStats, Store, StoreError, Write};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+/// A store for one test, and how to clean it up.
+struct TestStore {
+    store: Store,
+    cleanup: Option<(String, String)>,
+}
+
+impl TestStore {
+    async fn sqlite() -> TestStore {
+        let path = std::env::temp_dir().join(format!("spades-store-test-{}.db", Uuid::new_v4()));
+        let store = Store::open(&format!("sqlite:{}", path.display()))
+            .await
+            .expect("sqlite opens");
+        store.migrate().await.expect("migrations apply");
+        TestStore { store, cleanup: None }
+    }
+
+    /// A fresh database on the Postgres server of `DATABASE_URL`, or `None`
+    /// (outside CI) when there is none.
+    async fn postgres() -> Option<TestStore> {
+        let in_ci = std::env::var("CI").is_ok_and(|ci| ci == "true");
+        let Ok(url) = std::env::var("DATABASE_URL") else {
+            assert!(!in_ci, "CI: DATABASE_URL is not set");
+            eprintln!("DATABASE_URL is not set: Postgres tests skipped");
+            return None;
+        };
+        let admin = match Store::open(&url).await {
+            Ok(admin) => admin,
+            Err(error) => {
+                assert!(!in_ci, "CI: Postgres at {url} is unreachable: {error}");
+                eprintln!("Postgres unreachable ({error}): Postgres tests skipped");
+                return None;
+            }
+        };
+        let name = format!("spades_test_{}", Uuid::new_v4().simple());
+        admin.create_database(&name).await.expect("creates a database");
+        admin.close().await;
+        let test_url = replace_database(&url, &name);
+        let store = Store::open(&test_url).await.expect("the new database opens");
+        store.migrate().await.expect("migrations apply");
+        Some(TestStore {
+            store,
+            cleanup: Some((url, name)),
+        })
+    }
+
+    async fn finish(self) {
+        self.store.close().await;
+        if let Some((url, name)) = self.cleanup
+            && let Ok(admin) = Store::open(&url).await
+        {
+            let _ = admin.drop_database(&name).await;
+            admin.close().await;
+        }
+    }
+}
+
+/// The same Postgres address with another database name.
+fn replace_database(url: &str, database: &str) -> String {
+    let (base, query) = url.split_once('?').map_or((url, None), |(b, q)| (b, Some(q)));
+    let prefix = match base.rfind('/') {
+        Some(slash) if slash > "postgres://".len() => &base[..slash],
+        _ => base,
+    };
+    match query {
+        Some(query) => format!("{prefix}/{database}?{query}"),
+        None => format!("{prefix}/{database}"),
+    }
+}
+
+fn now() -> OffsetDateTime {
+    OffsetDateTime::now_utc()
+}
+
+async fn registered(store: &Store, name: &str) -> Uuid {
+    let id = Uuid::new_v4();
+    store
+        .create_account(id, name, Some("$argon2id$hash"), now())
+        .await
+        .unwrap();
+    id
+}
+
+async fn guest(store: &Store, name: &str) -> Uuid {
+    let id = Uuid::new_v4();
+    store.create_account(id, name, None, now()).await.unwrap();
+    id
+}
+
+fn new_game(players: [Uuid; 4]) -> NewGame {
+    NewGame {
+        id: Uuid::new_v4(),
+        room: "ABCDEF".into(),
+        room_name: "test".into(),
+        private: false,
+        owner: players[0],
+        number: 0,
+        rules: serde_json::json!({"target": 500}),
+        seed: u64::MAX - 5,
+        players,
+        started_at: now(),
+    }
+}
+
+fn finished(game: Uuid, winner: Option<u8>) -> FinishedGame {
+    FinishedGame {
+        id: game,
+        winner,
+        score: [512, 230],
+        abandoned: [false; 4],
+        stats: [PlayerStats {
+            bids_made: 3,
+            bids_total: 5,
+            nils_made: 1,
+            nils_tried: 2,
+        }; 4],
+        finished_at: now(),
+    }
+}
+
+async fn accounts_are_unique_by_registered_name(store: &Store) {
+    let ann = registered(store, "Ann").await;
+    let taken = store
+        .create_account(Uuid::new_v4(), "ANN", Some("x"), now())
+        .await;
+    assert!(matches!(taken, Err(StoreError::NameTaken)), "{taken:?}");
+    // Guests may share names with anyone.
+    let guest_ann = guest(store, "ann").await;
+    guest(store, "ann").await;
+    let found = store.registered_account("aNn").await.unwrap().unwrap();
+    assert_eq!(found.id, ann);
+    assert!(found.registered);
+    // A guest cannot claim a registered name; another can claim a free one.
+    assert!(matches!(
+        store.claim(guest_ann, "y").await,
+        Err(StoreError::NameTaken)
+    ));
+    let bob = guest(store, "Bob").await;
+    assert!(store.claim(bob, "hash").await.unwrap());
+    assert!(!store.claim(bob, "hash").await.unwrap(), "already registered");
+    let bob = store.account(bob).await.unwrap().unwrap();
+    assert!(bob.registered && bob.password_hash.as_deref() == Some("hash"));
+    assert_eq!(store.registered_count().await.unwrap(), 2);
+}
+
+async fn sessions_expire_and_are_revoked(store: &Store) {
+    let ann = registered(store, "Ann").await;
+    let (live, old, gone) = ([1u8; 32], [2u8; 32], [3u8; 32]);
+    let t = now();
+    store
+        .create_session(&live, ann, t, t + Duration::from_secs(3600))
+        .await
+        .unwrap();
+    store
+        .create_session(&old, ann, t, t - Duration::from_secs(1))
+        .await
+        .unwrap();
+    store
+        .create_session(&gone, ann, t, t + Duration::from_secs(3600))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.session_account(&live, t).await.unwrap().map(|a| a.id),
+        Some(ann)
+    );
+    assert_eq!(store.session_account(&old, t).await.unwrap(), None, "expired");
+    assert!(store.revoke_session(&gone, t).await.unwrap());
+    assert_eq!(store.session_account(&gone, t).await.unwrap(), None, "revoked");
+    assert_eq!(
+        store.session_account(&[9u8; 32], t).await.unwrap(),
+        None,
+        "unknown"
+    );
+    store.revoke_sessions_of(ann, t).await.unwrap();
+    assert_eq!(store.session_account(&live, t).await.unwrap(), None);
+}
+
+async fn games_are_journaled_resumed_and_finished(store: &Store) {
+    let players = [
+        registered(store, "P0").await,
+        registered(store, "P1").await,
+        registered(store, "P2").await,
+        registered(store, "P3").await,
+    ];
+    let game = new_game(players);
+    let id = game.id;
+    let mut writes = vec![Write::Started(game.clone())];
+    for (index, action) in ["bid 3", "bid 4", "bid nil", "bid 2", "play 2C"]
+        .iter()
+        .enumerate()
+    {
+        writes.push(Write::Action {
+            game: id,
+            index: index as u32,
+            seat: (index % 4) as u8,
+            action: action.to_string(),
+        });
+    }
+    store.write(&writes).await.unwrap();
+    // A batch written twice (a retry) stores nothing twice.
+    store.write(&writes).await.unwrap();
+
+    let unfinished = store.unfinished_games().await.unwrap();
+    assert_eq!(unfinished.len(), 1);
+    let stored = &unfinished[0];
+    assert_eq!(stored.seed, u64::MAX - 5, "seeds keep all 64 bits");
+    assert_eq!(stored.rules, serde_json::json!({"target": 500}));
+    assert_eq!(stored.owner, players[0]);
+    assert_eq!(
+        stored.players.iter().map(|p| p.account_id).collect::<Vec<_>>(),
+        players
+    );
+    assert_eq!(stored.players[1].name, "P1");
+    let actions: Vec<&str> = stored.actions.iter().map(|(_, a)| a.as_str()).collect();
+    assert_eq!(actions, ["bid 3", "bid 4", "bid nil", "bid 2", "play 2C"]);
+    assert_eq!(stored.actions[1].0, 1);
+
+    let hand = serde_json::json!({"hand": 0, "score": [50, 40]});
+    store
+        .write(&[
+            Write::Hand {
+                game: id,
+                hand: 0,
+                record: hand.clone(),
+            },
+            Write::Finished(finished(id, Some(0))),
+        ])
+        .await
+        .unwrap();
+    // Finishing again (a retried batch) counts nothing twice.
+    store
+        .write(&[Write::Finished(finished(id, Some(0)))])
+        .await
+        .unwrap();
+    assert!(store.unfinished_games().await.unwrap().is_empty());
+    assert_eq!(store.hands(id).await.unwrap(), [hand]);
+
+    let stored = store.game(id).await.unwrap().unwrap();
+    assert_eq!(stored.summary.status, "finished");
+    assert_eq!(stored.summary.winner, Some(0));
+    assert_eq!(
+        (stored.summary.score0, stored.summary.score1),
+        (Some(512), Some(230))
+    );
+
+    let winner = store.profile(players[0]).await.unwrap().unwrap();
+    let loser = store.profile(players[1]).await.unwrap().unwrap();
+    assert_eq!((winner.games_played, winner.games_won), (1, 1));
+    assert_eq!((loser.games_played, loser.games_won), (1, 0));
+    assert_eq!(
+        (
+            winner.bids_made,
+            winner.bids_total,
+            winner.nils_made,
+            winner.nils_tried
+        ),
+        (3, 5, 1, 2)
+    );
+    assert!(winner.rating > 1500.0 && loser.rating < 1500.0);
+
+    let (board, total) = store.leaderboard(0, 2).await.unwrap();
+    assert_eq!(total, 4);
+    assert_eq!(board.len(), 2);
+    assert!(board[0].rating >= board[1].rating);
+    let (rest, _) = store.leaderboard(2, 10).await.unwrap();
+    assert_eq!(rest.len(), 2);
+    assert!(rest[0].rating < 1500.0);
+
+    let recent = store.recent_games(players[2], 10).await.unwrap();
+    assert_eq!(recent.len(), 1);
+    assert_eq!(recent[0].id, id);
+}
+
+async fn games_with_a_guest_are_not_rated_and_abandoners_lose(store: &Store) {
+    let players = [
+        registered(store, "R0").await,
+        guest(store, "G1").await,
+        registered(store, "R2").await,
+        registered(store, "R3").await,
+    ];
+    let game = new_game(players);
+    store.write(&[Write::Started(game.clone())]).await.unwrap();
+    let mut end = finished(game.id, Some(0));
+    end.abandoned = [true, false, false, false];
+    store.write(&[Write::Finished(end)]).await.unwrap();
+    let quitter = store.profile(players[0]).await.unwrap().unwrap();
+    assert_eq!(
+        (quitter.games_won, quitter.games_abandoned),
+        (0, 1),
+        "abandoning loses"
+    );
+    assert_eq!(quitter.rating, 1500.0, "a game with a guest is not rated");
+    let partner = store.profile(players[2]).await.unwrap().unwrap();
+    assert_eq!(partner.games_won, 1);
+    let stored = store.game(game.id).await.unwrap().unwrap();
+    assert!(stored.players[0].abandoned && !stored.players[2].abandoned);
+}
+
+async fn a_failing_batch_stores_nothing(store: &Store) {
+    let players = [
+        guest(store, "a").await,
+        guest(store, "b").await,
+        guest(store, "c").await,
+        guest(store, "d").await,
+    ];
+    let game = new_game(players);
+    let batch = [
+        Write::Started(game.clone()),
+        // No such game: the foreign key refuses it, and the whole batch with it.
+        Write::Action {
+            game: Uuid::new_v4(),
+            index: 0,
+            seat: 0,
+            action: "bid 1".into(),
+        },
+    ];
+    assert!(store.write(&batch).await.is_err());
+    assert!(store.game(game.id).await.unwrap().is_none());
+}
+
+async fn bots_have_accounts_and_their_games_are_not_rated(store: &Store) {
+    for (id, name) in [
+        (spades_store::BASIC_BOT_ACCOUNT, "Basic bot"),
+        (spades_store::STRONG_BOT_ACCOUNT, "Strong bot"),
+    ] {
+        let account = store.account(id).await.unwrap().expect("made by a migration");
+        assert_eq!((account.name.as_str(), account.registered), (name, false));
+    }
+    // One bot account can hold several seats of a game.
+    let players = [
+        registered(store, "Human").await,
+        spades_store::BASIC_BOT_ACCOUNT,
+        spades_store::BASIC_BOT_ACCOUNT,
+        spades_store::STRONG_BOT_ACCOUNT,
+    ];
+    let game = new_game(players);
+    store.write(&[Write::Started(game.clone())]).await.unwrap();
+    store
+        .write(&[Write::Finished(finished(game.id, Some(0)))])
+        .await
+        .unwrap();
+    let human = store.profile(players[0]).await.unwrap().unwrap();
+    assert_eq!((human.games_won, human.rating), (1, 1500.0));
+    let (board, _) = store.leaderboard(0, 50).await.unwrap();
+    assert!(board.iter().all(|profile| profile.name != "Basic bot"));
+}
+
+macro_rules! suite {
+    ($backend:ident, $open:expr) => {
+        mod $backend {
+            use super::*;
+
+            macro_rules! case {
+                ($name:ident) => {
+                    #[tokio::test]
+                    async fn $name() {
+                        let Some(test) = $open else { return };
+                        super::$name(&test.store).await;
+                        test.finish().await;
+                    }
+                };
+            }
+
+            case!(accounts_are_unique_by_registered_name);
+            case!(sessions_expire_and_are_revoked);
+            case!(games_are_journaled_resumed_and_finished);
+            case!(games_with_a_guest_are_not_rated_and_abandoners_lose);
+            case!(a_failing_batch_stores_nothing);
+            case!(bots_have_accounts_and_their_games_are_not_rated);
+        }
+    };
+}
+
+suite!(sqlite, Some(TestStore::sqlite().await));
+suite!(postgres, TestStore::postgres().await);
+
+#[test]
+fn database_names_are_replaced_in_addresses() {
+    assert_eq!(
+        replace_database("postgres://postgres@127.0.0.1:5432/test", "x"),
+        "postgres://postgres@127.0.0.1:5432/x"
+    );
+    assert_eq!(
+        replace_database("postgres://h/test?sslmode=disable", "x"),
+        "postgres://h/x?sslmode=disable"
+    );
+}

@@ -1,0 +1,420 @@
+//! Accounts over the HTTP API and their use on the WebSocket: registration,
+//! names, passwords, lockout, expiry, logout, guests claiming their name,
+//! and what a token does and does not give access to.
+
+use std::time::Duration;
+
+use serde_json::json;
+use spades_client::Client;
+use spades_engine::Seat;
+use spades_protocol::ws::{ClientMessage, ErrorCode, RulesSpec, ServerMessage};
+use spades_server::Config;
+
+use crate::support::*;
+
+async fn register(server: &TestServer, name: &str, password: &str) -> HttpAnswer {
+    http(
+        server.address(),
+        "POST",
+        "/api/register",
+        Some(json!({"name": name, "password": password})),
+        None,
+    )
+    .await
+}
+
+async fn login(server: &TestServer, name: &str, password: &str) -> HttpAnswer {
+    http(
+        server.address(),
+        "POST",
+        "/api/login",
+        Some(json!({"name": name, "password": password})),
+        None,
+    )
+    .await
+}
+
+fn token_of(answer: &HttpAnswer) -> String {
+    answer.json()["token"].as_str().expect("a token").to_string()
+}
+
+async fn me(server: &TestServer, token: &str) -> HttpAnswer {
+    http(server.address(), "GET", "/api/me", None, Some(token)).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn register_log_in_and_names_are_unique_in_any_case() {
+    let server = TestServer::start(Config::default()).await;
+    let created = register(&server, "Alice", "correct horse").await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let token = token_of(&created);
+    assert!(token.starts_with("a_"));
+    let profile = me(&server, &token).await.json();
+    assert_eq!(profile["name"], "Alice");
+    assert_eq!(profile["registered"], true);
+    assert_eq!(profile["rating"], 1500.0);
+    assert_eq!(
+        profile["is_admin"], true,
+        "the first account administers the server"
+    );
+
+    let taken = register(&server, "ALICE", "another one").await;
+    assert_eq!(
+        (taken.status, taken.json()["error"].clone()),
+        (409, json!("name_taken"))
+    );
+    let short = register(&server, "Bob", "short").await;
+    assert_eq!(
+        (short.status, short.json()["error"].clone()),
+        (400, json!("bad_password"))
+    );
+    let nameless = register(&server, " ", "long enough").await;
+    assert_eq!(
+        (nameless.status, nameless.json()["error"].clone()),
+        (400, json!("bad_name"))
+    );
+    let bob = register(&server, "Bob", "long enough").await;
+    assert_eq!(me(&server, &token_of(&bob)).await.json()["is_admin"], false);
+
+    let wrong = login(&server, "alice", "wrong password").await;
+    assert_eq!(
+        (wrong.status, wrong.json()["error"].clone()),
+        (401, json!("bad_credentials"))
+    );
+    let unknown = login(&server, "Nobody", "whatever it is").await;
+    assert_eq!(
+        unknown.status, 401,
+        "an unknown name is refused like a wrong password"
+    );
+    let again = login(&server, "aLiCe", "correct horse").await;
+    assert_eq!(again.status, 200, "{}", again.body);
+    assert_eq!(again.json()["player"]["id"], profile["id"]);
+
+    // The account token opens the WebSocket as the same player.
+    let mut client = Client::connect(&server.url).await.unwrap();
+    let welcome = client.hello_again(&token_of(&again)).await.unwrap();
+    let ServerMessage::Welcome { player, .. } = welcome else {
+        panic!("{welcome:?}")
+    };
+    assert_eq!(player.id, profile["id"].as_str().unwrap());
+    assert_eq!(player.name, "Alice");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn repeated_failures_lock_the_account_and_the_address() {
+    let server = TestServer::start(Config::default()).await;
+    register(&server, "Carol", "carol's password").await;
+    for _ in 0..5 {
+        assert_eq!(login(&server, "carol", "nope nope").await.status, 401);
+    }
+    let locked = login(&server, "Carol", "carol's password").await;
+    assert_eq!(
+        locked.status, 429,
+        "even the right password waits: {}",
+        locked.body
+    );
+    assert_eq!(locked.json()["error"], "too_many_attempts");
+    assert!(locked.headers.to_ascii_lowercase().contains("retry-after:"));
+
+    // Other names from the same address are fine until the address limit.
+    register(&server, "Dan", "dan's password").await;
+    assert_eq!(login(&server, "Dan", "dan's password").await.status, 200);
+    for n in 0..20 {
+        login(&server, &format!("ghost{n}"), "nothing here").await;
+    }
+    assert_eq!(
+        login(&server, "Dan", "dan's password").await.status,
+        429,
+        "the address is locked"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_expire_and_logging_out_ends_them() {
+    let config = Config {
+        session_lifetime: Duration::from_millis(1500),
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await;
+    let token = token_of(&register(&server, "Erin", "erin's password").await);
+    assert_eq!(me(&server, &token).await.status, 200);
+    tokio::time::sleep(Duration::from_millis(1700)).await;
+    assert_eq!(me(&server, &token).await.status, 401, "expired");
+    let mut client = Client::connect(&server.url).await.unwrap();
+    assert!(matches!(
+        client.hello_again(&token).await,
+        Err(spades_client::ClientError::Refused {
+            code: ErrorCode::BadToken,
+            ..
+        })
+    ));
+
+    let fresh = token_of(&login(&server, "Erin", "erin's password").await);
+    let out = http(server.address(), "POST", "/api/logout", None, Some(&fresh)).await;
+    assert_eq!(out.status, 204);
+    assert_eq!(me(&server, &fresh).await.status, 401, "logged out");
+    let mut client = Client::connect(&server.url).await.unwrap();
+    assert!(matches!(
+        client.hello_again(&fresh).await,
+        Err(spades_client::ClientError::Refused {
+            code: ErrorCode::BadToken,
+            ..
+        })
+    ));
+    assert_eq!(
+        http(server.address(), "POST", "/api/logout", None, Some(&fresh))
+            .await
+            .status,
+        401
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_claims_his_name_unless_someone_registered_it() {
+    let server = TestServer::start(Config::default()).await;
+    let guest = Player::connect(&server.url, "Zed").await;
+    assert!(guest.token.starts_with("g_"));
+    let profile = me(&server, &guest.token).await.json();
+    assert_eq!(profile["registered"], false);
+
+    let claimed = http(
+        server.address(),
+        "POST",
+        "/api/claim",
+        Some(json!({"password": "zed's password"})),
+        Some(&guest.token),
+    )
+    .await;
+    assert_eq!(claimed.status, 200, "{}", claimed.body);
+    let account_token = token_of(&claimed);
+    let now = me(&server, &account_token).await.json();
+    assert_eq!(
+        (now["registered"].clone(), now["id"].clone()),
+        (json!(true), profile["id"].clone())
+    );
+    assert_eq!(
+        me(&server, &guest.token).await.status,
+        401,
+        "the guest token ends with the claim"
+    );
+    assert_eq!(login(&server, "zed", "zed's password").await.status, 200);
+
+    // Another guest with the same name cannot claim it now.
+    let copycat = Player::connect(&server.url, "Zed").await;
+    let refused = http(
+        server.address(),
+        "POST",
+        "/api/claim",
+        Some(json!({"password": "copycat pass"})),
+        Some(&copycat.token),
+    )
+    .await;
+    assert_eq!(
+        (refused.status, refused.json()["error"].clone()),
+        (409, json!("name_taken"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_never_gives_another_players_seat() {
+    let server = TestServer::start(Config::default()).await;
+    let mut players = four_players(&server.url).await;
+    let code = seat_four(&mut players, RulesSpec::default()).await;
+    players[0].start_game().await;
+
+    // Someone else, with his own token, cannot take or use a seat.
+    let mut other = Player::connect(&server.url, "Mallory").await;
+    other.join_room(&code).await;
+    let sit = other
+        .request(|id| ClientMessage::Sit {
+            id,
+            seat: Seat::new(0),
+        })
+        .await;
+    assert_eq!(refused(sit), ErrorCode::GameInProgress);
+    let play = other
+        .request(|id| ClientMessage::Bid {
+            id,
+            bid: 3,
+            blind: false,
+        })
+        .await;
+    assert_eq!(refused(play), ErrorCode::NotSeated);
+
+    // When North is gone, another player resyncing into the room is still
+    // only a spectator, and sees no cards.
+    drop(std::mem::replace(
+        &mut players[0].client,
+        Client::connect(&server.url).await.unwrap(),
+    ));
+    other.client = Client::connect(&server.url).await.unwrap();
+    other.client.hello_again(&other.token).await.unwrap();
+    // Every replayed event goes through the privacy check of the test
+    // client; none may hold cards for a spectator.
+    let room = code.clone();
+    let replay = other
+        .request(|id| ClientMessage::Resync {
+            id,
+            room,
+            last_seq: 0,
+        })
+        .await
+        .unwrap();
+    assert!(matches!(replay, ServerMessage::Ack { .. }), "{replay:?}");
+    assert_eq!(other.table.seat, None);
+    assert!(other.table.cards.is_empty());
+    // Asking from past the end gives a snapshot: a spectator's.
+    let room = code.clone();
+    let snapshot = other
+        .request(|id| ClientMessage::Resync {
+            id,
+            room,
+            last_seq: 1_000_000,
+        })
+        .await
+        .unwrap();
+    let ServerMessage::Snapshot { state, .. } = snapshot else {
+        panic!("{snapshot:?}")
+    };
+    assert_eq!(state.your_seat, None);
+    let game = state.game.expect("a game is on");
+    assert_eq!((game.seat, game.cards), (None, None));
+    // A forged token is no one.
+    let mut forger = Client::connect(&server.url).await.unwrap();
+    let forged = format!("{}x", &players[1].token[..players[1].token.len() - 1]);
+    assert!(forger.hello_again(&forged).await.is_err());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over() {
+    let server = TestServer::start(Config::default()).await;
+    let mut tokens = Vec::new();
+    for name in ["Ann", "Ben", "Cat", "Dov"] {
+        tokens.push(token_of(&register(&server, name, "a long password").await));
+    }
+    let mut players = Vec::new();
+    for token in &tokens {
+        let mut client = Client::connect(&server.url).await.unwrap();
+        let welcome = client.hello_again(token).await.unwrap();
+        let ServerMessage::Welcome { player, .. } = welcome else {
+            panic!()
+        };
+        players.push(Player {
+            client,
+            table: spades_client::TableState {
+                me: Some(player.id.clone()),
+                ..Default::default()
+            },
+            name: player.name,
+            token: token.clone(),
+            id: player.id,
+            received: Vec::new(),
+            blind_nil: false,
+            acted_on: 0,
+            gaps: 0,
+        });
+    }
+    let tournament = RulesSpec {
+        preset: Some(spades_engine::Preset::Tournament),
+        ..RulesSpec::default()
+    };
+    seat_four(&mut players, tournament).await;
+    players[0].start_game().await;
+
+    // While the game is on, its history is not given.
+    let games = http(server.address(), "GET", "/api/me/games", None, Some(&tokens[1]))
+        .await
+        .json();
+    let game_id = games["games"][0]["id"]
+        .as_str()
+        .expect("the game is listed")
+        .to_string();
+    assert_eq!(games["games"][0]["status"], "playing");
+    let early = http(
+        server.address(),
+        "GET",
+        &format!("/api/games/{game_id}/history"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(
+        (early.status, early.json()["error"].clone()),
+        (409, json!("game_in_progress"))
+    );
+    let summary = http(
+        server.address(),
+        "GET",
+        &format!("/api/games/{game_id}"),
+        None,
+        None,
+    )
+    .await
+    .json();
+    assert!(
+        summary.get("seed").is_none() && summary.get("actions").is_none(),
+        "nothing that shows cards"
+    );
+
+    play_games(&mut players, &mut [], 1, Duration::from_secs(60)).await;
+    let hands = players[0].table.hands_scored;
+
+    let history = http(
+        server.address(),
+        "GET",
+        &format!("/api/games/{game_id}/history"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(history.status, 200);
+    let lines: Vec<serde_json::Value> = history
+        .body
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len() as u32, hands, "every hand is kept");
+    assert_eq!(lines[0]["hand"], 0);
+    assert_eq!(lines[0]["hands"].as_array().unwrap().len(), 4);
+    assert!(lines.last().unwrap()["winner"].is_number());
+
+    let summary = http(
+        server.address(),
+        "GET",
+        &format!("/api/games/{game_id}"),
+        None,
+        None,
+    )
+    .await
+    .json();
+    assert_eq!(summary["status"], "finished");
+    assert!(summary["seed"].is_string());
+    assert!(summary["actions"].as_array().unwrap().len() >= 56);
+
+    // Ratings moved: the winners up, the losers down.
+    let winner = summary["winner"].as_i64().unwrap() as usize;
+    let board = http(server.address(), "GET", "/api/leaderboard?per_page=2", None, None)
+        .await
+        .json();
+    assert_eq!(board["total"], 4);
+    assert_eq!(board["players"].as_array().unwrap().len(), 2);
+    assert_eq!(board["players"][0]["rank"], 1);
+    for (seat, token) in tokens.iter().enumerate() {
+        let profile = me(&server, token).await.json();
+        assert_eq!(profile["games_played"], 1);
+        let won = seat % 2 == winner;
+        assert_eq!(profile["games_won"], if won { 1 } else { 0 });
+        let rating = profile["rating"].as_f64().unwrap();
+        assert!(
+            if won { rating > 1500.0 } else { rating < 1500.0 },
+            "seat {seat}: {rating}"
+        );
+        let winners_on_board: Vec<&str> = board["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(winners_on_board.contains(&profile["name"].as_str().unwrap()), won);
+    }
+}

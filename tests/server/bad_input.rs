@@ -1,0 +1,311 @@
+//! Bad input of every kind gets its documented error code, and the
+//! connection, the table and the other players carry on.
+
+use std::time::Duration;
+
+use spades_client::Client;
+use spades_engine::{Card, Seat};
+use spades_protocol::ws::{
+    BotLevel, ClientMessage, ErrorCode, Expected, MessageId, RulesSpec, ServerMessage,
+};
+use spades_server::Config;
+
+use crate::support::*;
+
+/// Sends raw text and returns the error it brings.
+async fn error_for(player: &mut Player, text: String) -> (Option<MessageId>, ErrorCode) {
+    player.client.send_text(text).await.unwrap();
+    match player
+        .wait_for(Duration::from_secs(5), |m| {
+            matches!(m, ServerMessage::Error { .. })
+        })
+        .await
+    {
+        ServerMessage::Error { id, code, .. } => (id, code),
+        _ => unreachable!(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_messages_get_their_codes_and_the_connection_carries_on() {
+    let server = TestServer::start(Config::default()).await;
+
+    // Before hello, only hello is accepted.
+    let mut raw = Client::connect(&server.url).await.unwrap();
+    let refusal = raw.request(|id| ClientMessage::Ping { id }).await;
+    assert!(matches!(
+        refusal,
+        Err(spades_client::ClientError::Refused {
+            code: ErrorCode::HelloFirst,
+            ..
+        })
+    ));
+    let old = raw
+        .request(|id| ClientMessage::Hello {
+            id,
+            version: 99,
+            name: Some("Old".into()),
+            token: None,
+        })
+        .await;
+    assert!(matches!(
+        old,
+        Err(spades_client::ClientError::Refused {
+            code: ErrorCode::UnsupportedVersion,
+            ..
+        })
+    ));
+    let forged = raw.hello_again("g_0123456789abcdef").await;
+    assert!(matches!(
+        forged,
+        Err(spades_client::ClientError::Refused {
+            code: ErrorCode::BadToken,
+            ..
+        })
+    ));
+    let nameless = raw.hello("   ").await;
+    assert!(matches!(
+        nameless,
+        Err(spades_client::ClientError::Refused {
+            code: ErrorCode::BadName,
+            ..
+        })
+    ));
+
+    let mut player = Player::connect(&server.url, "Mallory").await;
+    assert_eq!(
+        error_for(&mut player, r#"{"type":"ping","id":1"#.into()).await,
+        (None, ErrorCode::BadJson)
+    );
+    assert_eq!(
+        error_for(&mut player, r#"{"type":"teleport","id":5}"#.into()).await,
+        (Some(MessageId::Number(5)), ErrorCode::UnknownType)
+    );
+    assert_eq!(
+        error_for(&mut player, r#"{"type":"play","id":6,"card":"ZZ"}"#.into()).await,
+        (Some(MessageId::Number(6)), ErrorCode::BadMessage)
+    );
+    assert_eq!(
+        error_for(
+            &mut player,
+            r#"{"type":"pass_cards","id":7,"cards":["AS","AS"]}"#.into()
+        )
+        .await,
+        (Some(MessageId::Number(7)), ErrorCode::BadMessage)
+    );
+    assert_eq!(
+        error_for(&mut player, r#"{"id":8}"#.into()).await.1,
+        ErrorCode::BadMessage
+    );
+    assert_eq!(
+        error_for(&mut player, "[1,2,3]".into()).await.1,
+        ErrorCode::BadMessage
+    );
+    let long = format!(r#"{{"type":"chat","id":9,"text":"{}"}}"#, "x".repeat(5000));
+    assert_eq!(
+        error_for(&mut player, long).await,
+        (None, ErrorCode::FrameTooLarge)
+    );
+    let hello_again = player.request(|id| ClientMessage::Hello {
+        id,
+        version: 1,
+        name: Some("Twice".into()),
+        token: None,
+    });
+    assert_eq!(refused(hello_again.await), ErrorCode::AlreadyHello);
+    assert_eq!(
+        refused(
+            player
+                .request(|id| ClientMessage::Play {
+                    id,
+                    card: "AS".parse().unwrap()
+                })
+                .await
+        ),
+        ErrorCode::NotInRoom
+    );
+    assert_eq!(
+        refused(
+            player
+                .request(|id| ClientMessage::JoinRoom {
+                    id,
+                    room: "NOPE42".into()
+                })
+                .await
+        ),
+        ErrorCode::RoomNotFound
+    );
+    let bad_rules = RulesSpec {
+        target: Some(-10),
+        ..RulesSpec::default()
+    };
+    let bad = player.request(|id| ClientMessage::CreateRoom {
+        id,
+        name: None,
+        rules: bad_rules,
+        private: false,
+        bots: BotLevel::Basic,
+    });
+    assert_eq!(refused(bad.await), ErrorCode::BadRules);
+
+    // After all that, the connection works.
+    let pong = player.request(|id| ClientMessage::Ping { id }).await.unwrap();
+    assert!(matches!(pong, ServerMessage::Pong { .. }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_frame_above_the_hard_limit_closes_only_that_connection() {
+    let server = TestServer::start(Config::default()).await;
+    let mut bystander = Player::connect(&server.url, "Bystander").await;
+    let mut player = Player::connect(&server.url, "Huge").await;
+    player.client.send_text("x".repeat(100 * 1024)).await.unwrap();
+    let end = player.client.recv().await;
+    assert!(end.is_err(), "the connection is closed: {end:?}");
+    let pong = bystander.request(|id| ClientMessage::Ping { id }).await.unwrap();
+    assert!(matches!(pong, ServerMessage::Pong { .. }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_is_rate_limited_and_the_connection_recovers() {
+    let server = TestServer::start(Config::default()).await;
+    let mut flooder = Player::connect(&server.url, "Flood").await;
+    for n in 0..600u64 {
+        let ping = ClientMessage::Ping {
+            id: MessageId::Number(10_000 + n),
+        };
+        flooder.client.send(&ping).await.unwrap();
+    }
+    let mut pongs = 0;
+    let mut limited = 0;
+    while let Some(message) = flooder.client.try_recv(Duration::from_millis(300)).await.unwrap() {
+        match flooder.note(message) {
+            ServerMessage::Pong { .. } => pongs += 1,
+            ServerMessage::Error {
+                code: ErrorCode::RateLimited,
+                ..
+            } => limited += 1,
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    // The burst allowance (200, less the hello) is served; the rest is dropped.
+    assert!((195..600).contains(&pongs), "{pongs} pongs");
+    assert!(
+        (1..=3).contains(&limited),
+        "one notice a second, not one per message: {limited}"
+    );
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let pong = flooder.request(|id| ClientMessage::Ping { id }).await.unwrap();
+    assert!(matches!(pong, ServerMessage::Pong { .. }));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn illegal_moves_are_refused_and_the_table_plays_on() {
+    let server = TestServer::start(Config::default()).await;
+    let mut players = four_players(&server.url).await;
+    let code = seat_four(&mut players, RulesSpec::default()).await;
+
+    // Nobody can take a seat that is taken, before or during the game.
+    let mut intruder = Player::connect(&server.url, "Intruder").await;
+    intruder.join_room(&code).await;
+    let taken = intruder
+        .request(|id| ClientMessage::Sit {
+            id,
+            seat: Seat::new(1),
+        })
+        .await;
+    assert_eq!(refused(taken), ErrorCode::SeatTaken);
+    let early = players[0]
+        .request(|id| ClientMessage::Play {
+            id,
+            card: "2C".parse().unwrap(),
+        })
+        .await;
+    assert_eq!(refused(early), ErrorCode::NoGame);
+    players[0].start_game().await;
+    let during = intruder
+        .request(|id| ClientMessage::Sit {
+            id,
+            seat: Seat::new(1),
+        })
+        .await;
+    assert_eq!(refused(during), ErrorCode::GameInProgress);
+    let spectator_play = intruder
+        .request(|id| ClientMessage::Play {
+            id,
+            card: "2C".parse().unwrap(),
+        })
+        .await;
+    assert_eq!(refused(spectator_play), ErrorCode::NotSeated);
+
+    let mut seen = std::collections::HashSet::new();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while players[0].table.games_over == 0 {
+        for i in 0..4 {
+            players[i].pump().await;
+            let table = players[i].table.clone();
+            if table.my_turn() && players[i].acted_on < table.turn_seq {
+                let turn = table.turn.clone().unwrap();
+                let other = (i + 1) % 4;
+                // Out of turn: the next player tries to act now.
+                if turn.expected == Expected::Bid
+                    && !players[other].table.my_turn()
+                    && seen.insert(ErrorCode::NotYourTurn)
+                {
+                    let refusal = players[other]
+                        .request(|id| ClientMessage::Bid {
+                            id,
+                            bid: 3,
+                            blind: false,
+                        })
+                        .await;
+                    assert_eq!(refused(refusal), ErrorCode::NotYourTurn);
+                }
+                match turn.expected {
+                    Expected::Bid if seen.insert(ErrorCode::WrongPhase) => {
+                        let card = table.cards.lowest().unwrap();
+                        let refusal = players[i].request(|id| ClientMessage::Play { id, card }).await;
+                        assert_eq!(refused(refusal), ErrorCode::WrongPhase);
+                    }
+                    Expected::Play => {
+                        let legal = turn.legal.unwrap();
+                        let not_mine: Card = (!table.cards).lowest().unwrap();
+                        if seen.insert(ErrorCode::CardNotInHand) {
+                            let refusal = players[i]
+                                .request(|id| ClientMessage::Play { id, card: not_mine })
+                                .await;
+                            assert_eq!(refused(refusal), ErrorCode::CardNotInHand);
+                        }
+                        let illegal = (table.cards - legal).lowest();
+                        if let Some(card) = illegal {
+                            let refusal = players[i].request(|id| ClientMessage::Play { id, card }).await;
+                            let code = refused(refusal);
+                            assert!(
+                                matches!(code, ErrorCode::MustFollowSuit | ErrorCode::SpadesNotBroken),
+                                "{code:?}"
+                            );
+                            seen.insert(code);
+                        }
+                    }
+                    _ => {}
+                }
+                players[i].act_if_due().await;
+            }
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the game did not end");
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    for code in [
+        ErrorCode::NotYourTurn,
+        ErrorCode::WrongPhase,
+        ErrorCode::CardNotInHand,
+        ErrorCode::MustFollowSuit,
+    ] {
+        assert!(seen.contains(&code), "{code:?} was tried");
+    }
+    for player in players.iter_mut() {
+        player
+            .until(Duration::from_secs(5), |p| p.table.games_over == 1)
+            .await;
+        assert_eq!(player.gaps, 0);
+    }
+}

@@ -1,0 +1,255 @@
+//! Bots at the table: seated by a room's owner, playing whole games, and
+//! the `bot` command playing over the protocol like any client.
+
+use std::time::Duration;
+
+use spades_engine::Seat;
+use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, RulesSpec, ServerMessage};
+use spades_server::Config;
+
+use crate::support::*;
+
+fn tournament() -> RulesSpec {
+    RulesSpec {
+        preset: Some(spades_engine::Preset::Tournament),
+        ..RulesSpec::default()
+    }
+}
+
+async fn add_bot(player: &mut Player, seat: Option<u8>) -> Result<ServerMessage, spades_client::ClientError> {
+    let seat = seat.and_then(Seat::new);
+    player.request(|id| ClientMessage::AddBot { id, seat }).await
+}
+
+async fn remove_bot(player: &mut Player, seat: u8) -> Result<ServerMessage, spades_client::ClientError> {
+    let seat = Seat::new(seat).unwrap();
+    player.request(|id| ClientMessage::RemoveBot { id, seat }).await
+}
+
+/// The seats as the last `seats` event (or snapshot) the player got shows them.
+fn seats_seen(player: &Player) -> [Option<(String, bool)>; 4] {
+    let seats = player
+        .received
+        .iter()
+        .rev()
+        .find_map(|message| match message {
+            ServerMessage::Seats { seats, .. } => Some(seats.clone()),
+            ServerMessage::Snapshot { state, .. } => Some(state.seats.clone()),
+            _ => None,
+        })
+        .expect("the player has seen the seats");
+    seats.map(|seat| seat.map(|seat| (seat.player.name, seat.player.bot && seat.connected)))
+}
+
+async fn create_room_with(player: &mut Player, rules: RulesSpec, bots: BotLevel) -> String {
+    let reply = player
+        .request(|id| ClientMessage::CreateRoom {
+            id,
+            name: None,
+            rules,
+            private: false,
+            bots,
+        })
+        .await
+        .expect("room created");
+    match reply {
+        ServerMessage::Snapshot { state, .. } => {
+            assert_eq!(state.bots, bots);
+            state.room
+        }
+        other => panic!("expected a snapshot, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_seats_bots_that_play_whole_games_with_him() {
+    let server = TestServer::start(Config::default()).await;
+    let mut owner = Player::connect(&server.url, "Owner").await;
+    let mut guest = Player::connect(&server.url, "Guest").await;
+    let code = create_room_with(&mut owner, tournament(), BotLevel::Basic).await;
+    guest.join_room(&code).await;
+    owner.sit(0).await;
+
+    assert_eq!(refused(add_bot(&mut guest, None).await), ErrorCode::NotOwner);
+    for _ in 0..3 {
+        add_bot(&mut owner, None).await.expect("a bot is seated");
+    }
+    assert_eq!(refused(add_bot(&mut owner, None).await), ErrorCode::SeatTaken);
+    assert_eq!(refused(remove_bot(&mut owner, 0).await), ErrorCode::NotABot);
+    remove_bot(&mut owner, 2).await.expect("the bot leaves");
+    add_bot(&mut owner, Some(2)).await.expect("and comes back");
+    guest
+        .until(Duration::from_secs(5), |guest| {
+            seats_seen(guest).iter().all(Option::is_some)
+        })
+        .await;
+    let seats = seats_seen(&guest);
+    assert_eq!(seats[0], Some(("Owner".to_string(), false)));
+    for seat in &seats[1..] {
+        assert_eq!(seat, &Some(("Basic bot".to_string(), true)), "{seats:?}");
+    }
+
+    owner.start_game().await;
+    assert_eq!(
+        refused(remove_bot(&mut owner, 1).await),
+        ErrorCode::GameInProgress
+    );
+    play_games(
+        std::slice::from_mut(&mut owner),
+        std::slice::from_mut(&mut guest),
+        1,
+        Duration::from_secs(120),
+    )
+    .await;
+    let bot_plays = owner
+        .received
+        .iter()
+        .filter(|m| matches!(m, ServerMessage::CardPlayed { seat, .. } if seat.index() != 0))
+        .count();
+    assert!(bot_plays >= 3 * 13, "the bots played {bot_plays} cards");
+    assert!(
+        !owner
+            .received
+            .iter()
+            .any(|m| matches!(m, ServerMessage::AutoPlayed { .. })),
+        "a bot's own plays are not announced as plays for an absent player"
+    );
+    // The bots stay seated for the next game.
+    let mut late = Player::connect(&server.url, "Late").await;
+    late.join_room(&code).await;
+    let seats = seats_seen(&late);
+    assert!(
+        seats[1..]
+            .iter()
+            .all(|seat| seat.as_ref().is_some_and(|(_, bot)| *bot))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strong_bots_think_and_play_a_hand() {
+    let config = Config {
+        bot_time: Duration::from_millis(30),
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut owner = Player::connect(&server.url, "Owner").await;
+    create_room_with(&mut owner, tournament(), BotLevel::Strong).await;
+    owner.sit(0).await;
+    for _ in 0..3 {
+        add_bot(&mut owner, None).await.expect("a bot is seated");
+    }
+    owner
+        .until(Duration::from_secs(5), |owner| {
+            seats_seen(owner).iter().all(Option::is_some)
+        })
+        .await;
+    assert!(
+        seats_seen(&owner)[1..]
+            .iter()
+            .all(|seat| seat.as_ref().is_some_and(|(name, _)| name == "Strong bot"))
+    );
+    owner.start_game().await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    while owner.table.hands_scored == 0 {
+        owner.pump().await;
+        owner.act_if_due().await;
+        assert!(tokio::time::Instant::now() < deadline, "the hand did not end");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let tricks = owner
+        .received
+        .iter()
+        .filter(|m| matches!(m, ServerMessage::TrickWon { .. }))
+        .count();
+    assert_eq!(tricks, 13);
+}
+
+/// What a finished `spades bot` run left.
+struct Finished {
+    success: bool,
+    stderr: String,
+}
+
+/// Runs `spades bot` with these arguments and waits for it to finish; it
+/// is killed if it has not within three minutes.
+async fn run_bots(args: &[&str]) -> Finished {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_spades"))
+        .arg("bot")
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the bot command runs");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(180);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the bot command can be waited for") {
+            break Some(status);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            break None;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let mut stderr = String::new();
+    if let Some(mut pipe) = child.stderr.take() {
+        use std::io::Read;
+        let _ = pipe.read_to_string(&mut stderr);
+    }
+    Finished {
+        success: status.is_some_and(|status| status.success()),
+        stderr,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_command_plays_over_the_protocol_in_a_room() {
+    let server = TestServer::start(Config::default()).await;
+    let mut owner = Player::connect(&server.url, "Owner").await;
+    let code = create_room_with(&mut owner, tournament(), BotLevel::Basic).await;
+    owner.sit(0).await;
+    let url = server.url.clone();
+    let bots = tokio::spawn(async move {
+        run_bots(&[
+            "--server", &url, "--room", &code, "--count", "3", "--start", "--games", "1", "--name", "Remote",
+        ])
+        .await
+    });
+    // The remote bots sit, start the game, and play it with the owner.
+    play_games(
+        std::slice::from_mut(&mut owner),
+        &mut [],
+        1,
+        Duration::from_secs(150),
+    )
+    .await;
+    let output = bots.await.unwrap();
+    assert!(output.success, "{}", output.stderr);
+    // They sat as ordinary players (and left when their game was over).
+    let sat = owner.received.iter().any(|message| match message {
+        ServerMessage::Seats { seats, .. } => seats[1..].iter().all(|seat| {
+            seat.as_ref()
+                .is_some_and(|seat| seat.player.name.starts_with("Remote") && !seat.player.bot)
+        }),
+        _ => false,
+    });
+    assert!(sat, "the remote bots never filled the table");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_command_plays_through_quick_play() {
+    let server = TestServer::start(Config::default()).await;
+    let output = run_bots(&[
+        "--server",
+        &server.url,
+        "--queue",
+        "tournament",
+        "--count",
+        "4",
+        "--games",
+        "1",
+    ])
+    .await;
+    assert!(output.success, "{}", output.stderr);
+}

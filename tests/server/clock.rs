@@ -1,0 +1,97 @@
+//! The turn clock, and the health endpoints.
+
+use std::time::Duration;
+
+use spades_protocol::ws::{AutoReason, RulesSpec, ServerMessage};
+use spades_server::Config;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::support::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_the_clock_runs_out_the_server_plays_and_the_hand_goes_on() {
+    let config = Config {
+        turn_time: Duration::from_millis(60),
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut players = four_players(&server.url).await;
+    seat_four(&mut players, RulesSpec::default()).await;
+    players[0].start_game().await;
+
+    // Nobody acts: the whole first hand is played by the clock.
+    let first = players[2]
+        .wait_for(Duration::from_secs(5), |m| {
+            matches!(m, ServerMessage::Turn { .. })
+        })
+        .await;
+    let ServerMessage::Turn { turn, .. } = first else {
+        unreachable!()
+    };
+    assert!(
+        turn.clock_ms <= 60 && turn.clock_ms > 0,
+        "the turn carries its clock: {}",
+        turn.clock_ms
+    );
+    players[2]
+        .wait_for(Duration::from_secs(30), |m| {
+            matches!(m, ServerMessage::HandScored { .. })
+        })
+        .await;
+    let auto = players[2]
+        .received
+        .iter()
+        .filter(|m| {
+            matches!(
+                m,
+                ServerMessage::AutoPlayed {
+                    reason: AutoReason::Clock,
+                    ..
+                }
+            )
+        })
+        .count();
+    let bids = players[2]
+        .received
+        .iter()
+        .filter(|m| matches!(m, ServerMessage::BidMade { .. }))
+        .count();
+    let plays = players[2]
+        .received
+        .iter()
+        .filter(|m| matches!(m, ServerMessage::CardPlayed { .. }))
+        .count();
+    assert_eq!((bids, plays), (4, 52));
+    assert_eq!(auto, 56, "every action of the hand was the server's");
+}
+
+async fn http_get(address: std::net::SocketAddr, path: &str) -> String {
+    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    response
+}
+
+#[tokio::test]
+async fn health_and_readiness() {
+    let server = TestServer::start(Config::default()).await;
+    let health = http_get(server.address(), "/healthz").await;
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    let ready = http_get(server.address(), "/readyz").await;
+    assert!(
+        ready.starts_with("HTTP/1.1 200") && ready.ends_with("ready\n"),
+        "{ready}"
+    );
+
+    let full = TestServer::start(Config {
+        max_connections: 0,
+        ..Config::default()
+    })
+    .await;
+    let ready = http_get(full.address(), "/readyz").await;
+    assert!(ready.starts_with("HTTP/1.1 503"), "{ready}");
+    let refused = spades_client::Client::connect(&full.url).await;
+    assert!(refused.is_err(), "a full server refuses the upgrade");
+}

@@ -1,0 +1,466 @@
+//! Games that survive the server: killed with SIGKILL in the middle of a
+//! hand, stopped with SIGTERM, and the database going away under it. These
+//! tests run the real `spades` binary as a separate process.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use spades_client::Client;
+use spades_engine::{Action, Event, Game, HandRecord, RuleSet, Seat};
+use spades_protocol::history::OwnedHandLine;
+use spades_protocol::ws::{ClientMessage, ErrorCode, RulesSpec, ServerMessage};
+
+use crate::support::*;
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The `spades` server as a child process.
+struct ServerProcess {
+    child: Child,
+    address: SocketAddr,
+    database: String,
+    log: PathBuf,
+}
+
+impl ServerProcess {
+    async fn start(database: &str, port: u16) -> ServerProcess {
+        let log = std::env::temp_dir().join(format!("spades-server-{port}-{}.log", std::process::id()));
+        let log_file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_spades"))
+            .args([
+                "serve",
+                "--bind",
+                &format!("127.0.0.1:{port}"),
+                "--database",
+                database,
+            ])
+            .args(["--password-memory", "256", "--password-iterations", "1"])
+            .args(["--turn-time", "600", "--seat-hold", "600"])
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(log_file)
+            .spawn()
+            .expect("the spades binary starts");
+        let address: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let mut server = ServerProcess {
+            child,
+            address,
+            database: database.to_string(),
+            log,
+        };
+        server.wait_healthy().await;
+        server
+    }
+
+    fn url(&self) -> String {
+        format!("ws://{}/ws", self.address)
+    }
+
+    async fn wait_healthy(&mut self) {
+        for _ in 0..300 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!(
+                    "the server exited ({status}): {}",
+                    std::fs::read_to_string(&self.log).unwrap_or_default()
+                );
+            }
+            if tokio::net::TcpStream::connect(self.address).await.is_ok()
+                && http(self.address, "GET", "/healthz", None, None).await.status == 200
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!(
+            "the server did not come up: {}",
+            std::fs::read_to_string(&self.log).unwrap_or_default()
+        );
+    }
+
+    fn kill(mut self) -> (String, u16) {
+        self.child.kill().expect("SIGKILL");
+        let _ = self.child.wait();
+        (self.database.clone(), self.address.port())
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Plays until seat 0 has seen `hands` hands scored and `cards` more cards
+/// of the next hand played.
+async fn play_into_hand(players: &mut [Player], hands: u32, cards: usize) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        for player in players.iter_mut() {
+            player.pump().await;
+        }
+        let played = players[0]
+            .received
+            .iter()
+            .rev()
+            .take_while(|m| !matches!(m, ServerMessage::HandStarted { .. }))
+            .filter(|m| matches!(m, ServerMessage::CardPlayed { .. }))
+            .count();
+        if players[0].table.hands_scored >= hands && played >= cards {
+            return;
+        }
+        for player in players.iter_mut() {
+            player.act_if_due().await;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the game stalled");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// Puts every player back into the room on new connections after the
+/// server came back: hello with the token, then resync.
+async fn come_back(players: &mut [Player], url: &str, code: &str) {
+    for player in players.iter_mut() {
+        let mut client = Client::connect(url).await.expect("reconnects");
+        client.continue_ids(&player.client);
+        let welcome = client
+            .hello_again(&player.token)
+            .await
+            .expect("the token still works");
+        let ServerMessage::Welcome { room, .. } = &welcome else {
+            panic!("{welcome:?}")
+        };
+        assert_eq!(
+            room.as_deref(),
+            Some(code),
+            "the welcome names the room of the seat"
+        );
+        player.client = client;
+        let (room, last_seq) = (code.to_string(), player.table.last_seq);
+        let reply = player
+            .request(|id| ClientMessage::Resync { id, room, last_seq })
+            .await
+            .expect("resync");
+        assert!(
+            matches!(reply, ServerMessage::Snapshot { .. }),
+            "a restarted room sends a snapshot: {reply:?}"
+        );
+        // The restarted room counts its events from 0 again.
+        player.acted_on = 0;
+        player.table.dropped();
+    }
+}
+
+/// Checks a finished game against an uninterrupted replay of its stored
+/// rules, seed and actions: same hands, same winner, same score as the
+/// players were told.
+async fn check_against_replay(
+    address: SocketAddr,
+    token: &str,
+    told_winner: Option<u8>,
+    told_score: [i32; 2],
+) {
+    let games = http(address, "GET", "/api/me/games", None, Some(token))
+        .await
+        .json();
+    let id = games["games"][0]["id"]
+        .as_str()
+        .expect("the game is listed")
+        .to_string();
+    let stored = http(address, "GET", &format!("/api/games/{id}"), None, None)
+        .await
+        .json();
+    assert_eq!(stored["status"], "finished");
+    let rules: RuleSet = serde_json::from_value(stored["rules"].clone()).unwrap();
+    let seed: u64 = stored["seed"].as_str().unwrap().parse().unwrap();
+    let actions: Vec<(Seat, Action)> = stored["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            let seat = Seat::new(a["seat"].as_u64().unwrap() as u8).unwrap();
+            (seat, a["action"].as_str().unwrap().parse().unwrap())
+        })
+        .collect();
+
+    let mut game = Game::new(rules, seed).unwrap();
+    let mut replayed: Vec<HandRecord> = Vec::new();
+    for &(seat, action) in &actions {
+        let events = game.apply(seat, action).expect("every stored action replays");
+        if events.iter().any(|e| matches!(e, Event::HandEnded { .. })) {
+            replayed.push(game.last_hand().unwrap().clone());
+        }
+    }
+    assert!(game.is_over(), "the stored actions make a whole game");
+    assert_eq!(game.winner().map(|t| t.index() as u8), told_winner);
+    assert_eq!(game.score().0, told_score);
+    assert_eq!(stored["winner"].as_u64().map(|w| w as u8), told_winner);
+
+    let history = http(address, "GET", &format!("/api/games/{id}/history"), None, None).await;
+    let kept: Vec<HandRecord> = history
+        .body
+        .lines()
+        .map(|l| OwnedHandLine::parse(l).unwrap().record)
+        .collect();
+    assert_eq!(kept, replayed, "every stored hand equals the replay's");
+}
+
+fn game_over(player: &Player) -> (Option<u8>, [i32; 2]) {
+    player
+        .received
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ServerMessage::GameOver { winner, score, .. } => Some((winner.map(|t| t.index() as u8), *score)),
+            _ => None,
+        })
+        .expect("a game over")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_mid_hand_resumes_the_game_exactly() {
+    let database = fresh_database();
+    let server = ServerProcess::start(&database, free_port()).await;
+    let url = server.url();
+    let mut players = four_players(&url).await;
+    let code = seat_four(&mut players, RulesSpec::default()).await;
+    players[0].start_game().await;
+    play_into_hand(&mut players, 1, 6).await;
+
+    let (database, port) = server.kill();
+    let server = ServerProcess::start(&database, port).await;
+    come_back(&mut players, &url, &code).await;
+    play_games(&mut players, &mut [], 1, Duration::from_secs(120)).await;
+
+    let (winner, score) = game_over(&players[0]);
+    check_against_replay(server.address, &players[0].token, winner, score).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_tells_clients_and_the_game_resumes_after_the_restart() {
+    let database = fresh_database();
+    let server = ServerProcess::start(&database, free_port()).await;
+    let url = server.url();
+    let mut players = four_players(&url).await;
+    let code = seat_four(&mut players, RulesSpec::default()).await;
+    players[0].start_game().await;
+    play_into_hand(&mut players, 0, 9).await;
+
+    let status = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for player in players.iter_mut() {
+        player
+            .wait_for(Duration::from_secs(10), |m| {
+                matches!(m, ServerMessage::ShuttingDown { .. })
+            })
+            .await;
+        assert!(player.client.recv().await.is_err(), "then the connection closes");
+    }
+    let mut server = server;
+    let exit = tokio::task::spawn_blocking(move || {
+        let status = server.child.wait();
+        (server, status)
+    })
+    .await
+    .unwrap();
+    let (server, status) = exit;
+    assert!(status.unwrap().success(), "the server stops cleanly");
+
+    let (database, port) = server.kill();
+    let server = ServerProcess::start(&database, port).await;
+    come_back(&mut players, &url, &code).await;
+    play_games(&mut players, &mut [], 1, Duration::from_secs(120)).await;
+    let (winner, score) = game_over(&players[0]);
+    check_against_replay(server.address, &players[0].token, winner, score).await;
+}
+
+/// A Postgres server of the test's own, in a folder of its own, run as the
+/// `postgres` user (Postgres refuses to run as root).
+struct ThrowawayPostgres {
+    bin: PathBuf,
+    data: PathBuf,
+    port: u16,
+}
+
+impl ThrowawayPostgres {
+    fn as_postgres(&self, program: &str) -> Command {
+        let mut command = Command::new("runuser");
+        command.args(["-u", "postgres", "--"]).arg(self.bin.join(program));
+        command
+    }
+
+    /// Sets one up, or says why it cannot be (outside CI only).
+    fn create() -> Option<ThrowawayPostgres> {
+        let in_ci = std::env::var("CI").is_ok_and(|ci| ci == "true");
+        let bin = std::fs::read_dir("/usr/lib/postgresql")
+            .ok()
+            .and_then(|versions| {
+                versions
+                    .flatten()
+                    .map(|v| v.path().join("bin"))
+                    .find(|b| b.join("initdb").exists())
+            });
+        let Some(bin) = bin else {
+            assert!(!in_ci, "CI: initdb is not installed");
+            eprintln!("no initdb: the Postgres outage test is skipped");
+            return None;
+        };
+        let data = std::env::temp_dir().join(format!("spades-pg-{}-{}", std::process::id(), free_port()));
+        std::fs::create_dir_all(&data).unwrap();
+        let owned = Command::new("chown")
+            .args(["-R", "postgres:postgres"])
+            .arg(&data)
+            .status();
+        if !owned.is_ok_and(|s| s.success()) {
+            assert!(!in_ci, "CI: cannot give the data folder to the postgres user");
+            eprintln!("cannot chown to postgres: the Postgres outage test is skipped");
+            return None;
+        }
+        let postgres = ThrowawayPostgres {
+            bin,
+            data,
+            port: free_port(),
+        };
+        let init = postgres
+            .as_postgres("initdb")
+            .args(["-A", "trust", "-U", "postgres", "-D"])
+            .arg(&postgres.data)
+            .stdout(Stdio::null())
+            .status()
+            .expect("runuser runs");
+        assert!(init.success(), "initdb failed");
+        Some(postgres)
+    }
+
+    fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+
+    fn start(&self) {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1",
+            self.port,
+            self.data.display()
+        );
+        let status = self
+            .as_postgres("pg_ctl")
+            .args(["-D"])
+            .arg(&self.data)
+            .args(["-o", &options, "-l"])
+            .arg(self.data.join("log"))
+            .args(["-w", "start"])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "pg_ctl start failed");
+    }
+
+    fn stop(&self) {
+        let status = self
+            .as_postgres("pg_ctl")
+            .args(["-D"])
+            .arg(&self.data)
+            .args(["-m", "fast", "-w", "stop"])
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "pg_ctl stop failed");
+    }
+}
+
+impl Drop for ThrowawayPostgres {
+    fn drop(&mut self) {
+        let _ = self
+            .as_postgres("pg_ctl")
+            .args(["-D"])
+            .arg(&self.data)
+            .args(["-m", "immediate", "stop"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_postgres_goes_away_play_goes_on_and_every_hand_is_stored_when_it_returns() {
+    let Some(postgres) = ThrowawayPostgres::create() else {
+        return;
+    };
+    postgres.start();
+    let server = ServerProcess::start(&postgres.url(), free_port()).await;
+    let url = server.url();
+    let mut players = four_players(&url).await;
+    let tournament = RulesSpec {
+        preset: Some(spades_engine::Preset::Tournament),
+        ..RulesSpec::default()
+    };
+    seat_four(&mut players, tournament).await;
+    players[0].start_game().await;
+    // Four more players wait at another table, to try to start a game.
+    let mut others = four_players(&url).await;
+    seat_four(&mut others, RulesSpec::default()).await;
+    play_into_hand(&mut players, 1, 4).await;
+
+    postgres.stop();
+    // Play goes on; the server says it is degraded and starts no game.
+    play_into_hand(&mut players, 2, 8).await;
+    let ready = http(server.address, "GET", "/readyz", None, None).await;
+    assert_eq!(ready.status, 503);
+    assert!(ready.body.contains("degraded"), "{}", ready.body);
+    let refused_start = others[0].request(|id| ClientMessage::StartGame { id }).await;
+    assert_eq!(refused(refused_start), ErrorCode::ServerBusy);
+
+    postgres.start();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while http(server.address, "GET", "/readyz", None, None).await.status != 200 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the server stayed degraded"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    play_games(&mut players, &mut [], 1, Duration::from_secs(120)).await;
+
+    // Everything played while the database was down is stored.
+    let (winner, score) = game_over(&players[0]);
+    check_against_replay(server.address, &players[0].token, winner, score).await;
+    let games = http(
+        server.address,
+        "GET",
+        "/api/me/games",
+        None,
+        Some(&players[0].token),
+    )
+    .await
+    .json();
+    let id = games["games"][0]["id"].as_str().unwrap().to_string();
+    let history = http(
+        server.address,
+        "GET",
+        &format!("/api/games/{id}/history"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(
+        history.body.lines().count() as u32,
+        players[0].table.hands_scored,
+        "every hand is stored"
+    );
+}

@@ -1,0 +1,15 @@
+//! End-to-end tests of the server: each starts the real server on a free
+//! port and drives it with real WebSocket clients.
+
+mod support;
+
+mod accounts;
+mod bad_input;
+mod bots;
+mod clock;
+mod durability;
+mod matchmaking;
+mod play;
+mod protocol_doc;
+mod reconnect;
+mod slow_client;

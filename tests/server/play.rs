@@ -1,0 +1,185 @@
+//! Whole games, watched by a spectator.
+
+use std::time::Duration;
+
+use spades_engine::{CardSet, Seat};
+use spades_protocol::ws::{ClientMessage, ErrorCode, ServerMessage};
+use spades_server::Config;
+
+use crate::support::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_spectator_watches() {
+    let server = TestServer::start(Config::default()).await;
+    let mut players = four_players(&server.url).await;
+    // Seat 0 bids blind nil whenever it is offered; the others look.
+    players[0].blind_nil = true;
+    let code = seat_four(&mut players, blind_nil_rules()).await;
+
+    let mut watcher = Player::connect(&server.url, "Watcher").await;
+    watcher.join_room(&code).await;
+
+    players[1].start_game().await;
+    play_games(
+        &mut players,
+        std::slice::from_mut(&mut watcher),
+        1,
+        Duration::from_secs(60),
+    )
+    .await;
+
+    // A second game in the same room.
+    players[2].start_game().await;
+    play_games(
+        &mut players,
+        std::slice::from_mut(&mut watcher),
+        1,
+        Duration::from_secs(60),
+    )
+    .await;
+    // The spectator sees the end too.
+    watcher
+        .until(Duration::from_secs(5), |w| w.table.games_over == 2)
+        .await;
+
+    let all = |player: &Player, what: fn(&ServerMessage) -> bool| {
+        player.received.iter().filter(|m| what(m)).count()
+    };
+    let watched = &watcher;
+    assert_eq!(
+        all(watched, |m| matches!(m, ServerMessage::GameStarted { .. })),
+        2
+    );
+    assert_eq!(
+        all(watched, |m| matches!(
+            m,
+            ServerMessage::GameOver { winner: Some(_), .. }
+        )),
+        2
+    );
+    assert!(
+        all(watched, |m| matches!(
+            m,
+            ServerMessage::BidMade { blind: true, .. }
+        )) >= 1,
+        "a blind nil"
+    );
+    assert!(
+        all(watched, |m| matches!(m, ServerMessage::CardsPassed { .. })) >= 2,
+        "an exchange"
+    );
+    assert!(all(watched, |m| matches!(m, ServerMessage::HandScored { .. })) >= 2);
+
+    // Everyone saw the same events in the same order, without gaps.
+    for player in players.iter().chain(std::iter::once(&watcher)) {
+        assert_eq!(player.gaps, 0, "{} missed events", player.name);
+    }
+
+    // The spectator never got a card; each player got his own cards only:
+    // the four hands dealt in a hand are disjoint and make a pack.
+    for message in &watcher.received {
+        let hidden = match message {
+            ServerMessage::HandStarted { cards, .. } | ServerMessage::HandRevealed { cards, .. } => {
+                cards.is_some()
+            }
+            ServerMessage::CardsPassed { cards, .. } => cards.is_some(),
+            _ => false,
+        };
+        assert!(!hidden, "the spectator received hidden cards: {message:?}");
+    }
+    // Each player's own cards per hand: from the deal, or from the reveal
+    // that follows when they were hidden for blind nil.
+    let deals = |player: &Player| -> Vec<CardSet> {
+        let mut hands = Vec::new();
+        for message in &player.received {
+            match message {
+                ServerMessage::HandStarted { cards, .. } => hands.push(cards.unwrap_or_default()),
+                ServerMessage::HandRevealed {
+                    seat,
+                    cards: Some(cards),
+                    ..
+                } if Some(*seat) == player.table.seat => {
+                    *hands.last_mut().unwrap() = *cards;
+                }
+                _ => {}
+            }
+        }
+        hands
+    };
+    let per_player: Vec<Vec<CardSet>> = players.iter().map(deals).collect();
+    for hand in 0..per_player[0].len() {
+        let mut union = CardSet::EMPTY;
+        for seat_hands in &per_player {
+            let cards = seat_hands[hand];
+            assert_eq!(cards.len(), 13, "hand {hand}");
+            assert!((union & cards).is_empty(), "two players were dealt the same card");
+            union |= cards;
+        }
+    }
+    server.server.shutdown().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_lobby_lists_public_rooms_and_sends_live_updates() {
+    let server = TestServer::start(Config::default()).await;
+    let mut watcher = Player::connect(&server.url, "Lobbyist").await;
+    watcher
+        .request(|id| ClientMessage::WatchLobby { id })
+        .await
+        .unwrap();
+
+    let mut host = Player::connect(&server.url, "Host").await;
+    let code = host.create_room(Default::default(), false).await;
+    let update = watcher
+        .wait_for(Duration::from_secs(5), |m| {
+            matches!(m, ServerMessage::LobbyRoom { .. })
+        })
+        .await;
+    let ServerMessage::LobbyRoom { room } = update else {
+        unreachable!()
+    };
+    assert_eq!(room.room, code);
+
+    let mut hidden_host = Player::connect(&server.url, "Secret").await;
+    let private_code = hidden_host.create_room(Default::default(), true).await;
+    assert_eq!(private_code.len(), 10);
+
+    let reply = watcher
+        .request(|id| ClientMessage::ListRooms { id })
+        .await
+        .unwrap();
+    let ServerMessage::Rooms { rooms, .. } = reply else {
+        panic!("{reply:?}")
+    };
+    assert!(rooms.iter().any(|r| r.room == code));
+    assert!(
+        rooms.iter().all(|r| r.room != private_code),
+        "private rooms are not listed"
+    );
+
+    // A private room is joined by its code.
+    let mut guest = Player::connect(&server.url, "Guest").await;
+    guest.join_room(&private_code).await;
+    guest.sit(2).await;
+    assert_eq!(guest.table.seat, Seat::new(2));
+
+    // Seat changes before the game and a taken seat.
+    guest.sit(3).await;
+    assert_eq!(guest.table.seat, Seat::new(3));
+    let refusal = hidden_host
+        .request(|id| ClientMessage::Sit {
+            id,
+            seat: Seat::new(3),
+        })
+        .await;
+    assert_eq!(refused(refusal), ErrorCode::SeatTaken);
+
+    // When the host leaves, the room closes and the lobby says so.
+    host.request(|id| ClientMessage::LeaveRoom { id }).await.unwrap();
+    watcher
+        .wait_for(
+            Duration::from_secs(5),
+            |m| matches!(m, ServerMessage::LobbyRoomClosed { room } if *room == code),
+        )
+        .await;
+}

@@ -1,0 +1,456 @@
+//! Starting a real server on a free port and driving it with real WebSocket
+//! clients. Every message any test client receives goes through
+//! `check_privacy`, so every test also checks that nobody is sent cards he
+//! may not see.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use spades_client::{Client, ClientError, TableState, table::Move};
+use spades_engine::Seat;
+use spades_protocol::ws::{BotLevel, ClientMessage, MessageId, RulesSpec, ServerMessage};
+use spades_server::{Config, PasswordCost, Server};
+
+pub struct TestServer {
+    pub server: Server,
+    pub url: String,
+}
+
+/// A new, empty SQLite database file.
+pub fn fresh_database() -> String {
+    let path = std::env::temp_dir().join(format!("spades-test-{}.db", uuid_like()));
+    format!("sqlite:{}", path.display())
+}
+
+fn uuid_like() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_nanos();
+    format!(
+        "{}-{nanos}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Password hashing cheap enough for tests in a debug build.
+pub const CHEAP_PASSWORDS: PasswordCost = PasswordCost {
+    memory_kib: 256,
+    iterations: 1,
+};
+
+impl TestServer {
+    /// Starts a server on a free port. Unless the settings name a database,
+    /// it gets a fresh SQLite file; passwords are hashed cheaply.
+    pub async fn start(config: Config) -> TestServer {
+        let database_url = if config.database_url == Config::default().database_url {
+            fresh_database()
+        } else {
+            config.database_url.clone()
+        };
+        let config = Config {
+            database_url,
+            password_cost: CHEAP_PASSWORDS,
+            ..config
+        };
+        let address: SocketAddr = "127.0.0.1:0".parse().unwrap();
+        let server = Server::start(config, address).await.expect("the server starts");
+        let url = format!("ws://{}/ws", server.local_addr());
+        TestServer { server, url }
+    }
+
+    pub fn address(&self) -> SocketAddr {
+        self.server.local_addr()
+    }
+}
+
+/// Fails the test if `message`, received by a client sitting in `seat` (or
+/// a spectator), shows cards that are not his to see.
+pub fn check_privacy(seat: Option<Seat>, message: &ServerMessage) {
+    let mine = |other: Seat| seat == Some(other);
+    match message {
+        ServerMessage::HandStarted { cards, .. } => {
+            assert!(
+                cards.is_none() || seat.is_some(),
+                "a spectator was dealt cards: {message:?}"
+            );
+        }
+        ServerMessage::HandRevealed {
+            seat: owner, cards, ..
+        } => {
+            assert!(
+                cards.is_none() || mine(*owner),
+                "{seat:?} saw {owner}'s revealed hand"
+            );
+        }
+        ServerMessage::CardsPassed { from, to, cards, .. } => {
+            assert!(
+                cards.is_none() || mine(*from) || mine(*to),
+                "{seat:?} saw a pass between {from} and {to}"
+            );
+        }
+        ServerMessage::Turn { turn, .. } => {
+            let acting = seat.is_some_and(|seat| turn.seats.contains(&seat));
+            assert!(
+                acting || (turn.legal.is_none() && turn.pass_count.is_none()),
+                "{seat:?} got another's legal moves"
+            );
+        }
+        ServerMessage::Snapshot { state, .. } => {
+            if let Some(game) = &state.game {
+                assert_eq!(game.seat, state.your_seat);
+                assert!(
+                    game.cards.is_none() || game.seat.is_some(),
+                    "a spectator's snapshot has cards"
+                );
+                for pass in &game.passes {
+                    assert!(
+                        mine(pass.from) || mine(pass.to),
+                        "{seat:?} saw a pass in a snapshot"
+                    );
+                }
+                assert!(game.pass_chosen.is_none() || seat.is_some());
+                if let Some(turn) = &game.turn {
+                    let acting = seat.is_some_and(|seat| turn.seats.contains(&seat));
+                    assert!(acting || turn.legal.is_none());
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A test client: a connection, what its seat knows, and everything it has
+/// received.
+pub struct Player {
+    pub client: Client,
+    pub table: TableState,
+    pub name: String,
+    pub token: String,
+    pub id: String,
+    pub received: Vec<ServerMessage>,
+    /// Blind nil when offered, rather than looking.
+    pub blind_nil: bool,
+    /// The turn message this player last acted on.
+    pub acted_on: u64,
+    /// Room events that arrived out of sequence.
+    pub gaps: u32,
+}
+
+impl Player {
+    pub async fn connect(url: &str, name: &str) -> Player {
+        let mut client = Client::connect(url).await.expect("connects");
+        let welcome = client.hello(name).await.expect("welcome");
+        let ServerMessage::Welcome { token, player, .. } = welcome else {
+            panic!("expected a welcome, got {welcome:?}");
+        };
+        let table = TableState {
+            me: Some(player.id.clone()),
+            ..TableState::default()
+        };
+        Player {
+            client,
+            table,
+            name: name.to_string(),
+            token,
+            id: player.id,
+            received: Vec::new(),
+            blind_nil: false,
+            acted_on: 0,
+            gaps: 0,
+        }
+    }
+
+    /// Records and checks one message.
+    pub fn note(&mut self, message: ServerMessage) -> ServerMessage {
+        check_privacy(self.table.seat, &message);
+        if !self.table.apply(&message) {
+            self.gaps += 1;
+        }
+        self.received.push(message.clone());
+        message
+    }
+
+    /// Receives everything already waiting, without blocking.
+    pub async fn pump(&mut self) -> usize {
+        let mut count = 0;
+        while let Some(message) = self
+            .client
+            .try_recv(Duration::ZERO)
+            .await
+            .expect("connection open")
+        {
+            self.note(message);
+            count += 1;
+        }
+        count
+    }
+
+    /// Receives until a message matches, failing after `within`.
+    pub async fn wait_for(
+        &mut self,
+        within: Duration,
+        what: impl Fn(&ServerMessage) -> bool,
+    ) -> ServerMessage {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            let message = self
+                .client
+                .try_recv(left)
+                .await
+                .expect("connection open")
+                .unwrap_or_else(|| panic!("{}: nothing matching within {within:?}", self.name));
+            let message = self.note(message);
+            if what(&message) {
+                return message;
+            }
+        }
+    }
+
+    /// Receives until the player's state satisfies `done`, failing after `within`.
+    pub async fn until(&mut self, within: Duration, done: impl Fn(&Player) -> bool) {
+        let deadline = tokio::time::Instant::now() + within;
+        while !done(self) {
+            let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+            match self.client.try_recv(left).await.expect("connection open") {
+                Some(message) => {
+                    self.note(message);
+                }
+                None => panic!("{}: condition not met within {within:?}", self.name),
+            }
+        }
+    }
+
+    /// Sends a request and returns its reply; other messages are recorded.
+    pub async fn request(
+        &mut self,
+        make: impl FnOnce(MessageId) -> ClientMessage,
+    ) -> Result<ServerMessage, ClientError> {
+        let result = self.client.request(make).await;
+        // Events that arrived before the reply were kept by the client;
+        // they come first.
+        for message in self.client.take_pending() {
+            self.note(message);
+        }
+        let reply = result?;
+        Ok(self.note(reply))
+    }
+
+    pub async fn create_room(&mut self, rules: RulesSpec, private: bool) -> String {
+        let reply = self
+            .request(|id| ClientMessage::CreateRoom {
+                id,
+                name: None,
+                rules,
+                private,
+                bots: BotLevel::Basic,
+            })
+            .await
+            .expect("room created");
+        match reply {
+            ServerMessage::Snapshot { state, .. } => state.room,
+            other => panic!("expected a snapshot, got {other:?}"),
+        }
+    }
+
+    pub async fn join_room(&mut self, code: &str) {
+        let room = code.to_string();
+        let reply = self
+            .request(|id| ClientMessage::JoinRoom { id, room })
+            .await
+            .expect("joined");
+        assert!(matches!(reply, ServerMessage::Snapshot { .. }), "{reply:?}");
+    }
+
+    pub async fn sit(&mut self, seat: u8) {
+        let seat = Seat::new(seat);
+        self.request(|id| ClientMessage::Sit { id, seat })
+            .await
+            .expect("seated");
+    }
+
+    pub async fn start_game(&mut self) {
+        self.request(|id| ClientMessage::StartGame { id })
+            .await
+            .expect("started");
+    }
+
+    /// Acts if the last turn message asks this seat to and it has not acted
+    /// on it yet. Returns whether it acted.
+    pub async fn act_if_due(&mut self) -> bool {
+        if !self.table.should_act() {
+            return false;
+        }
+        let Some(mv) = self.table.decide(self.blind_nil) else {
+            return false;
+        };
+        self.acted_on = self.table.turn_seq;
+        self.table.acted();
+        let id = self.client.next_id();
+        self.client.send(&mv.message(id)).await.expect("sent");
+        true
+    }
+
+    /// Sends a move and waits for its reply.
+    pub async fn play_move(&mut self, mv: Move) -> Result<ServerMessage, ClientError> {
+        self.request(|id| mv.message(id)).await
+    }
+}
+
+/// The error code of a refused request.
+pub fn refused(result: Result<ServerMessage, ClientError>) -> spades_protocol::ws::ErrorCode {
+    match result {
+        Err(ClientError::Refused { code, .. }) => code,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Makes four players sit at a new room created by the first, with the given
+/// rules. Returns the room code.
+pub async fn seat_four(players: &mut [Player], rules: RulesSpec) -> String {
+    let code = players[0].create_room(rules, false).await;
+    for player in players.iter_mut().skip(1) {
+        player.join_room(&code).await;
+    }
+    for (seat, player) in players.iter_mut().enumerate() {
+        player.sit(seat as u8).await;
+    }
+    code
+}
+
+pub async fn four_players(url: &str) -> Vec<Player> {
+    let mut players = Vec::new();
+    for name in ["North", "East", "South", "West"] {
+        players.push(Player::connect(url, name).await);
+    }
+    players
+}
+
+/// Lets every player act whenever it is his turn until each has seen
+/// `games` more games end, or `within` passes.
+pub async fn play_games(players: &mut [Player], others: &mut [Player], games: u32, within: Duration) {
+    let targets: Vec<u32> = players.iter().map(|p| p.table.games_over + games).collect();
+    let deadline = tokio::time::Instant::now() + within;
+    loop {
+        let mut busy = false;
+        for player in players.iter_mut() {
+            busy |= player.pump().await > 0;
+            busy |= player.act_if_due().await;
+        }
+        for other in others.iter_mut() {
+            busy |= other.pump().await > 0;
+        }
+        if players
+            .iter()
+            .zip(&targets)
+            .all(|(p, &target)| p.table.games_over >= target)
+        {
+            return;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            for player in players.iter() {
+                eprintln!(
+                    "{}: seat {:?} seq {} turn {:?} turn_seq {} acted_on {} playing {} cards {}",
+                    player.name,
+                    player.table.seat,
+                    player.table.last_seq,
+                    player.table.turn,
+                    player.table.turn_seq,
+                    player.acted_on,
+                    player.table.playing,
+                    player.table.cards
+                );
+                eprintln!(
+                    "  last received: {:?}",
+                    &player.received[player.received.len().saturating_sub(3)..]
+                );
+            }
+            panic!("the games did not end within {within:?}");
+        }
+        if !busy {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+}
+
+/// Rules that offer blind nil from the first hand (no deficit needed), on
+/// the short tournament game.
+pub fn blind_nil_rules() -> RulesSpec {
+    RulesSpec {
+        preset: Some(spades_engine::Preset::Tournament),
+        blind_nil_min_deficit: Some(0),
+        ..RulesSpec::default()
+    }
+}
+
+/// An HTTP answer.
+pub struct HttpAnswer {
+    pub status: u16,
+    pub headers: String,
+    pub body: String,
+}
+
+impl HttpAnswer {
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+/// One HTTP/1.1 request over a fresh connection, with an optional JSON body
+/// and bearer token.
+pub async fn http(
+    address: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<serde_json::Value>,
+    token: Option<&str>,
+) -> HttpAnswer {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(address).await.expect("connects");
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
+    if let Some(token) = token {
+        request.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    }
+    if !body.is_empty() {
+        request.push_str("Content-Type: application/json\r\n");
+    }
+    request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    // Bodies are short and sent whole, except for chunked history answers.
+    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    HttpAnswer {
+        status,
+        headers: head.to_string(),
+        body,
+    }
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = &rest[size + 2..];
+    }
+    out
+}
