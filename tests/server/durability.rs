@@ -14,7 +14,7 @@ use spades_protocol::ws::{ClientMessage, ErrorCode, RulesSpec, ServerMessage};
 
 use crate::support::*;
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -23,15 +23,15 @@ fn free_port() -> u16 {
 }
 
 /// The `spades` server as a child process.
-struct ServerProcess {
+pub struct ServerProcess {
     child: Child,
-    address: SocketAddr,
+    pub address: SocketAddr,
     database: String,
     log: PathBuf,
 }
 
 impl ServerProcess {
-    async fn start(database: &str, port: u16) -> ServerProcess {
+    pub async fn start(database: &str, port: u16) -> ServerProcess {
         let log = std::env::temp_dir().join(format!("spades-server-{port}-{}.log", std::process::id()));
         let log_file = std::fs::OpenOptions::new()
             .create(true)
@@ -64,7 +64,7 @@ impl ServerProcess {
         server
     }
 
-    fn url(&self) -> String {
+    pub fn url(&self) -> String {
         format!("ws://{}/ws", self.address)
     }
 
@@ -89,7 +89,7 @@ impl ServerProcess {
         );
     }
 
-    fn kill(mut self) -> (String, u16) {
+    pub fn kill(mut self) -> (String, u16) {
         self.child.kill().expect("SIGKILL");
         let _ = self.child.wait();
         (self.database.clone(), self.address.port())

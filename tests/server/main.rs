@@ -13,3 +13,4 @@ mod play;
 mod protocol_doc;
 mod reconnect;
 mod slow_client;
+mod tournaments;

@@ -100,6 +100,9 @@ pub fn check_privacy(seat: Option<Seat>, message: &ServerMessage) {
             );
         }
         ServerMessage::Snapshot { state, .. } => {
+            // A client entering a room learns his seat from the snapshot.
+            let seat = seat.or(state.your_seat);
+            let mine = |other: Seat| seat == Some(other);
             if let Some(game) = &state.game {
                 assert_eq!(game.seat, state.your_seat);
                 assert!(
@@ -162,6 +165,38 @@ impl Player {
             acted_on: 0,
             gaps: 0,
         }
+    }
+
+    /// Connects as the account behind `token`.
+    pub async fn sign_in(url: &str, name: &str, token: &str) -> Player {
+        let mut client = Client::connect(url).await.expect("connects");
+        let welcome = client.hello_again(token).await.expect("welcome");
+        let ServerMessage::Welcome { player, .. } = welcome else {
+            panic!("expected a welcome, got {welcome:?}");
+        };
+        Player {
+            client,
+            table: TableState {
+                me: Some(player.id.clone()),
+                ..TableState::default()
+            },
+            name: name.to_string(),
+            token: token.to_string(),
+            id: player.id,
+            received: Vec::new(),
+            blind_nil: false,
+            acted_on: 0,
+            gaps: 0,
+        }
+    }
+
+    /// Forgets the table it was at, to sit at another.
+    pub fn clear_table(&mut self) {
+        self.table = TableState {
+            me: Some(self.id.clone()),
+            ..TableState::default()
+        };
+        self.acted_on = 0;
     }
 
     /// Records and checks one message.

@@ -220,7 +220,9 @@ pub fn reply_id(message: &ServerMessage) -> Option<&MessageId> {
         | ServerMessage::Ack { id, .. }
         | ServerMessage::Rooms { id, .. }
         | ServerMessage::Queued { id, .. } => Some(id),
-        ServerMessage::Error { id, .. } | ServerMessage::Snapshot { id, .. } => id.as_ref(),
+        ServerMessage::Error { id, .. }
+        | ServerMessage::Snapshot { id, .. }
+        | ServerMessage::Tournament { id, .. } => id.as_ref(),
         _ => None,
     }
 }

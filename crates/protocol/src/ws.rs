@@ -220,6 +220,16 @@ pub enum ClientMessage {
     LeaveQueue {
         id: MessageId,
     },
+    /// Follows a tournament: the reply is its view, and a new view comes
+    /// whenever a table starts or ends.
+    WatchTournament {
+        id: MessageId,
+        tournament: String,
+    },
+    UnwatchTournament {
+        id: MessageId,
+        tournament: String,
+    },
     Bid {
         id: MessageId,
         bid: u8,
@@ -266,6 +276,8 @@ impl ClientMessage {
             | ClientMessage::RemoveBot { id, .. }
             | ClientMessage::Queue { id, .. }
             | ClientMessage::LeaveQueue { id }
+            | ClientMessage::WatchTournament { id, .. }
+            | ClientMessage::UnwatchTournament { id, .. }
             | ClientMessage::Bid { id, .. }
             | ClientMessage::Look { id }
             | ClientMessage::PassCards { id, .. }
@@ -564,6 +576,24 @@ pub enum ServerMessage {
         seats: [PlayerInfo; 4],
     },
 
+    /// The player's table in a tournament is open and its game has begun:
+    /// his seat in `room` is held for him; he enters with `join_room`.
+    TournamentTable {
+        tournament: String,
+        stage: u32,
+        table: u32,
+        room: String,
+        seat: Seat,
+    },
+    /// A tournament's bracket or standings, as `GET /api/tournaments/{id}`
+    /// gives them: the reply to `watch_tournament`, then again after each
+    /// change.
+    Tournament {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<MessageId>,
+        tournament: serde_json::Value,
+    },
+
     // Room events. Each carries the room and its sequence number.
     /// The seats or the members of the room changed.
     Seats {
@@ -758,6 +788,9 @@ pub enum ErrorCode {
     // Quick play.
     NotQueued,
     BadPartner,
+    // Tournaments.
+    TournamentNotFound,
+    TournamentTable,
     // Chat.
     ChatTooLong,
     ChatRateLimited,

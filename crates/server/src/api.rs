@@ -66,7 +66,7 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             code,
@@ -83,7 +83,7 @@ impl ApiError {
         )
     }
 
-    fn not_found(what: &str) -> ApiError {
+    pub(crate) fn not_found(what: &str) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "not_found", format!("no such {what}"))
     }
 }
@@ -122,7 +122,7 @@ impl IntoResponse for ApiError {
     }
 }
 
-type ApiResult<T> = Result<T, ApiError>;
+pub(crate) type ApiResult<T> = Result<T, ApiError>;
 
 /// The client's address, when the server knows it.
 pub struct ClientAddress(Option<IpAddr>);
@@ -146,7 +146,7 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// The account behind the request's bearer token.
-async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Account> {
+pub(crate) async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Account> {
     let token = bearer(headers).ok_or_else(ApiError::unauthorized)?;
     identity::resolve(state.store(), token)
         .await?
@@ -334,9 +334,15 @@ async fn register(State(state): State<AppState>, Json(body): Json<Credentials>) 
         .store()
         .create_account(id, &name, Some(&hash), time::OffsetDateTime::now_utc())
         .await?;
-    // The first registered account administers the server: it may run
-    // tournaments and give that permission to others.
-    if state.store().registered_count().await? == 1 {
+    // The first registered account administers the server, and so does the
+    // one the settings name: it may run tournaments and give that
+    // permission to others.
+    let named = state
+        .config()
+        .admin
+        .as_deref()
+        .is_some_and(|admin| admin.trim().eq_ignore_ascii_case(&name));
+    if named || state.store().registered_count().await? == 1 {
         state.store().set_permissions(id, true, true).await?;
     }
     let answer = session_for(&state, id, &name).await?;

@@ -55,6 +55,9 @@ pub struct Config {
     pub queue_rating_gap: f64,
     /// How much that gap widens for every second a player waits.
     pub queue_gap_growth: f64,
+    /// An account name that administers the server: it may run tournaments
+    /// and grant that permission. The first registered account always does.
+    pub admin: Option<String>,
 }
 
 impl Default for Config {
@@ -81,6 +84,7 @@ impl Default for Config {
             queue_max_wait: Duration::from_secs(20),
             queue_rating_gap: 100.0,
             queue_gap_growth: 25.0,
+            admin: None,
         }
     }
 }

@@ -346,6 +346,36 @@ impl Session {
                 self.watching_lobby = true;
                 self.ack(id);
             }
+            ClientMessage::WatchTournament { id, tournament } => {
+                let Ok(tournament) = tournament.parse::<uuid::Uuid>() else {
+                    return self.send_error(Some(id), ErrorCode::TournamentNotFound, "no such tournament");
+                };
+                match self
+                    .state
+                    .tournaments()
+                    .watch(tournament, self.outbox.clone())
+                    .await
+                {
+                    Ok(view) => self.send(&crate::tournament::view_reply(id, view)),
+                    Err(crate::tournament::Refusal::NotFound) => {
+                        self.send_error(Some(id), ErrorCode::TournamentNotFound, "no such tournament")
+                    }
+                    Err(_) => self.send_error(
+                        Some(id),
+                        ErrorCode::ServerBusy,
+                        "storage is unavailable; try again later",
+                    ),
+                }
+            }
+            ClientMessage::UnwatchTournament { id, tournament } => {
+                if let Ok(tournament) = tournament.parse::<uuid::Uuid>() {
+                    self.state
+                        .tournaments()
+                        .unwatch(tournament, self.outbox.id())
+                        .await;
+                }
+                self.ack(id);
+            }
             ClientMessage::UnwatchLobby { id } => {
                 if self.watching_lobby {
                     let _ = self.state.lobby().unwatch(self.outbox.id()).await;

@@ -202,6 +202,12 @@ impl Online {
         }
     }
 
+    /// Sends a message to the player's connection, if he has one.
+    pub fn send(&self, player: &str, message: axum::extract::ws::Utf8Bytes) -> bool {
+        let outbox = self.connections().get(player).cloned();
+        outbox.is_some_and(|outbox| outbox.send(message))
+    }
+
     #[cfg(test)]
     pub fn count(&self) -> usize {
         self.connections().len()

@@ -18,6 +18,7 @@ mod matchmaking;
 mod outbox;
 mod render;
 mod room;
+mod tournament;
 
 use std::future::Future;
 use std::io;
@@ -43,6 +44,7 @@ pub use config::Config;
 use identity::Online;
 use journal::Journal;
 use lobby::LobbyHandle;
+use tournament::TournamentHandle;
 
 /// Bytes the WebSocket layer reads at a time for a connection. Small, because
 /// client messages are small and this buffer is allocated per connection
@@ -89,8 +91,9 @@ struct Shared {
     store: Store,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
-    online: Online,
+    online: Arc<Online>,
     lobby: LobbyHandle,
+    tournaments: TournamentHandle,
     login_limiter: api::LoginLimiter,
     connections: AtomicUsize,
     next_connection: AtomicU64,
@@ -110,14 +113,30 @@ impl AppState {
             config.login_failures_per_address,
             config.login_window,
         );
+        let online = Arc::new(Online::default());
+        let (finished_tables, finished_rx) = tokio::sync::mpsc::unbounded_channel();
+        let lobby = lobby::spawn(
+            config.clone(),
+            journal.clone(),
+            lifecycle.clone(),
+            finished_tables,
+        );
+        let tournaments = tournament::spawn(
+            store.clone(),
+            lobby.clone(),
+            online.clone(),
+            lifecycle.clone(),
+            finished_rx,
+        );
         AppState {
             shared: Arc::new(Shared {
-                lobby: lobby::spawn(config.clone(), journal.clone(), lifecycle.clone()),
+                lobby,
+                tournaments,
                 config,
                 store,
                 journal,
                 lifecycle,
-                online: Online::default(),
+                online,
                 login_limiter,
                 connections: AtomicUsize::new(0),
                 next_connection: AtomicU64::new(1),
@@ -141,6 +160,10 @@ impl AppState {
 
     fn lobby(&self) -> &LobbyHandle {
         &self.shared.lobby
+    }
+
+    fn tournaments(&self) -> &TournamentHandle {
+        &self.shared.tournaments
     }
 
     fn login_limiter(&self) -> &api::LoginLimiter {
@@ -204,6 +227,7 @@ pub fn app(state: AppState) -> Router {
         .route("/metrics", get(metrics))
         .route("/ws", get(websocket))
         .merge(api::routes())
+        .merge(tournament::routes())
         .with_state(state)
 }
 
@@ -333,6 +357,11 @@ impl Server {
         let store = Store::open(&config.database_url).await?;
         store.migrate().await?;
         let (journal, journal_task) = Journal::spawn(store.clone());
+        if let Some(name) = &config.admin
+            && let Some(account) = store.registered_account(name).await?
+        {
+            store.set_permissions(account.id, true, true).await?;
+        }
         let state = AppState::new(config, store, journal);
         let resumed = lobby::resume_games(&state).await?;
         if resumed > 0 {

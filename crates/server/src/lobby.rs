@@ -17,6 +17,7 @@ use spades_engine::Seat;
 use spades_protocol::ws::{
     BotLevel, ErrorCode, MessageId, RoomStatus, RoomSummary, ServerMessage, UnqueueReason,
 };
+use spades_store::TableLink;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::Lifecycle;
@@ -77,6 +78,14 @@ pub enum LobbyRequest {
         player: Arc<str>,
         connection: ConnectionId,
     },
+    /// Opens a tournament table under the code the tournament chose for it
+    /// and starts its game; the answer is false when it was not opened: a
+    /// room with that code is open already (the table is being played), or
+    /// no game can start now.
+    OpenTournamentTable {
+        table: Box<TournamentTable>,
+        reply: oneshot::Sender<bool>,
+    },
     /// Reopens a room around a game that was being played when the server
     /// stopped.
     Resume {
@@ -84,6 +93,16 @@ pub enum LobbyRequest {
         game: Box<room::Resumed>,
         reply: oneshot::Sender<()>,
     },
+}
+
+/// A tournament table to open.
+#[derive(Debug)]
+pub struct TournamentTable {
+    pub code: Arc<str>,
+    pub name: String,
+    pub rules: RuleSet,
+    pub link: TableLink,
+    pub players: [PlayerRef; 4],
 }
 
 /// What rooms tell the lobby.
@@ -153,6 +172,14 @@ impl LobbyHandle {
         .await
     }
 
+    pub async fn open_tournament_table(&self, table: TournamentTable) -> Result<bool, LobbyGone> {
+        self.ask(|reply| LobbyRequest::OpenTournamentTable {
+            table: Box::new(table),
+            reply,
+        })
+        .await
+    }
+
     pub async fn queue(
         &self,
         entry: matchmaking::Entry,
@@ -210,6 +237,7 @@ struct Lobby {
     queue: Queue,
     /// The connections of queued players, to tell them of their table.
     queued: HashMap<Arc<str>, Outbox>,
+    tournaments: mpsc::UnboundedSender<TableLink>,
 }
 
 /// How often the queue is looked at for tables, besides whenever someone
@@ -218,7 +246,12 @@ struct Lobby {
 const MATCH_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Starts the lobby task.
-pub fn spawn(config: Arc<Config>, journal: Journal, lifecycle: Arc<Lifecycle>) -> LobbyHandle {
+pub fn spawn(
+    config: Arc<Config>,
+    journal: Journal,
+    lifecycle: Arc<Lifecycle>,
+    tournaments: mpsc::UnboundedSender<TableLink>,
+) -> LobbyHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
     let (notes, mut note_rx) = mpsc::unbounded_channel();
     let stop = lifecycle.stopped();
@@ -237,6 +270,7 @@ pub fn spawn(config: Arc<Config>, journal: Journal, lifecycle: Arc<Lifecycle>) -
         notes,
         queue,
         queued: HashMap::new(),
+        tournaments,
     };
     tokio::spawn(async move {
         let mut matching = tokio::time::interval(MATCH_INTERVAL);
@@ -263,7 +297,7 @@ const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
 /// A random room code: 6 characters for a public room, 10 for a private
 /// one, whose code is its only protection.
-fn new_code(private: bool) -> String {
+pub fn new_code(private: bool) -> String {
     let length = if private { 10 } else { 6 };
     let random = uuid::Uuid::new_v4().as_u128();
     (0..length)
@@ -299,6 +333,7 @@ impl Lobby {
                     rules,
                     owner,
                     bots,
+                    tournament: None,
                 };
                 let (handle, summary) = room::spawn(settings, self.context(), room::Opening::Empty);
                 self.publish(&summary);
@@ -348,6 +383,9 @@ impl Lobby {
             }
             LobbyRequest::Disconnected { player, connection } => {
                 self.dequeue(&player, Some(connection));
+            }
+            LobbyRequest::OpenTournamentTable { table, reply } => {
+                let _ = reply.send(self.open_tournament_table(*table));
             }
             LobbyRequest::Resume {
                 settings,
@@ -470,6 +508,7 @@ impl Lobby {
             rules: table.preset.rules(),
             owner,
             bots: BotLevel::Basic,
+            tournament: None,
         };
         let (handle, summary) = room::spawn(
             settings,
@@ -496,6 +535,41 @@ impl Lobby {
         tracing::info!(room = %code, preset = table.preset.name(), "quick-play table opened");
     }
 
+    fn open_tournament_table(&mut self, table: TournamentTable) -> bool {
+        // While no game can start, the table waits; the tournament tries
+        // again on its next round of checks.
+        let cannot_start = self.lifecycle.is_draining() || self.journal.is_degraded();
+        if cannot_start || self.rooms.contains_key(&table.code) {
+            return false;
+        }
+        let code = table.code.clone();
+        let owner = table
+            .players
+            .iter()
+            .find(|player| player.bot.is_none())
+            .cloned()
+            .unwrap_or_else(|| table.players[0].clone());
+        let settings = room::Settings {
+            code: code.clone(),
+            name: table.name,
+            private: true,
+            rules: table.rules,
+            owner,
+            bots: BotLevel::Basic,
+            tournament: Some(table.link),
+        };
+        for player in table.players.iter().filter(|player| player.bot.is_none()) {
+            self.seated.insert(player.id.clone(), code.clone());
+        }
+        let (handle, summary) = room::spawn(
+            settings,
+            self.context(),
+            room::Opening::Matched(Box::new(table.players)),
+        );
+        self.rooms.insert(code, Entry { handle, summary });
+        true
+    }
+
     /// What a new room shares with the rest of the server.
     fn context(&self) -> room::Context {
         room::Context {
@@ -503,6 +577,7 @@ impl Lobby {
             lobby: self.notes.clone(),
             journal: self.journal.clone(),
             lifecycle: self.lifecycle.clone(),
+            tournaments: self.tournaments.clone(),
         }
     }
 

@@ -159,7 +159,7 @@ impl Outbox {
         self.kill.clone()
     }
 
-    #[cfg(test)]
+    /// The connection is gone or going.
     pub fn is_closed(&self) -> bool {
         self.kill.is_cancelled() || self.queue.is_closed()
     }

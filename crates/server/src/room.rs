@@ -19,7 +19,7 @@ use spades_protocol::ws::{
     AutoReason, BotLevel, ErrorCode, MAX_CHAT_CHARS, MessageId, RoomState, RoomStatus, RoomSummary, SeatInfo,
     ServerMessage,
 };
-use spades_store::{FinishedGame, NewGame, PlayerStats, StoredGame, Write};
+use spades_store::{FinishedGame, NewGame, PlayerStats, StoredGame, TableLink, Write};
 use time::OffsetDateTime;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -45,6 +45,9 @@ pub struct Settings {
     /// The level of the bots that sit in the room's bot seats and play for
     /// its absent players.
     pub bots: BotLevel,
+    /// The tournament table this room is, if it is one: it plays one game,
+    /// to the end even if its players are all away, and reports the result.
+    pub tournament: Option<TableLink>,
 }
 
 /// How a room begins.
@@ -148,6 +151,8 @@ pub struct Context {
     pub lobby: mpsc::UnboundedSender<LobbyNote>,
     pub journal: Journal,
     pub lifecycle: Arc<Lifecycle>,
+    /// Where tournament tables report a finished game (once it is stored).
+    pub tournaments: mpsc::UnboundedSender<TableLink>,
 }
 
 /// A game read back from the store, replayed to where it stopped.
@@ -198,7 +203,9 @@ impl Resumed {
             BotLevel::Basic
         };
         let summary = stored.summary;
+        let tournament = stored.tournament;
         let settings = Settings {
+            tournament,
             code: summary.room.as_str().into(),
             name: summary.room_name,
             private: summary.private,
@@ -258,6 +265,8 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         lobby: context.lobby,
         journal: context.journal,
         lifecycle: context.lifecycle,
+        tournaments: context.tournaments,
+        reported: None,
         members: HashMap::new(),
         seats: Default::default(),
         table: None,
@@ -441,6 +450,9 @@ struct Room {
     lobby: mpsc::UnboundedSender<LobbyNote>,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
+    tournaments: mpsc::UnboundedSender<TableLink>,
+    /// A tournament result to report once the writes pending are stored.
+    reported: Option<TableLink>,
     /// Writes made while handling the current request; they are stored
     /// before its messages are sent.
     pending: Vec<Write>,
@@ -485,6 +497,9 @@ impl Room {
             // What players are about to learn must be stored first.
             if !self.pending.is_empty() {
                 self.journal.commit(std::mem::take(&mut self.pending)).await;
+            }
+            if let Some(link) = self.reported.take() {
+                let _ = self.tournaments.send(link);
             }
             for member in self.members.values_mut() {
                 member.flush();
@@ -571,9 +586,9 @@ impl Room {
         key
     }
 
-    /// A room with nobody in it and no game under way closes.
+    /// A room with nobody but bots in it and no game under way closes.
     fn is_empty(&self) -> bool {
-        self.members.is_empty() && self.table.as_ref().is_none_or(|table| table.over)
+        self.members.values().all(Member::is_bot) && self.table.as_ref().is_none_or(|table| table.over)
     }
 
     fn status(&self) -> RoomStatus {
@@ -1033,6 +1048,12 @@ impl Room {
 
     /// Starts a game with the players in the seats.
     fn start_game(&mut self) -> Result<(), Refusal> {
+        if self.settings.tournament.is_some() && self.table.is_some() {
+            return Err(Refusal::new(
+                ErrorCode::TournamentTable,
+                "a tournament table plays one game; the tournament opens the next",
+            ));
+        }
         if self.playing() {
             return Err(Refusal::new(
                 ErrorCode::GameInProgress,
@@ -1086,6 +1107,7 @@ impl Room {
             seed,
             players,
             started_at: OffsetDateTime::now_utc(),
+            tournament: self.settings.tournament,
         }));
         self.table = Some(Table {
             id,
@@ -1117,6 +1139,12 @@ impl Room {
     /// Checks that `player` owns the room and that no game is being played.
     fn owner_between_games(&self, player: &str) -> Result<(), Refusal> {
         self.member_seat(player)?;
+        if self.settings.tournament.is_some() {
+            return Err(Refusal::new(
+                ErrorCode::TournamentTable,
+                "the tournament seats its tables",
+            ));
+        }
         if *self.settings.owner.id != *player {
             return Err(Refusal::new(
                 ErrorCode::NotOwner,
@@ -1461,7 +1489,9 @@ impl Room {
                 abandoned: Seat::ALL.map(|seat| table.away.contains(seat)),
                 stats: table.stats,
                 finished_at: OffsetDateTime::now_utc(),
+                tournament: self.settings.tournament,
             }));
+            self.reported = self.settings.tournament;
             tracing::info!(
                 room = %self.settings.code,
                 game = table.number,
@@ -1598,8 +1628,10 @@ impl Room {
 
     /// Every seated player is gone for good and nobody is watching: the
     /// game cannot go on for anyone's benefit.
+    /// A tournament game is never abandoned: bots play it to the end and
+    /// its result counts for the players.
     fn abandoned(&self) -> bool {
-        let Some(table) = self.table.as_ref() else {
+        let Some(table) = self.table.as_ref().filter(|_| self.settings.tournament.is_none()) else {
             return false;
         };
         let server_plays = table.played_by_server();

@@ -74,6 +74,11 @@ pub struct Args {
     /// Rating points the accepted gap widens by for each second waited.
     #[arg(long, env = "SPADES_QUEUE_GAP_GROWTH", default_value_t = 25.0)]
     queue_gap_growth: f64,
+    /// The name of an account that administers the server (it may run
+    /// tournaments and grant that permission); the first account registered
+    /// is one in any case.
+    #[arg(long, env = "SPADES_ADMIN")]
+    admin: Option<String>,
     /// Worker threads; 0 uses one per CPU core, 1 runs everything on one
     /// thread.
     #[arg(long, env = "SPADES_THREADS", default_value_t = 0)]
@@ -128,6 +133,7 @@ impl Args {
             queue_max_wait: Duration::from_secs_f64(self.queue_max_wait),
             queue_rating_gap: self.queue_rating_gap.max(0.0),
             queue_gap_growth: self.queue_gap_growth.max(0.0),
+            admin: self.admin.clone(),
         }
     }
 }

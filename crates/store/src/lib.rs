@@ -50,6 +50,13 @@ macro_rules! on_pool {
     };
 }
 
+mod tournament;
+
+pub use tournament::{
+    Entrant, NewTable, NewTournament, PlayedTournament, Registration, Stage, Step, StoredTable, TableLink,
+    Tournament, TournamentSummary,
+};
+
 /// A connection to the store. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Store {
@@ -199,6 +206,8 @@ pub struct NewGame {
     pub seed: u64,
     pub players: [Uuid; 4],
     pub started_at: OffsetDateTime,
+    /// The tournament table the game is played at, if any.
+    pub tournament: Option<TableLink>,
 }
 
 /// One player's counts over a game.
@@ -222,6 +231,9 @@ pub struct FinishedGame {
     pub abandoned: [bool; 4],
     pub stats: [PlayerStats; 4],
     pub finished_at: OffsetDateTime,
+    /// The tournament table the game was played at: its result is stored
+    /// with the game's.
+    pub tournament: Option<TableLink>,
 }
 
 /// One write of the game journal.
@@ -280,6 +292,8 @@ pub struct StoredGame {
     pub seed: u64,
     pub players: Vec<GamePlayer>,
     pub actions: Vec<(u8, String)>,
+    /// The tournament table the game is played at, if any.
+    pub tournament: Option<TableLink>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -549,6 +563,18 @@ impl Store {
                         .execute(&mut *tx)
                         .await?;
                     }
+                    if let Some(link) = &game.tournament {
+                        sqlx::query(
+                            "UPDATE tournament_tables SET game_id = $1, status = 'playing' \
+                             WHERE tournament_id = $2 AND stage = $3 AND table_no = $4 AND status = 'pending'",
+                        )
+                        .bind(game.id)
+                        .bind(link.tournament)
+                        .bind(link.stage as i32)
+                        .bind(link.table as i32)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
                 }
             }
             let actions: Vec<ActionRow<'_>> = writes
@@ -599,6 +625,18 @@ impl Store {
                         if updated == 0 {
                             // Already finished: a retry of a batch that was stored.
                             continue;
+                        }
+                        if let (Some(_), Some(winner)) = (&end.tournament, end.winner) {
+                            sqlx::query(
+                                "UPDATE tournament_tables SET status = 'finished', winner = $1, score0 = $2, \
+                                 score1 = $3 WHERE game_id = $4",
+                            )
+                            .bind(i16::from(winner))
+                            .bind(end.score[0])
+                            .bind(end.score[1])
+                            .bind(end.id)
+                            .execute(&mut *tx)
+                            .await?;
                         }
                         let players: Vec<(i16, Uuid)> =
                             sqlx::query_as("SELECT seat, account_id FROM game_players WHERE game_id = $1 ORDER BY seat")
@@ -705,7 +743,9 @@ impl Store {
         let actions: Vec<(i16, String)> = on_pool!(self, pool => sqlx::query_as(
             "SELECT seat, action FROM game_actions WHERE game_id = $1 ORDER BY idx")
             .bind(id).fetch_all(pool).await?);
+        let tournament = self.game_table(id).await?;
         Ok(StoredGame {
+            tournament,
             summary,
             owner: details.owner_id,
             rules: details.rules.0,

@@ -1,0 +1,289 @@
+//! The tournament endpoints of the HTTP API, and the permission grant
+//! that lets accounts run tournaments.
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::Deserialize;
+use spades_engine::RuleSet;
+use spades_store::{Account, NewTournament, PlayedTournament, Tournament, TournamentSummary};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::Refusal;
+use crate::AppState;
+use crate::api::{ApiError, ApiResult, caller};
+
+/// The most tournaments one list answer holds.
+const LIST_LIMIT: u32 = 200;
+
+pub fn routes() -> axum::Router<AppState> {
+    axum::Router::new()
+        .route("/api/tournaments", get(list).post(create))
+        .route("/api/tournaments/{id}", get(show))
+        .route(
+            "/api/tournaments/{id}/register",
+            post(register).delete(unregister),
+        )
+        .route("/api/tournaments/{id}/bots", post(add_bots))
+        .route("/api/tournaments/{id}/start", post(start))
+        .route("/api/tournaments/{id}/cancel", post(cancel))
+        .route("/api/players/{id}/tournaments", get(history))
+        .route("/api/players/{id}/permissions", post(grant))
+}
+
+impl From<Refusal> for ApiError {
+    fn from(refusal: Refusal) -> ApiError {
+        let status = match refusal {
+            Refusal::NotFound | Refusal::NotRegistered => StatusCode::NOT_FOUND,
+            Refusal::Storage => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::CONFLICT,
+        };
+        ApiError::new(status, refusal.code(), refusal.message())
+    }
+}
+
+fn forbidden(message: &str) -> ApiError {
+    ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
+}
+
+/// The caller, if he may run tournaments.
+async fn organizer(state: &AppState, headers: &HeaderMap) -> ApiResult<Account> {
+    let account = caller(state, headers).await?;
+    if account.can_organize || account.is_admin {
+        Ok(account)
+    } else {
+        Err(forbidden("only organisers may do that"))
+    }
+}
+
+/// What an organiser sends to create a tournament.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewSettings {
+    name: String,
+    #[serde(default = "knockout")]
+    format: String,
+    #[serde(default = "sixteen")]
+    max_players: u32,
+    /// RFC 3339; absent: the tournament starts when full.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    starts_at: Option<OffsetDateTime>,
+    /// Swiss rounds (default 7).
+    rounds: Option<u32>,
+    target: Option<i32>,
+    loss_threshold: Option<i32>,
+    hands: Option<u32>,
+}
+
+fn knockout() -> String {
+    "knockout".into()
+}
+
+fn sixteen() -> u32 {
+    16
+}
+
+fn bad(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
+}
+
+/// `POST /api/tournaments`: an organiser creates a tournament.
+async fn create(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Json(body): Json<NewSettings>,
+) -> ApiResult<Response> {
+    let account = organizer(&state, &headers).await?;
+    let name = body.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 60 || name.chars().any(char::is_control) {
+        return Err(bad("a tournament name is 1 to 60 characters"));
+    }
+    let format: &'static str = match body.format.as_str() {
+        "knockout" => "knockout",
+        "swiss" => "swiss",
+        _ => return Err(bad("the format is knockout or swiss")),
+    };
+    if !(4..=1024).contains(&body.max_players) {
+        return Err(bad("max_players is between 4 and 1024"));
+    }
+    let rounds = match (format, body.rounds) {
+        ("swiss", rounds) => Some(rounds.unwrap_or(7)),
+        (_, None) => None,
+        (_, Some(_)) => return Err(bad("rounds are set for a Swiss tournament only")),
+    };
+    if rounds.is_some_and(|rounds| !(1..=30).contains(&rounds)) {
+        return Err(bad("a Swiss tournament has 1 to 30 rounds"));
+    }
+    let rules = RuleSet {
+        target: body.target.unwrap_or(RuleSet::TOURNAMENT.target),
+        mercy: Some(body.loss_threshold.unwrap_or(-300)),
+        max_hands: Some(body.hands.unwrap_or(7)),
+        ..RuleSet::TOURNAMENT
+    };
+    if body.hands.is_some_and(|hands| hands > 50) {
+        return Err(bad("a tournament game has at most 50 hands"));
+    }
+    rules
+        .validate()
+        .map_err(|error| bad(format!("{error} (target, loss_threshold, hands)")))?;
+    let id = Uuid::new_v4();
+    let new = NewTournament {
+        id,
+        name,
+        format,
+        organizer: account.id,
+        created_at: OffsetDateTime::now_utc(),
+        starts_at: body.starts_at,
+        max_players: body.max_players,
+        rounds,
+        rules: serde_json::to_value(rules).unwrap_or_default(),
+        seed: Uuid::new_v4().as_u64_pair().0,
+    };
+    state.store().create_tournament(&new).await?;
+    state.tournaments().created(id).await;
+    let tournament = state
+        .store()
+        .tournament(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("tournament"))?;
+    Ok((StatusCode::CREATED, Json(tournament)).into_response())
+}
+
+#[derive(Deserialize)]
+struct ListQuery {
+    /// `upcoming`, `running` or `finished` (which includes cancelled).
+    status: Option<String>,
+}
+
+/// `GET /api/tournaments?status=upcoming|running|finished`.
+async fn list(
+    State(state): State<AppState>,
+    Query(query): Query<ListQuery>,
+) -> ApiResult<Json<Vec<TournamentSummary>>> {
+    let statuses: &[&str] = match query.status.as_deref() {
+        None => &["open", "running", "finished", "cancelled"],
+        Some("upcoming") => &["open"],
+        Some("running") => &["running"],
+        Some("finished") => &["finished", "cancelled"],
+        Some(_) => return Err(bad("status is upcoming, running or finished")),
+    };
+    Ok(Json(state.store().tournaments(statuses, LIST_LIMIT).await?))
+}
+
+/// `GET /api/tournaments/{id}`: the settings, the entrants with their
+/// standings and places, and every table of every stage.
+async fn show(State(state): State<AppState>, Path(id): Path<Uuid>) -> ApiResult<Json<Tournament>> {
+    state
+        .store()
+        .tournament(id)
+        .await?
+        .map(Json)
+        .ok_or_else(|| ApiError::not_found("tournament"))
+}
+
+/// `POST /api/tournaments/{id}/register`: the caller enters.
+async fn register(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<Uuid>,
+) -> ApiResult<Response> {
+    let account = caller(&state, &headers).await?;
+    let entry = state.tournaments().register(id, account.id).await?;
+    Ok((StatusCode::CREATED, Json(serde_json::json!({ "entry": entry }))).into_response())
+}
+
+/// `DELETE /api/tournaments/{id}/register`: the caller withdraws.
+async fn unregister(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<Uuid>,
+) -> ApiResult<StatusCode> {
+    let account = caller(&state, &headers).await?;
+    state.tournaments().unregister(id, account.id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize)]
+struct BotCount {
+    count: u32,
+}
+
+/// `POST /api/tournaments/{id}/bots {count}`: an organiser enters bots.
+async fn add_bots(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<Uuid>,
+    Json(body): Json<BotCount>,
+) -> ApiResult<StatusCode> {
+    organizer(&state, &headers).await?;
+    state.tournaments().add_bots(id, body.count).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /api/tournaments/{id}/start`: an organiser starts it now.
+async fn start(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<Uuid>,
+) -> ApiResult<StatusCode> {
+    organizer(&state, &headers).await?;
+    state.tournaments().start(id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `POST /api/tournaments/{id}/cancel`: an organiser calls it off.
+async fn cancel(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<Uuid>,
+) -> ApiResult<StatusCode> {
+    organizer(&state, &headers).await?;
+    state.tournaments().cancel(id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/players/{id}/tournaments`: the tournaments a player entered,
+/// with his standing and place.
+async fn history(
+    State(state): State<AppState>,
+    Path(id): Path<Uuid>,
+) -> ApiResult<Json<Vec<PlayedTournament>>> {
+    Ok(Json(state.store().player_tournaments(id, LIST_LIMIT).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Permissions {
+    organizer: bool,
+    #[serde(default)]
+    admin: bool,
+}
+
+/// `POST /api/players/{id}/permissions {organizer, admin}`: an
+/// administrator grants or takes away the right to run tournaments (and
+/// to administer).
+async fn grant(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<Uuid>,
+    Json(body): Json<Permissions>,
+) -> ApiResult<StatusCode> {
+    let account = caller(&state, &headers).await?;
+    if !account.is_admin {
+        return Err(forbidden("only administrators may grant permissions"));
+    }
+    let target = state
+        .store()
+        .account(id)
+        .await?
+        .filter(|target| target.registered)
+        .ok_or_else(|| ApiError::not_found("registered player"))?;
+    state
+        .store()
+        .set_permissions(target.id, body.admin, body.organizer || body.admin)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}

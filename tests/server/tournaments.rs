@@ -1,0 +1,671 @@
+//! Tournaments run by the server on its own: registration over HTTP, every
+//! table opened and announced over the WebSocket, played by real clients
+//! (and bots for the absent), stages advanced, places and standings stored,
+//! and a server killed in the middle of a stage that carries on.
+
+use std::collections::{HashMap, HashSet};
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use spades_protocol::ws::{ClientMessage, ErrorCode, ServerMessage};
+use spades_server::Config;
+
+use crate::durability::{ServerProcess, free_port};
+use crate::support::*;
+
+/// Registers an account; returns its token and id.
+async fn account(address: SocketAddr, name: &str) -> (String, String) {
+    let answer = http(
+        address,
+        "POST",
+        "/api/register",
+        Some(json!({"name": name, "password": "a long enough password"})),
+        None,
+    )
+    .await;
+    assert_eq!(answer.status, 201, "{}", answer.body);
+    let body = answer.json();
+    (
+        body["token"].as_str().unwrap().to_string(),
+        body["player"]["id"].as_str().unwrap().to_string(),
+    )
+}
+
+/// Creates a tournament as `organizer`; returns its id.
+async fn create(address: SocketAddr, organizer: &str, settings: Value) -> String {
+    let answer = http(
+        address,
+        "POST",
+        "/api/tournaments",
+        Some(settings),
+        Some(organizer),
+    )
+    .await;
+    assert_eq!(answer.status, 201, "{}", answer.body);
+    answer.json()["id"].as_str().unwrap().to_string()
+}
+
+async fn view(address: SocketAddr, id: &str) -> Value {
+    let answer = http(address, "GET", &format!("/api/tournaments/{id}"), None, None).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    answer.json()
+}
+
+/// Registers `count` players and connects each on his own WebSocket.
+async fn entrants(
+    address: SocketAddr,
+    url: &str,
+    tournament: &str,
+    prefix: &str,
+    count: usize,
+) -> Vec<Player> {
+    let mut players = Vec::with_capacity(count);
+    for i in 0..count {
+        let name = format!("{prefix}{i}");
+        let (token, _) = account(address, &name).await;
+        players.push(Player::sign_in(url, &name, &token).await);
+    }
+    for player in &players {
+        let path = format!("/api/tournaments/{tournament}/register");
+        let answer = http(address, "POST", &path, None, Some(&player.token)).await;
+        assert_eq!(answer.status, 201, "{}", answer.body);
+    }
+    players
+}
+
+/// The tables a player has been sent to, in order.
+fn tables_announced(player: &Player) -> Vec<(u32, String)> {
+    player
+        .received
+        .iter()
+        .filter_map(|message| match message {
+            ServerMessage::TournamentTable { stage, room, .. } => Some((*stage, room.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Plays every table the players are sent to until the tournament is
+/// finished, and returns its final view.
+async fn play_tournament(address: SocketAddr, players: &mut [Player], id: &str, within: Duration) -> Value {
+    let deadline = tokio::time::Instant::now() + within;
+    // Tables announced before this call have been dealt with by the caller.
+    let mut joined: Vec<usize> = players.iter().map(|p| tables_announced(p).len()).collect();
+    let mut next_look = tokio::time::Instant::now();
+    loop {
+        for (i, player) in players.iter_mut().enumerate() {
+            player.pump().await;
+            let announced = tables_announced(player);
+            if announced.len() > joined[i] {
+                let (_, room) = announced.last().cloned().unwrap();
+                joined[i] = announced.len();
+                player.clear_table();
+                player.join_room(&room).await;
+            }
+            player.act_if_due().await;
+        }
+        if tokio::time::Instant::now() >= next_look {
+            let view = view(address, id).await;
+            if view["status"] == "finished" {
+                return view;
+            }
+            next_look = tokio::time::Instant::now() + Duration::from_millis(200);
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the tournament did not finish within {within:?}: {}",
+            view(address, id).await
+        );
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+fn stages(view: &Value) -> &Vec<Value> {
+    view["stages"].as_array().expect("stages")
+}
+
+fn seats(table: &Value) -> [u64; 4] {
+    let seats = table["seats"].as_array().expect("seats");
+    std::array::from_fn(|i| seats[i].as_u64().unwrap())
+}
+
+/// The two partnerships of a table, each as an ordered pair of entries.
+fn partnerships(table: &Value) -> [(u64, u64); 2] {
+    let s = seats(table);
+    [(s[0].min(s[2]), s[0].max(s[2])), (s[1].min(s[3]), s[1].max(s[3]))]
+}
+
+/// The entries of the winning team of a finished table.
+fn winners(table: &Value) -> [u64; 2] {
+    assert_eq!(table["status"], "finished", "{table}");
+    let s = seats(table);
+    match table["winner"].as_u64() {
+        Some(0) => [s[0], s[2]],
+        Some(1) => [s[1], s[3]],
+        other => panic!("no winner: {other:?}"),
+    }
+}
+
+fn places(view: &Value) -> HashMap<u64, u64> {
+    view["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["entry"].as_u64().unwrap(),
+                e["place"].as_u64().expect("a place"),
+            )
+        })
+        .collect()
+}
+
+/// Checks a finished knockout: each stage seats exactly the winners of the
+/// one before, nobody partners anyone twice, and the places follow the
+/// stage each pair went out in.
+fn check_knockout(view: &Value, entries: usize) {
+    assert_eq!(view["status"], "finished");
+    let stages = stages(view);
+    let expected_stages = (entries / 4).trailing_zeros() as usize + 1;
+    assert_eq!(stages.len(), expected_stages, "{view}");
+    let mut partnered = HashSet::new();
+    let mut previous_winners: Option<HashSet<u64>> = None;
+    for (s, stage) in stages.iter().enumerate() {
+        let tables = stage["tables"].as_array().unwrap();
+        assert_eq!(tables.len(), entries >> (2 + s), "stage {s}");
+        let seated: HashSet<u64> = tables.iter().flat_map(seats).collect();
+        assert_eq!(seated.len(), tables.len() * 4, "everyone sits once in stage {s}");
+        if let Some(previous) = &previous_winners {
+            assert_eq!(
+                &seated,
+                previous,
+                "stage {s} seats the winners of stage {}",
+                s - 1
+            );
+        }
+        for table in tables {
+            assert!(table["game"].is_string(), "every table has its game stored");
+            for pair in partnerships(table) {
+                assert!(partnered.insert(pair), "{pair:?} partnered twice");
+            }
+        }
+        previous_winners = Some(tables.iter().flat_map(winners).collect());
+    }
+    let places = places(view);
+    let final_table = &stages.last().unwrap()["tables"][0];
+    let champions = winners(final_table);
+    for entry in champions {
+        assert_eq!(places[&entry], 1, "champions are first");
+    }
+    let runners_up: Vec<u64> = seats(final_table)
+        .into_iter()
+        .filter(|e| !champions.contains(e))
+        .collect();
+    for entry in runners_up {
+        assert_eq!(places[&entry], 2, "runners-up are second");
+    }
+    // Losers of a stage of n tables share place n + 1.
+    for stage in stages {
+        let tables = stage["tables"].as_array().unwrap();
+        for table in tables {
+            let won = winners(table);
+            for entry in seats(table).into_iter().filter(|e| !won.contains(e)) {
+                if tables.len() > 1 {
+                    assert_eq!(places[&entry], tables.len() as u64 + 1);
+                }
+            }
+        }
+    }
+}
+
+fn fast_config() -> Config {
+    Config {
+        turn_time: Duration::from_secs(30),
+        // Absent players are played by bots soon after their table opens.
+        seat_hold: Duration::from_millis(300),
+        message_rate: 10_000,
+        message_burst: 10_000,
+        ..Config::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sixteen_players_play_a_knockout_to_the_final() {
+    let server = TestServer::start(fast_config()).await;
+    let address = server.address();
+    let (admin, _) = account(address, "Organiser").await;
+    let id = create(
+        address,
+        &admin,
+        json!({"name": "Sixteen", "format": "knockout", "max_players": 16}),
+    )
+    .await;
+    // One more follows the bracket as it is played.
+    let (watcher_token, _) = account(address, "Watcher").await;
+    let mut watcher = Player::sign_in(&server.url, "Watcher", &watcher_token).await;
+    let tournament = id.clone();
+    let reply = watcher
+        .request(|id| ClientMessage::WatchTournament { id, tournament })
+        .await
+        .expect("watching");
+    assert!(
+        matches!(reply, ServerMessage::Tournament { id: Some(_), .. }),
+        "{reply:?}"
+    );
+
+    // The sixteenth registration fills the tournament and starts it.
+    let mut players = entrants(address, &server.url, &id, "ko", 16).await;
+    let view = play_tournament(address, &mut players, &id, Duration::from_secs(240)).await;
+    check_knockout(&view, 16);
+    assert_eq!(view["format"], "knockout");
+    assert!(
+        view["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["bot"] == false)
+    );
+
+    // Every player was told of each table he played, one per stage reached.
+    let places = places(&view);
+    for (entry, player) in players.iter().enumerate() {
+        let expected = match places[&(entry as u64)] {
+            1 | 2 => 3,
+            3 => 2,
+            _ => 1,
+        };
+        let announced = tables_announced(player);
+        assert_eq!(
+            announced.len(),
+            expected,
+            "{} was told of {announced:?}",
+            player.name
+        );
+        let stages: Vec<u32> = announced.iter().map(|(stage, _)| *stage).collect();
+        assert_eq!(stages, (0..expected as u32).collect::<Vec<_>>());
+    }
+
+    // Each table's game is stored with its result.
+    for stage in stages(&view) {
+        for table in stage["tables"].as_array().unwrap() {
+            let game = table["game"].as_str().unwrap();
+            let stored = http(address, "GET", &format!("/api/games/{game}"), None, None)
+                .await
+                .json();
+            assert_eq!(stored["status"], "finished", "{stored}");
+            assert_eq!(stored["winner"], table["winner"]);
+        }
+    }
+
+    // A player's history shows the tournament and his place.
+    let champion = (0..16).find(|e| places[e] == 1).unwrap() as usize;
+    let path = format!("/api/players/{}/tournaments", players[champion].id);
+    let history = http(address, "GET", &path, None, None).await.json();
+    assert_eq!(history[0]["id"], id.as_str());
+    assert_eq!(history[0]["place"], 1);
+
+    // The watcher was sent the bracket as it changed, up to the end.
+    watcher.pump().await;
+    let last = watcher
+        .received
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ServerMessage::Tournament { tournament, .. } => Some(tournament.clone()),
+            _ => None,
+        })
+        .expect("bracket updates");
+    assert_eq!(last["status"], "finished");
+    let updates = watcher
+        .received
+        .iter()
+        .filter(|m| matches!(m, ServerMessage::Tournament { id: None, .. }))
+        .count();
+    assert!(updates >= 7, "one update per table at least: {updates}");
+
+    // The list shows it among the finished ones, not the upcoming.
+    let finished = http(address, "GET", "/api/tournaments?status=finished", None, None)
+        .await
+        .json();
+    assert!(
+        finished
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == id.as_str())
+    );
+    let upcoming = http(address, "GET", "/api/tournaments?status=upcoming", None, None)
+        .await
+        .json();
+    assert!(
+        upcoming
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["id"] != id.as_str())
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn six_players_are_completed_to_eight_with_bots() {
+    let server = TestServer::start(fast_config()).await;
+    let address = server.address();
+    let (admin, _) = account(address, "Organiser").await;
+    let id = create(
+        address,
+        &admin,
+        json!({"name": "Six", "format": "knockout", "max_players": 6}),
+    )
+    .await;
+    let mut players = entrants(address, &server.url, &id, "six", 6).await;
+    // Two of them never come to their tables: bots play for them and the
+    // results count for them.
+    let absent: Vec<Player> = players.drain(4..).collect();
+    let view = play_tournament(address, &mut players, &id, Duration::from_secs(180)).await;
+    let entrants = view["entrants"].as_array().unwrap();
+    assert_eq!(entrants.len(), 8, "the bracket is completed to 8");
+    let bots: HashSet<u64> = entrants
+        .iter()
+        .filter(|e| e["bot"] == true)
+        .map(|e| e["entry"].as_u64().unwrap())
+        .collect();
+    assert_eq!(bots.len(), 2, "by two bots");
+    check_knockout(&view, 8);
+    // The bots partner people in the first stage.
+    for table in stages(&view)[0]["tables"].as_array().unwrap() {
+        for (a, b) in partnerships(table) {
+            assert!(!(bots.contains(&a) && bots.contains(&b)), "two bots partnered");
+        }
+    }
+    // The absent players have places like everyone else.
+    for player in &absent {
+        let path = format!("/api/players/{}/tournaments", player.id);
+        let history = http(address, "GET", &path, None, None).await.json();
+        assert!(history[0]["place"].as_u64().is_some(), "{history}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_players_play_seven_swiss_rounds() {
+    let server = TestServer::start(fast_config()).await;
+    let address = server.address();
+    let (admin, _) = account(address, "Organiser").await;
+    let id = create(
+        address,
+        &admin,
+        json!({"name": "Club night", "format": "swiss", "max_players": 12}),
+    )
+    .await;
+    assert_eq!(view(address, &id).await["rounds"], 7, "seven rounds by default");
+    let mut players = entrants(address, &server.url, &id, "sw", 8).await;
+    assert_eq!(view(address, &id).await["status"], "open", "not full: waits");
+    let start = format!("/api/tournaments/{id}/start");
+    assert_eq!(
+        http(address, "POST", &start, None, Some(&admin)).await.status,
+        204
+    );
+
+    let view = play_tournament(address, &mut players, &id, Duration::from_secs(300)).await;
+    let rounds = stages(&view);
+    assert_eq!(rounds.len(), 7);
+    // Everyone plays every round, and standings add up from the tables.
+    let mut points: HashMap<u64, (i64, i64)> = HashMap::new();
+    let mut partnered: HashMap<(u64, u64), u32> = HashMap::new();
+    for (r, round) in rounds.iter().enumerate() {
+        let tables = round["tables"].as_array().unwrap();
+        assert_eq!(tables.len(), 2);
+        let seated: HashSet<u64> = tables.iter().flat_map(seats).collect();
+        assert_eq!(seated.len(), 8, "round {r} seats everyone");
+        for table in tables {
+            let won = winners(table);
+            let score = table["score"].as_array().unwrap();
+            let score = [score[0].as_i64().unwrap(), score[1].as_i64().unwrap()];
+            for (seat, entry) in seats(table).into_iter().enumerate() {
+                let standing = points.entry(entry).or_default();
+                standing.0 += i64::from(won.contains(&entry));
+                standing.1 += score[seat % 2] - score[1 - seat % 2];
+            }
+            for pair in partnerships(table) {
+                let times = partnered.entry(pair).or_default();
+                *times += 1;
+                // The first four rounds can always be seated with new
+                // partners (every player still has four he has not had).
+                assert!(r >= 4 || *times == 1, "round {r}: {pair:?} partnered again");
+            }
+        }
+    }
+    assert!(partnered.values().all(|&times| times <= 2));
+    let entrants = view["entrants"].as_array().unwrap();
+    assert_eq!(
+        points.values().map(|p| p.0).sum::<i64>(),
+        28,
+        "two winners per table"
+    );
+    for entrant in entrants {
+        let entry = entrant["entry"].as_u64().unwrap();
+        assert_eq!(entrant["points"].as_i64().unwrap(), points[&entry].0);
+        assert_eq!(entrant["score_diff"].as_i64().unwrap(), points[&entry].1);
+    }
+    // Places follow the standings: points, then score difference.
+    let mut by_place: Vec<&Value> = entrants.iter().collect();
+    by_place.sort_by_key(|e| e["place"].as_u64().unwrap());
+    assert_eq!(by_place[0]["place"], 1);
+    for pair in by_place.windows(2) {
+        let key = |e: &Value| (e["points"].as_i64().unwrap(), e["score_diff"].as_i64().unwrap());
+        assert!(key(pair[0]) >= key(pair[1]), "{} before {}", pair[0], pair[1]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_organisers_start_or_cancel_and_registration_closes() {
+    let server = TestServer::start(fast_config()).await;
+    let address = server.address();
+    let (admin, _) = account(address, "Organiser").await;
+    let (player, player_id) = account(address, "Ordinary").await;
+    let settings = json!({"name": "Closed", "max_players": 8});
+    // An ordinary player can neither create, start nor cancel.
+    let refused = http(
+        address,
+        "POST",
+        "/api/tournaments",
+        Some(settings.clone()),
+        Some(&player),
+    )
+    .await;
+    assert_eq!(refused.status, 403);
+    assert_eq!(refused.json()["error"], "forbidden");
+    let id = create(address, &admin, settings).await;
+    for action in ["start", "cancel"] {
+        let path = format!("/api/tournaments/{id}/{action}");
+        let refused = http(address, "POST", &path, None, Some(&player)).await;
+        assert_eq!(refused.status, 403, "{action}: {}", refused.body);
+        let bots = format!("/api/tournaments/{id}/bots");
+        let refused = http(address, "POST", &bots, Some(json!({"count": 2})), Some(&player)).await;
+        assert_eq!(refused.status, 403);
+    }
+    assert_eq!(view(address, &id).await["status"], "open");
+
+    // Registration: once, then withdrawn, then again.
+    let register = format!("/api/tournaments/{id}/register");
+    assert_eq!(
+        http(address, "POST", &register, None, Some(&player)).await.status,
+        201
+    );
+    let twice = http(address, "POST", &register, None, Some(&player)).await;
+    assert_eq!(
+        (twice.status, twice.json()["error"].clone()),
+        (409, json!("already_registered"))
+    );
+    assert_eq!(
+        http(address, "DELETE", &register, None, Some(&player))
+            .await
+            .status,
+        204
+    );
+    assert_eq!(
+        http(address, "DELETE", &register, None, Some(&player))
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        http(address, "POST", &register, None, Some(&player)).await.status,
+        201
+    );
+
+    // Too few to start.
+    let start = format!("/api/tournaments/{id}/start");
+    let early = http(address, "POST", &start, None, Some(&admin)).await;
+    assert_eq!(
+        (early.status, early.json()["error"].clone()),
+        (409, json!("too_few_players"))
+    );
+
+    // The administrator grants the permission; then the player may.
+    let grant = format!("/api/players/{player_id}/permissions");
+    let refused = http(
+        address,
+        "POST",
+        &grant,
+        Some(json!({"organizer": true})),
+        Some(&player),
+    )
+    .await;
+    assert_eq!(refused.status, 403);
+    assert_eq!(
+        http(
+            address,
+            "POST",
+            &grant,
+            Some(json!({"organizer": true})),
+            Some(&admin)
+        )
+        .await
+        .status,
+        204
+    );
+    let cancel = format!("/api/tournaments/{id}/cancel");
+    assert_eq!(
+        http(address, "POST", &cancel, None, Some(&player)).await.status,
+        204
+    );
+    assert_eq!(view(address, &id).await["status"], "cancelled");
+    let late = http(address, "POST", &register, None, Some(&admin)).await;
+    assert_eq!(
+        (late.status, late.json()["error"].clone()),
+        (409, json!("not_open"))
+    );
+
+    // Watching a tournament that does not exist is a clear error.
+    let mut client = Player::sign_in(&server.url, "Ordinary", &player).await;
+    let tournament = "00000000-0000-4000-8000-000000000000".to_string();
+    let reply = client
+        .request(|id| ClientMessage::WatchTournament { id, tournament })
+        .await;
+    assert_eq!(crate::support::refused(reply), ErrorCode::TournamentNotFound);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
+    let database = fresh_database();
+    let server = ServerProcess::start(&database, free_port()).await;
+    let address = server.address;
+    let url = server.url();
+    let (admin, _) = account(address, "Organiser").await;
+    let id = create(
+        address,
+        &admin,
+        json!({"name": "Survivor", "format": "knockout", "max_players": 8}),
+    )
+    .await;
+    let mut players = entrants(address, &url, &id, "kill", 8).await;
+
+    // Play the first stage until seat 0's table has scored a hand, then
+    // kill the server in the middle of the next.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let mut joined = vec![false; players.len()];
+    loop {
+        for (i, player) in players.iter_mut().enumerate() {
+            player.pump().await;
+            if !joined[i]
+                && let Some((_, room)) = tables_announced(player).first().cloned()
+            {
+                joined[i] = true;
+                player.clear_table();
+                player.join_room(&room).await;
+            }
+            player.act_if_due().await;
+        }
+        if players[0].table.hands_scored >= 1 && players[0].table.trick.len() >= 2 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the first stage stalled");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let first_hand_tricks = players[0]
+        .received
+        .iter()
+        .find_map(|m| match m {
+            ServerMessage::HandScored { tricks_won, .. } => Some(*tricks_won),
+            _ => None,
+        })
+        .expect("a hand was scored");
+    let before = view(address, &id).await;
+    assert_eq!(before["status"], "running");
+    let (database, port) = server.kill();
+
+    let server = ServerProcess::start(&database, port).await;
+    let url = server.url();
+    let after = view(address, &id).await;
+    assert_eq!(after["status"], "running");
+    assert_eq!(
+        before["stages"][0]["tables"].as_array().unwrap().len(),
+        after["stages"][0]["tables"].as_array().unwrap().len()
+    );
+    for (old, new) in stages(&before)[0]["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(stages(&after)[0]["tables"].as_array().unwrap())
+    {
+        assert_eq!(old["room"], new["room"], "the same tables");
+        if old["status"] == "playing" {
+            assert_eq!(old["game"], new["game"], "each game resumed, not started again");
+        }
+    }
+
+    // Everyone comes back on a new connection and sits down again.
+    for player in players.iter_mut() {
+        let mut again = Player::sign_in(&url, &player.name.clone(), &player.token.clone()).await;
+        again.received = std::mem::take(&mut player.received);
+        *player = again;
+        let (_, room) = tables_announced(player).last().cloned().expect("a table");
+        let playing = stages(&after)[0]["tables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["room"] == room.as_str() && t["status"] == "playing");
+        if playing {
+            player.clear_table();
+            player.join_room(&room).await;
+        }
+    }
+    let view = play_tournament(address, &mut players, &id, Duration::from_secs(180)).await;
+    check_knockout(&view, 8);
+
+    // Seat 0's game kept its first hand exactly as it was played.
+    let room = &tables_announced(&players[0])[0].1;
+    let table = stages(&view)[0]["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["room"] == room.as_str())
+        .expect("seat 0's first table")
+        .clone();
+    let game = table["game"].as_str().unwrap();
+    let history = http(address, "GET", &format!("/api/games/{game}/history"), None, None).await;
+    let first: Value = serde_json::from_str(history.body.lines().next().expect("hands stored")).unwrap();
+    assert_eq!(first["tricks_won"], json!(first_hand_tricks));
+    drop(server);
+}
