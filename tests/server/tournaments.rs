@@ -669,3 +669,106 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
     assert_eq!(first["tricks_won"], json!(first_hand_tricks));
     drop(server);
 }
+
+/// An RFC 3339 time `seconds` from now, in UTC.
+fn in_seconds(seconds: u64) -> String {
+    let unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + seconds;
+    // Days since 1970-01-01 to a civil date (the proleptic Gregorian
+    // calendar), after Howard Hinnant's algorithm.
+    let (days, rest) = ((unix / 86_400) as i64, unix % 86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest / 60 % 60,
+        rest % 60
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_start_time_starts_the_tournament_or_cancels_it() {
+    let server = TestServer::start(fast_config()).await;
+    let address = server.address();
+    let (admin, _) = account(address, "Organiser").await;
+
+    // Full, but its time has not come: it waits.
+    let later = create(
+        address,
+        &admin,
+        json!({"name": "Later", "max_players": 4, "starts_at": in_seconds(3600)}),
+    )
+    .await;
+    let bots = format!("/api/tournaments/{later}/bots");
+    assert_eq!(
+        http(address, "POST", &bots, Some(json!({"count": 4})), Some(&admin))
+            .await
+            .status,
+        204
+    );
+    let full = http(address, "POST", &bots, Some(json!({"count": 1})), Some(&admin)).await;
+    assert_eq!((full.status, full.json()["error"].clone()), (409, json!("full")));
+    assert_eq!(view(address, &later).await["status"], "open");
+
+    // Its time comes with enough entries: it starts by itself, and a
+    // tournament of bots alone plays to the end.
+    let soon = create(
+        address,
+        &admin,
+        json!({"name": "Soon", "max_players": 8, "starts_at": in_seconds(2)}),
+    )
+    .await;
+    let bots = format!("/api/tournaments/{soon}/bots");
+    assert_eq!(
+        http(address, "POST", &bots, Some(json!({"count": 5})), Some(&admin))
+            .await
+            .status,
+        204
+    );
+    assert_eq!(
+        view(address, &soon).await["status"],
+        "open",
+        "not before its time"
+    );
+
+    // Its time comes with too few entries: it is cancelled.
+    let empty = create(
+        address,
+        &admin,
+        json!({"name": "Empty", "max_players": 8, "starts_at": in_seconds(2)}),
+    )
+    .await;
+
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let (soon_view, empty_view) = (view(address, &soon).await, view(address, &empty).await);
+        if soon_view["status"] == "finished" && empty_view["status"] == "cancelled" {
+            // Five entries make a bracket of eight.
+            assert_eq!(soon_view["entrants"].as_array().unwrap().len(), 8);
+            check_knockout(&soon_view, 8);
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{soon_view}\n{empty_view}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let upcoming = http(address, "GET", "/api/tournaments?status=upcoming", None, None)
+        .await
+        .json();
+    let upcoming: Vec<&Value> = upcoming.as_array().unwrap().iter().collect();
+    assert_eq!(upcoming.len(), 1);
+    assert_eq!(upcoming[0]["id"], later.as_str());
+}
