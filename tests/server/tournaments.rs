@@ -46,6 +46,19 @@ async fn create(address: SocketAddr, organizer: &str, settings: Value) -> String
     answer.json()["id"].as_str().unwrap().to_string()
 }
 
+/// Enters `count` bots in a tournament, as the holder of `token`.
+async fn add_bots(address: SocketAddr, token: &str, id: &str, count: u32) -> HttpAnswer {
+    let path = format!("/api/tournaments/{id}/bots");
+    http(
+        address,
+        "POST",
+        &path,
+        Some(json!({ "count": count })),
+        Some(token),
+    )
+    .await
+}
+
 async fn view(address: SocketAddr, id: &str) -> Value {
     let answer = http(address, "GET", &format!("/api/tournaments/{id}"), None, None).await;
     assert_eq!(answer.status, 200, "{}", answer.body);
@@ -480,9 +493,7 @@ async fn only_organisers_start_or_cancel_and_registration_closes() {
         let path = format!("/api/tournaments/{id}/{action}");
         let refused = http(address, "POST", &path, None, Some(&player)).await;
         assert_eq!(refused.status, 403, "{action}: {}", refused.body);
-        let bots = format!("/api/tournaments/{id}/bots");
-        let refused = http(address, "POST", &bots, Some(json!({"count": 2})), Some(&player)).await;
-        assert_eq!(refused.status, 403);
+        assert_eq!(add_bots(address, &player, &id, 2).await.status, 403);
     }
     assert_eq!(view(address, &id).await["status"], "open");
 
@@ -710,14 +721,8 @@ async fn a_start_time_starts_the_tournament_or_cancels_it() {
         json!({"name": "Later", "max_players": 4, "starts_at": in_seconds(3600)}),
     )
     .await;
-    let bots = format!("/api/tournaments/{later}/bots");
-    assert_eq!(
-        http(address, "POST", &bots, Some(json!({"count": 4})), Some(&admin))
-            .await
-            .status,
-        204
-    );
-    let full = http(address, "POST", &bots, Some(json!({"count": 1})), Some(&admin)).await;
+    assert_eq!(add_bots(address, &admin, &later, 4).await.status, 204);
+    let full = add_bots(address, &admin, &later, 1).await;
     assert_eq!((full.status, full.json()["error"].clone()), (409, json!("full")));
     assert_eq!(view(address, &later).await["status"], "open");
 
@@ -729,13 +734,7 @@ async fn a_start_time_starts_the_tournament_or_cancels_it() {
         json!({"name": "Soon", "max_players": 8, "starts_at": in_seconds(2)}),
     )
     .await;
-    let bots = format!("/api/tournaments/{soon}/bots");
-    assert_eq!(
-        http(address, "POST", &bots, Some(json!({"count": 5})), Some(&admin))
-            .await
-            .status,
-        204
-    );
+    assert_eq!(add_bots(address, &admin, &soon, 5).await.status, 204);
     assert_eq!(
         view(address, &soon).await["status"],
         "open",

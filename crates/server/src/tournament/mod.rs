@@ -796,7 +796,7 @@ fn new_tables(seats: Vec<[u32; 4]>) -> Vec<NewTable> {
         .collect()
 }
 
-/// A message id, for the replies the connection sends itself.
+/// The reply to `watch_tournament` with id `id`: the tournament's view.
 pub fn view_reply(id: MessageId, view: serde_json::Value) -> ServerMessage {
     ServerMessage::Tournament {
         id: Some(id),
