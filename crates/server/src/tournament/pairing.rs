@@ -71,7 +71,13 @@ pub fn knockout_stage(players: &[Seatable], history: &History, seed: u64) -> Vec
 /// partnerships are avoided before anything else.
 pub fn swiss_round(ranked: &[Seatable], history: &History, seed: u64) -> Vec<[u32; 4]> {
     let mut rng = GameRng::new(seed);
-    let rank: HashMap<u32, usize> = ranked.iter().enumerate().map(|(i, p)| (p.entry, i)).collect();
+    // Entry numbers are small and dense: a table is faster than a map here,
+    // where it is read for every swap tried.
+    let size = ranked.iter().map(|p| p.entry as usize + 1).max().unwrap_or(0);
+    let mut rank = vec![0usize; size];
+    for (i, p) in ranked.iter().enumerate() {
+        rank[p.entry as usize] = i;
+    }
     let mut order: Vec<Seatable> = Vec::with_capacity(ranked.len());
     for four in ranked.chunks(4) {
         // Seats 0 and 2 are partners: first with fourth, second with third.
@@ -81,11 +87,11 @@ pub fn swiss_round(ranked: &[Seatable], history: &History, seed: u64) -> Vec<[u3
         }
     }
     let cost = |table: &[Seatable]| {
-        let ranks = table.iter().map(|p| rank[&p.entry]);
+        let ranks = table.iter().map(|p| rank[p.entry as usize]);
         let spread = ranks.clone().max().unwrap_or(0) - ranks.min().unwrap_or(0);
         // Partnerships of even strength: the rank sums of the two pairs
         // should be as close as possible.
-        let pair = |a: usize, b: usize| rank[&table[a].entry] + rank[&table[b].entry];
+        let pair = |a: usize, b: usize| rank[table[a].entry as usize] + rank[table[b].entry as usize];
         let balance = pair(0, 2).abs_diff(pair(1, 3));
         partnership_cost(table, history) + spread as u64 + balance as u64
     };
@@ -105,14 +111,39 @@ fn partnership_cost(table: &[Seatable], history: &History) -> u64 {
     cost
 }
 
+/// Fresh starts the search may make when it ends with a partnership played
+/// before: a swap search can stall where one exchange would not do.
+const RESTARTS: usize = 8;
+
+/// Local search from `order`, started again from random orders while the
+/// result still repeats a partnership; the cheapest seating found is kept.
+fn improve(order: &mut [Seatable], rng: &mut GameRng, cost: impl Fn(&[Seatable]) -> u64) {
+    let total = |order: &[Seatable]| order.chunks_exact(4).map(&cost).sum::<u64>();
+    search(order, rng, &cost);
+    let mut best = total(order);
+    let mut attempt = order.to_vec();
+    for _ in 0..RESTARTS {
+        if best < REPEAT_COST {
+            break;
+        }
+        rng.shuffle(&mut attempt);
+        search(&mut attempt, rng, &cost);
+        let found = total(&attempt);
+        if found < best {
+            best = found;
+            order.copy_from_slice(&attempt);
+        }
+    }
+}
+
 /// Local search over swaps of two entries; a swap is kept when the tables
 /// it touches cost no more than before.
-fn improve(order: &mut [Seatable], rng: &mut GameRng, cost: impl Fn(&[Seatable]) -> u64) {
+fn search(order: &mut [Seatable], rng: &mut GameRng, cost: &impl Fn(&[Seatable]) -> u64) {
     let n = order.len();
     if n < 8 {
         // One table: only the partnerships within it can change.
         if n == 4 {
-            best_of_one_table(order, &cost);
+            best_of_one_table(order, cost);
         }
         return;
     }
@@ -277,6 +308,71 @@ mod tests {
         for a in 0..8 {
             for b in a + 1..8 {
                 assert!(history.times_partnered(a, b) <= 1, "{a} and {b} partnered twice");
+            }
+        }
+    }
+
+    #[test]
+    fn whole_knockouts_never_repeat_a_partnership() {
+        // Brackets of 16 and 64 played out with winners drawn at random:
+        // nobody partners anyone twice whatever the results, except in a
+        // final whose every new pairing was played before.
+        for (size, seeds) in [(16, 40), (64, 10)] {
+            for seed in 0..seeds {
+                let mut rng = GameRng::new(seed);
+                let mut history = History::default();
+                let mut players = people(size);
+                let mut stage = 0;
+                while players.len() >= 4 {
+                    let tables = knockout_stage(&players, &history, seed * 100 + stage);
+                    let repeats = partners(&tables)
+                        .into_iter()
+                        .filter(|&(a, b)| history.times_partnered(a, b) > 0)
+                        .count();
+                    let unavoidable = players.len() == 4 && {
+                        let [a, b, c, d] = [0, 1, 2, 3].map(|i| players[i].entry);
+                        [[(a, b), (c, d)], [(a, c), (b, d)], [(a, d), (b, c)]]
+                            .iter()
+                            .all(|pairs| pairs.iter().any(|&(x, y)| history.times_partnered(x, y) > 0))
+                    };
+                    assert!(
+                        repeats == 0 || unavoidable,
+                        "size {size}, seed {seed}, stage {stage}"
+                    );
+                    players.clear();
+                    for table in &tables {
+                        history.add_table(*table);
+                        let team = rng.below(2) as usize;
+                        players.extend(
+                            [table[team], table[team + 2]].map(|entry| Seatable { entry, bot: false }),
+                        );
+                    }
+                    if tables.len() == 1 {
+                        break;
+                    }
+                    stage += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn early_swiss_rounds_never_repeat_a_partnership() {
+        // In its first four rounds every player of eight still has four
+        // partners he has not had, so no repeat is ever needed.
+        for seed in 0..30 {
+            let mut rng = GameRng::new(seed);
+            let mut history = History::default();
+            let mut ranked = people(8);
+            for round in 0..4 {
+                let tables = swiss_round(&ranked, &history, seed * 10 + round);
+                for (a, b) in partners(&tables) {
+                    assert_eq!(history.times_partnered(a, b), 0, "seed {seed}, round {round}");
+                }
+                for table in &tables {
+                    history.add_table(*table);
+                }
+                rng.shuffle(&mut ranked);
             }
         }
     }
