@@ -771,3 +771,31 @@ async fn a_start_time_starts_the_tournament_or_cancels_it() {
     assert_eq!(upcoming.len(), 1);
     assert_eq!(upcoming[0]["id"], later.as_str());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_account_named_by_the_settings_administers_too() {
+    let config = Config {
+        admin: Some("Boss".into()),
+        ..fast_config()
+    };
+    let server = TestServer::start(config).await;
+    let address = server.address();
+    let is_admin = |token: String| async move {
+        http(address, "GET", "/api/me", None, Some(&token)).await.json()["is_admin"].clone()
+    };
+    let (first, _) = account(address, "First").await;
+    let (boss, _) = account(address, "boss").await;
+    let (other, _) = account(address, "Other").await;
+    assert_eq!(is_admin(first).await, true, "the first account");
+    assert_eq!(
+        is_admin(boss.clone()).await,
+        true,
+        "the named account, in any case"
+    );
+    assert_eq!(is_admin(other.clone()).await, false);
+    // The named administrator may run tournaments; the other may not.
+    let settings = json!({"name": "Boss cup"});
+    create(address, &boss, settings.clone()).await;
+    let refused = http(address, "POST", "/api/tournaments", Some(settings), Some(&other)).await;
+    assert_eq!(refused.status, 403);
+}

@@ -334,16 +334,18 @@ async fn register(State(state): State<AppState>, Json(body): Json<Credentials>) 
         .store()
         .create_account(id, &name, Some(&hash), time::OffsetDateTime::now_utc())
         .await?;
-    // The first registered account administers the server, and so does the
-    // one the settings name: it may run tournaments and give that
-    // permission to others.
+    // The first registered account administers the server (the first while
+    // there is no administrator), and so does the one the settings name: it
+    // may run tournaments and give that permission to others.
     let named = state
         .config()
         .admin
         .as_deref()
         .is_some_and(|admin| admin.trim().eq_ignore_ascii_case(&name));
-    if named || state.store().registered_count().await? == 1 {
+    if named {
         state.store().set_permissions(id, true, true).await?;
+    } else {
+        state.store().make_first_admin(id).await?;
     }
     let answer = session_for(&state, id, &name).await?;
     Ok((StatusCode::CREATED, Json(answer)).into_response())

@@ -483,6 +483,17 @@ impl Store {
         Ok(rows == 1)
     }
 
+    /// Makes a registered account the administrator if the server has none
+    /// yet; true if it did. One statement, so that of two accounts
+    /// registered at the same moment on a new server at least one is made
+    /// administrator.
+    pub async fn make_first_admin(&self, id: Uuid) -> Result<bool> {
+        let sql = "UPDATE accounts SET is_admin = true, can_organize = true \
+                   WHERE id = $1 AND registered AND NOT EXISTS (SELECT 1 FROM accounts WHERE is_admin)";
+        let rows = on_pool!(self, pool => sqlx::query(sql).bind(id).execute(pool).await?.rows_affected());
+        Ok(rows == 1)
+    }
+
     /// How many registered accounts exist.
     pub async fn registered_count(&self) -> Result<i64> {
         let sql = "SELECT count(*) FROM accounts WHERE registered";

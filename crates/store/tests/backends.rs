@@ -156,6 +156,12 @@ async fn accounts_are_unique_by_registered_name(store: &Store) {
     let bob = store.account(bob).await.unwrap().unwrap();
     assert!(bob.registered && bob.password_hash.as_deref() == Some("hash"));
     assert_eq!(store.registered_count().await.unwrap(), 2);
+    // The first registered account becomes the administrator; no later one.
+    assert!(store.make_first_admin(ann).await.unwrap());
+    assert!(!store.make_first_admin(ann).await.unwrap());
+    assert!(!store.make_first_admin(bob.id).await.unwrap());
+    let account = store.account(ann).await.unwrap().unwrap();
+    assert!(account.is_admin && account.can_organize);
 }
 
 async fn sessions_expire_and_are_revoked(store: &Store) {
