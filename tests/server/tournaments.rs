@@ -232,6 +232,15 @@ fn check_knockout(view: &Value, entries: usize) {
     }
 }
 
+/// A server with an organiser (its first account) and one tournament he
+/// created with `settings`: the server, his token and the tournament's id.
+async fn organised(settings: Value) -> (TestServer, String, String) {
+    let server = TestServer::start(fast_config()).await;
+    let (admin, _) = account(server.address(), "Organiser").await;
+    let id = create(server.address(), &admin, settings).await;
+    (server, admin, id)
+}
+
 fn fast_config() -> Config {
     Config {
         turn_time: Duration::from_secs(30),
@@ -245,15 +254,9 @@ fn fast_config() -> Config {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sixteen_players_play_a_knockout_to_the_final() {
-    let server = TestServer::start(fast_config()).await;
+    let (server, _, id) =
+        organised(json!({"name": "Sixteen", "format": "knockout", "max_players": 16})).await;
     let address = server.address();
-    let (admin, _) = account(address, "Organiser").await;
-    let id = create(
-        address,
-        &admin,
-        json!({"name": "Sixteen", "format": "knockout", "max_players": 16}),
-    )
-    .await;
     // One more follows the bracket as it is played.
     let (watcher_token, _) = account(address, "Watcher").await;
     let mut watcher = Player::sign_in(&server.url, "Watcher", &watcher_token).await;
@@ -362,15 +365,8 @@ async fn sixteen_players_play_a_knockout_to_the_final() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn six_players_are_completed_to_eight_with_bots() {
-    let server = TestServer::start(fast_config()).await;
+    let (server, _, id) = organised(json!({"name": "Six", "format": "knockout", "max_players": 6})).await;
     let address = server.address();
-    let (admin, _) = account(address, "Organiser").await;
-    let id = create(
-        address,
-        &admin,
-        json!({"name": "Six", "format": "knockout", "max_players": 6}),
-    )
-    .await;
     let mut players = entrants(address, &server.url, &id, "six", 6).await;
     // Two of them never come to their tables: bots play for them and the
     // results count for them.
@@ -401,15 +397,9 @@ async fn six_players_are_completed_to_eight_with_bots() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn eight_players_play_seven_swiss_rounds() {
-    let server = TestServer::start(fast_config()).await;
+    let (server, admin, id) =
+        organised(json!({"name": "Club night", "format": "swiss", "max_players": 12})).await;
     let address = server.address();
-    let (admin, _) = account(address, "Organiser").await;
-    let id = create(
-        address,
-        &admin,
-        json!({"name": "Club night", "format": "swiss", "max_players": 12}),
-    )
-    .await;
     assert_eq!(view(address, &id).await["rounds"], 7, "seven rounds by default");
     let mut players = entrants(address, &server.url, &id, "sw", 8).await;
     assert_eq!(view(address, &id).await["status"], "open", "not full: waits");

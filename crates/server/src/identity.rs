@@ -92,10 +92,16 @@ impl From<&Account> for PlayerRef {
 /// Checks and tidies a display name: 1 to 24 characters after trimming,
 /// with no control characters.
 pub fn clean_name(name: &str) -> Option<String> {
-    let name = name.trim();
-    let length = name.chars().count();
-    let printable = name.chars().all(|c| !c.is_control());
-    (printable && (1..=MAX_NAME_CHARS).contains(&length)).then(|| name.to_string())
+    clean_text(name, MAX_NAME_CHARS)
+}
+
+/// Checks and tidies a name shown to others: 1 to `max` characters after
+/// trimming, with no control characters.
+pub fn clean_text(text: &str, max: usize) -> Option<String> {
+    let text = text.trim();
+    let length = text.chars().count();
+    let printable = text.chars().all(|c| !c.is_control());
+    (printable && (1..=max).contains(&length)).then(|| text.to_string())
 }
 
 /// The kind of session a token opens.

@@ -496,32 +496,10 @@ impl Lobby {
             Some(entry) => entry.player.clone(),
             None => PlayerRef::bot(BotLevel::Basic, i as u8),
         });
-        let owner = players
-            .iter()
-            .find(|player| player.bot.is_none())
-            .cloned()
-            .unwrap_or_else(|| players[0].clone());
-        let settings = room::Settings {
-            code: code.clone(),
-            name: format!("Quick play ({})", table.preset.name()),
-            private: true,
-            rules: table.preset.rules(),
-            owner,
-            bots: BotLevel::Basic,
-            tournament: None,
-        };
-        let (handle, summary) = room::spawn(
-            settings,
-            self.context(),
-            room::Opening::Matched(Box::new(players.clone())),
-        );
-        self.rooms.insert(code.clone(), Entry { handle, summary });
+        let name = format!("Quick play ({})", table.preset.name());
+        self.open_matched(code.clone(), name, table.preset.rules(), players.clone(), None);
         let seats = players.clone().map(|player| player.info());
         for (seat, player) in Seat::ALL.into_iter().zip(&players) {
-            if player.bot.is_some() {
-                continue;
-            }
-            self.seated.insert(player.id.clone(), code.clone());
             if let Some(outbox) = self.queued.remove(&player.id) {
                 let matched = ServerMessage::Matched {
                     room: code.to_string(),
@@ -542,32 +520,50 @@ impl Lobby {
         if cannot_start || self.rooms.contains_key(&table.code) {
             return false;
         }
-        let code = table.code.clone();
-        let owner = table
-            .players
+        self.open_matched(
+            table.code,
+            table.name,
+            table.rules,
+            table.players,
+            Some(table.link),
+        );
+        true
+    }
+
+    /// Opens a private room whose game starts at once with `players`, the
+    /// first person among them as its owner, and records where each person
+    /// is seated.
+    fn open_matched(
+        &mut self,
+        code: Arc<str>,
+        name: String,
+        rules: RuleSet,
+        players: [PlayerRef; 4],
+        tournament: Option<TableLink>,
+    ) {
+        let owner = players
             .iter()
             .find(|player| player.bot.is_none())
             .cloned()
-            .unwrap_or_else(|| table.players[0].clone());
-        let settings = room::Settings {
-            code: code.clone(),
-            name: table.name,
-            private: true,
-            rules: table.rules,
-            owner,
-            bots: BotLevel::Basic,
-            tournament: Some(table.link),
-        };
-        for player in table.players.iter().filter(|player| player.bot.is_none()) {
+            .unwrap_or_else(|| players[0].clone());
+        for player in players.iter().filter(|player| player.bot.is_none()) {
             self.seated.insert(player.id.clone(), code.clone());
         }
+        let settings = room::Settings {
+            code: code.clone(),
+            name,
+            private: true,
+            rules,
+            owner,
+            bots: BotLevel::Basic,
+            tournament,
+        };
         let (handle, summary) = room::spawn(
             settings,
             self.context(),
-            room::Opening::Matched(Box::new(table.players)),
+            room::Opening::Matched(Box::new(players)),
         );
         self.rooms.insert(code, Entry { handle, summary });
-        true
     }
 
     /// What a new room shares with the rest of the server.

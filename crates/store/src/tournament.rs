@@ -222,17 +222,24 @@ impl Store {
         Ok(())
     }
 
-    /// Tournaments whose status is one of `statuses`, newest first.
+    /// Tournaments whose status is one of `statuses` (at most four: there
+    /// are four), newest first.
     pub async fn tournaments(&self, statuses: &[&str], limit: u32) -> Result<Vec<TournamentSummary>> {
-        let sql = summary_query!("ORDER BY t.created_at DESC");
-        // The list is short (a status index keeps it cheap); filtering the
-        // statuses here keeps the query one literal for both backends.
-        let all: Vec<TournamentSummary> = on_pool!(self, pool => sqlx::query_as(sql).fetch_all(pool).await?);
-        Ok(all
-            .into_iter()
-            .filter(|t| statuses.contains(&t.status.as_str()))
-            .take(limit as usize)
-            .collect())
+        let Some(first) = statuses.first() else {
+            return Ok(Vec::new());
+        };
+        // A fixed list of four, padded with the first status, keeps the
+        // statement the same for every filter and both backends.
+        let status = |i: usize| *statuses.get(i).unwrap_or(first);
+        let sql = summary_query!("WHERE t.status IN ($1, $2, $3, $4) ORDER BY t.created_at DESC LIMIT $5");
+        Ok(on_pool!(self, pool => sqlx::query_as(sql)
+            .bind(status(0))
+            .bind(status(1))
+            .bind(status(2))
+            .bind(status(3))
+            .bind(i64::from(limit))
+            .fetch_all(pool)
+            .await?))
     }
 
     /// Everything about one tournament.

@@ -15,6 +15,10 @@ use uuid::Uuid;
 use super::Refusal;
 use crate::AppState;
 use crate::api::{ApiError, ApiResult, caller};
+use crate::identity::clean_text;
+
+/// The longest tournament name, in characters (the stores' limit).
+const MAX_TOURNAMENT_NAME: usize = 60;
 
 /// The most tournaments one list answer holds.
 const LIST_LIMIT: u32 = 200;
@@ -97,10 +101,8 @@ async fn create(
     Json(body): Json<NewSettings>,
 ) -> ApiResult<Response> {
     let account = organizer(&state, &headers).await?;
-    let name = body.name.trim().to_string();
-    if name.is_empty() || name.chars().count() > 60 || name.chars().any(char::is_control) {
-        return Err(bad("a tournament name is 1 to 60 characters"));
-    }
+    let name = clean_text(&body.name, MAX_TOURNAMENT_NAME)
+        .ok_or_else(|| bad("a tournament name is 1 to 60 characters, with no control characters"))?;
     let format: &'static str = match body.format.as_str() {
         "knockout" => "knockout",
         "swiss" => "swiss",
