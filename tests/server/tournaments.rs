@@ -339,6 +339,23 @@ async fn sixteen_players_play_a_knockout_to_the_final() {
         .filter(|m| matches!(m, ServerMessage::Tournament { id: None, .. }))
         .count();
     assert!(updates >= 7, "one update per table at least: {updates}");
+    // Watchers are told when tables start playing, not only when they end:
+    // some update shows a whole stage under way, none of it finished.
+    let playing = watcher.received.iter().any(|m| match m {
+        ServerMessage::Tournament { tournament, .. } => tournament["stages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|stage| {
+                stage["tables"].as_array().is_some_and(|tables| {
+                    tables
+                        .iter()
+                        .all(|t| t["status"] == "playing" && t["game"].is_string())
+                })
+            }),
+        _ => false,
+    });
+    assert!(playing, "no update showed a stage being played");
 
     // The list shows it among the finished ones, not the upcoming.
     let finished = http(address, "GET", "/api/tournaments?status=finished", None, None)

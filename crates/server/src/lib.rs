@@ -114,19 +114,14 @@ impl AppState {
             config.login_window,
         );
         let online = Arc::new(Online::default());
-        let (finished_tables, finished_rx) = tokio::sync::mpsc::unbounded_channel();
-        let lobby = lobby::spawn(
-            config.clone(),
-            journal.clone(),
-            lifecycle.clone(),
-            finished_tables,
-        );
+        let (table_notes, table_rx) = tokio::sync::mpsc::unbounded_channel();
+        let lobby = lobby::spawn(config.clone(), journal.clone(), lifecycle.clone(), table_notes);
         let tournaments = tournament::spawn(
             store.clone(),
             lobby.clone(),
             online.clone(),
             lifecycle.clone(),
-            finished_rx,
+            table_rx,
         );
         AppState {
             shared: Arc::new(Shared {

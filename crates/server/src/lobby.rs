@@ -237,7 +237,7 @@ struct Lobby {
     queue: Queue,
     /// The connections of queued players, to tell them of their table.
     queued: HashMap<Arc<str>, Outbox>,
-    tournaments: mpsc::UnboundedSender<TableLink>,
+    tournaments: mpsc::UnboundedSender<room::TableNote>,
 }
 
 /// How often the queue is looked at for tables, besides whenever someone
@@ -250,7 +250,7 @@ pub fn spawn(
     config: Arc<Config>,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
-    tournaments: mpsc::UnboundedSender<TableLink>,
+    tournaments: mpsc::UnboundedSender<room::TableNote>,
 ) -> LobbyHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
     let (notes, mut note_rx) = mpsc::unbounded_channel();

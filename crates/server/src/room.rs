@@ -122,6 +122,16 @@ pub enum RoomRequest {
     },
 }
 
+/// What a tournament table tells the tournament, once the write behind it
+/// is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableNote {
+    /// The table's game has started (and is linked to the table).
+    Started(TableLink),
+    /// The table's game is over and its result is stored.
+    Finished(TableLink),
+}
+
 /// A room's address. Cheap to clone; the room lives on while it has members
 /// or a game, whoever holds handles.
 #[derive(Clone, Debug)]
@@ -151,8 +161,9 @@ pub struct Context {
     pub lobby: mpsc::UnboundedSender<LobbyNote>,
     pub journal: Journal,
     pub lifecycle: Arc<Lifecycle>,
-    /// Where tournament tables report a finished game (once it is stored).
-    pub tournaments: mpsc::UnboundedSender<TableLink>,
+    /// Where tournament tables report their game's start and end (once
+    /// stored).
+    pub tournaments: mpsc::UnboundedSender<TableNote>,
 }
 
 /// A game read back from the store, replayed to where it stopped.
@@ -450,9 +461,9 @@ struct Room {
     lobby: mpsc::UnboundedSender<LobbyNote>,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
-    tournaments: mpsc::UnboundedSender<TableLink>,
-    /// A tournament result to report once the writes pending are stored.
-    reported: Option<TableLink>,
+    tournaments: mpsc::UnboundedSender<TableNote>,
+    /// What to tell the tournament once the writes pending are stored.
+    reported: Option<TableNote>,
     /// Writes made while handling the current request; they are stored
     /// before its messages are sent.
     pending: Vec<Write>,
@@ -481,6 +492,9 @@ impl Room {
         mut thoughts: mpsc::UnboundedReceiver<Thought>,
     ) {
         let stop = self.lifecycle.stopped();
+        // A game that started as the room opened is stored at once, not at
+        // the room's first event.
+        self.store_pending().await;
         loop {
             let wake = self.next_wake();
             tokio::select! {
@@ -495,12 +509,7 @@ impl Room {
                 () = sleep_until(wake) => self.on_time(Instant::now()),
             }
             // What players are about to learn must be stored first.
-            if !self.pending.is_empty() {
-                self.journal.commit(std::mem::take(&mut self.pending)).await;
-            }
-            if let Some(link) = self.reported.take() {
-                let _ = self.tournaments.send(link);
-            }
+            self.store_pending().await;
             for member in self.members.values_mut() {
                 member.flush();
             }
@@ -517,6 +526,17 @@ impl Room {
         let _ = self.lobby.send(LobbyNote::Closed {
             code: self.settings.code.clone(),
         });
+    }
+
+    /// Stores the writes made since the last time, then tells the
+    /// tournament, if any, what they were about.
+    async fn store_pending(&mut self) {
+        if !self.pending.is_empty() {
+            self.journal.commit(std::mem::take(&mut self.pending)).await;
+        }
+        if let Some(note) = self.reported.take() {
+            let _ = self.tournaments.send(note);
+        }
     }
 
     /// Sets the room up around a game resumed from the store: its players
@@ -1109,6 +1129,7 @@ impl Room {
             started_at: OffsetDateTime::now_utc(),
             tournament: self.settings.tournament,
         }));
+        self.reported = self.settings.tournament.map(TableNote::Started);
         self.table = Some(Table {
             id,
             game,
@@ -1491,7 +1512,7 @@ impl Room {
                 finished_at: OffsetDateTime::now_utc(),
                 tournament: self.settings.tournament,
             }));
-            self.reported = self.settings.tournament;
+            self.reported = self.settings.tournament.map(TableNote::Finished);
             tracing::info!(
                 room = %self.settings.code,
                 game = table.number,

@@ -32,6 +32,7 @@ use crate::Lifecycle;
 use crate::identity::{Online, PlayerRef};
 use crate::lobby::{self, LobbyHandle, TournamentTable};
 use crate::outbox::{ConnectionId, Outbox};
+use crate::room::TableNote;
 
 /// How often running tournaments are looked over and start times checked.
 const TICK: Duration = Duration::from_secs(1);
@@ -211,14 +212,14 @@ struct Manager {
     watchers: HashMap<Uuid, Vec<Outbox>>,
 }
 
-/// Starts the tournament task. Rooms report finished tournament games on
-/// `finished`.
+/// Starts the tournament task. Tournament tables report the start and the
+/// end of their games on `tables`.
 pub fn spawn(
     store: Store,
     lobby: LobbyHandle,
     online: Arc<Online>,
     lifecycle: Arc<Lifecycle>,
-    mut finished: mpsc::UnboundedReceiver<TableLink>,
+    mut tables: mpsc::UnboundedReceiver<TableNote>,
 ) -> TournamentHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
     let mut manager = Manager {
@@ -235,7 +236,11 @@ pub fn spawn(
             tokio::select! {
                 biased;
                 () = stop.cancelled() => break,
-                Some(link) = finished.recv() => manager.carry_on(link.tournament, true).await,
+                Some(note) = tables.recv() => match note {
+                    // Only watchers need to know: the table is now playing.
+                    TableNote::Started(link) => manager.broadcast(link.tournament).await,
+                    TableNote::Finished(link) => manager.carry_on(link.tournament, true).await,
+                },
                 request = request_rx.recv() => match request {
                     Some(request) => manager.handle(request).await,
                     None => break,
