@@ -4,6 +4,9 @@
 //! The two loops are written over `Stream` and `Sink` so that tests can
 //! drive them with channels; the server runs them over a real socket.
 
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
@@ -14,7 +17,8 @@ use spades_protocol::ws::{
     ClientMessage, ErrorCode, MAX_FRAME_BYTES, MessageId, PROTOCOL_VERSION, ServerMessage,
 };
 use strum::VariantNames;
-use tokio_util::sync::CancellationToken;
+use tokio::time::Sleep;
+use tokio_util::sync::WaitForCancellationFutureOwned;
 
 use crate::AppState;
 use crate::identity::{self, PlayerRef};
@@ -22,100 +26,192 @@ use crate::outbox::{self, CloseReason, Outbox, OutboxReceiver};
 use crate::room::{RoomHandle, RoomRequest};
 
 /// Serves one upgraded socket until either side closes it.
+///
+/// One task does both directions: it writes what the connection's outbox
+/// holds while it waits for the client's next frame. A second task for the
+/// writes would cost a task, a lock around the split socket and a wake-up
+/// per batch, for every one of tens of thousands of connections.
 pub async fn serve<S>(socket: S, state: AppState)
 where
-    S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin + Send + 'static,
+    S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin,
 {
     let id = state.next_connection_id();
     let (outbox, receiver) = outbox::outbox(id, state.config().outbox_capacity, state.shutdown_token());
-    let (sink, stream) = socket.split();
-    let writer = tokio::spawn(write_loop(sink, receiver));
+    let mut link = Link::new(socket, receiver);
     let mut session = Session::new(state, outbox.clone());
-    session.read_loop(stream).await;
+    loop {
+        match link.next_frame().await {
+            None | Some(Ok(Message::Close(_))) => break,
+            Some(Err(error)) => {
+                if is_too_big(error) {
+                    outbox.close(CloseReason::MessageTooBig);
+                }
+                break;
+            }
+            // Boxed: handling a message awaits the lobby or a room, and
+            // keeping that state inline would make every idle connection
+            // as large as the busiest moment of any.
+            Some(Ok(Message::Text(text))) => Box::pin(session.on_text(text.as_str())).await,
+            Some(Ok(Message::Binary(_))) => {
+                session.send_error(None, ErrorCode::BadMessage, "messages are JSON in text frames")
+            }
+            // Pings are answered by the WebSocket layer.
+            Some(Ok(_)) => {}
+        }
+    }
     session.close().await;
     outbox.stop();
-    let _ = writer.await;
+    link.close().await;
 }
 
 /// How long a batch that is not urgent may wait for more messages to share
 /// its write.
 pub const COALESCE: Duration = Duration::from_millis(10);
 
-/// Writes queued messages until the outbox is told to close or the socket
-/// fails. Whatever is queued is written together; urgent batches are
-/// flushed at once, others within `COALESCE`.
-pub async fn write_loop<S>(mut sink: S, mut receiver: OutboxReceiver)
+/// A client's socket with the queue of what is to be written to it.
+///
+/// Queued messages are written together; urgent batches are flushed at
+/// once, others within `COALESCE`. Writing goes on only while the task
+/// waits for a frame, not while it handles one: handling is short, and
+/// the queue holds what arrives meanwhile.
+struct Link<S> {
+    socket: S,
+    receiver: OutboxReceiver,
+    /// Cancelled when the connection must end. One future for the whole
+    /// connection, since making one per wait registers with the token again.
+    killed: Pin<Box<WaitForCancellationFutureOwned>>,
+    /// Messages taken from the queue and not yet handed to the socket.
+    waiting: VecDeque<Utf8Bytes>,
+    /// Messages handed to the socket since the last flush.
+    unflushed: bool,
+    /// A flush is due now.
+    flush_now: bool,
+    /// When a lazy batch must be flushed at the latest, once one is waiting.
+    flush_timer: Pin<Box<Sleep>>,
+    timer_armed: bool,
+    /// The socket failed or the connection was told to end.
+    done: bool,
+}
+
+impl<S> Link<S>
 where
-    S: Sink<Message> + Unpin,
+    S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin,
 {
-    let flush_timer = tokio::time::sleep(Duration::ZERO);
-    tokio::pin!(flush_timer);
-    // One future for the whole loop: making a new one per batch would
-    // register with the token again each time.
-    let killed = receiver.kill.clone().cancelled_owned();
-    tokio::pin!(killed);
-    let mut unflushed = false;
-    loop {
-        let first = tokio::select! {
-            biased;
-            () = &mut killed => break,
-            batch = receiver.queue.recv() => match batch {
-                Some(batch) => Some(batch),
-                None => break,
-            },
-            () = &mut flush_timer, if unflushed => None,
-        };
-        let write = async {
-            let mut urgent = false;
-            let mut next = first;
-            while let Some(batch) = next {
-                urgent |= batch.urgent;
-                for message in batch.messages {
-                    sink.feed(Message::Text(message)).await?;
-                }
-                next = receiver.queue.try_recv().ok();
-            }
-            if urgent || (unflushed && flush_timer.is_elapsed()) {
-                sink.flush().await?;
-                Ok(false)
-            } else {
-                Ok(true)
-            }
-        };
-        // A client that does not read blocks the write; being told to close
-        // must still end it.
-        let written = tokio::select! {
-            biased;
-            () = &mut killed => break,
-            written = write => written,
-        };
-        match written {
-            Ok(still_unflushed) => {
-                if still_unflushed && !unflushed {
-                    flush_timer.as_mut().reset(tokio::time::Instant::now() + COALESCE);
-                }
-                unflushed = still_unflushed;
-            }
-            Err::<_, S::Error>(_) => return,
+    fn new(socket: S, receiver: OutboxReceiver) -> Link<S> {
+        let killed = Box::pin(receiver.killed().cancelled_owned());
+        Link {
+            socket,
+            receiver,
+            killed,
+            waiting: VecDeque::new(),
+            unflushed: false,
+            flush_now: false,
+            flush_timer: Box::pin(tokio::time::sleep(Duration::ZERO)),
+            timer_armed: false,
+            done: false,
         }
     }
-    let reason = receiver.reason();
-    let notice = match reason {
-        Some(CloseReason::Replaced) => Some(ServerMessage::Replaced),
-        Some(CloseReason::Shutdown) => Some(ServerMessage::ShuttingDown {
-            message: "the server is restarting; games in progress resume when it is back".into(),
-        }),
-        _ => None,
-    };
-    if let Some(notice) = notice {
-        let _ = sink.feed(Message::Text(Utf8Bytes::from(notice.to_json()))).await;
+
+    /// The client's next frame, writing queued messages while waiting for
+    /// it; `None` when the connection is over.
+    async fn next_frame(&mut self) -> Option<Result<Message, axum::Error>> {
+        std::future::poll_fn(|cx| self.poll_frame(cx)).await
     }
-    let frame = reason.map(|reason| CloseFrame {
-        code: reason.code(),
-        reason: reason.text().into(),
-    });
-    // A client that stopped reading may never take the close frame.
-    let _ = tokio::time::timeout(Duration::from_secs(1), sink.send(Message::Close(frame))).await;
+
+    fn poll_frame(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Message, axum::Error>>> {
+        if self.done || self.killed.as_mut().poll(cx).is_ready() {
+            self.done = true;
+            return Poll::Ready(None);
+        }
+        if self.poll_write(cx).is_err() {
+            self.done = true;
+            return Poll::Ready(None);
+        }
+        self.socket.poll_next_unpin(cx)
+    }
+
+    /// Writes as much of the queue as the socket takes now. Returns with
+    /// the task registered to be woken by whatever it waits on: a new
+    /// batch, room in the socket's buffer, or the flush timer.
+    ///
+    /// Batches are taken from the queue only once the socket has taken
+    /// every message before them, so a client that does not read leaves
+    /// them in the queue, which fills up and cuts him off.
+    fn poll_write(&mut self, cx: &mut Context<'_>) -> Result<(), ()> {
+        loop {
+            while !self.waiting.is_empty() {
+                match Pin::new(&mut self.socket).poll_ready(cx) {
+                    Poll::Ready(Ok(())) => {}
+                    Poll::Ready(Err(_)) => return Err(()),
+                    Poll::Pending => return Ok(()),
+                }
+                let message = self.waiting.pop_front().expect("checked not empty");
+                if Pin::new(&mut self.socket)
+                    .start_send(Message::Text(message))
+                    .is_err()
+                {
+                    return Err(());
+                }
+                self.unflushed = true;
+            }
+            let taken = self.receiver.poll_batches(cx, |batch| {
+                self.waiting.extend(batch.messages);
+                self.flush_now |= batch.urgent;
+            });
+            if taken.is_ready() {
+                if !self.flush_now && !self.timer_armed {
+                    let deadline = tokio::time::Instant::now() + COALESCE;
+                    self.flush_timer.as_mut().reset(deadline);
+                    self.timer_armed = true;
+                }
+                continue;
+            }
+            if self.timer_armed && self.flush_timer.as_mut().poll(cx).is_ready() {
+                self.flush_now = true;
+            }
+            if self.flush_now && self.unflushed {
+                match Pin::new(&mut self.socket).poll_flush(cx) {
+                    Poll::Ready(Ok(())) => {}
+                    Poll::Ready(Err(_)) => return Err(()),
+                    Poll::Pending => return Ok(()),
+                }
+            }
+            if self.flush_now {
+                self.unflushed = false;
+                self.flush_now = false;
+                self.timer_armed = false;
+            }
+            return Ok(());
+        }
+    }
+
+    /// Says goodbye: why the server closes the connection, if it does, and
+    /// the close frame.
+    async fn close(mut self) {
+        let reason = self.receiver.reason();
+        let notice = match reason {
+            Some(CloseReason::Replaced) => Some(ServerMessage::Replaced),
+            Some(CloseReason::Shutdown) => Some(ServerMessage::ShuttingDown {
+                message: "the server is restarting; games in progress resume when it is back".into(),
+            }),
+            _ => None,
+        };
+        let frame = reason.map(|reason| CloseFrame {
+            code: reason.code(),
+            reason: reason.text().into(),
+        });
+        let socket = &mut self.socket;
+        let goodbye = async move {
+            if let Some(notice) = notice {
+                socket
+                    .feed(Message::Text(Utf8Bytes::from(notice.to_json())))
+                    .await?;
+            }
+            socket.send(Message::Close(frame)).await
+        };
+        // A client that stopped reading may never take the close frame.
+        let _ = tokio::time::timeout(Duration::from_secs(1), goodbye).await;
+    }
 }
 
 /// A token bucket: `rate` messages a second on average, `burst` at once.
@@ -188,41 +284,6 @@ impl Session {
             watching_lobby: false,
             queued: false,
             limit,
-        }
-    }
-
-    async fn read_loop<S>(&mut self, mut stream: S)
-    where
-        S: Stream<Item = Result<Message, axum::Error>> + Unpin,
-    {
-        let stopped: CancellationToken = self.outbox.stopped();
-        // One future for the whole loop, as in the writer.
-        let stopped = stopped.cancelled_owned();
-        tokio::pin!(stopped);
-        loop {
-            let frame = tokio::select! {
-                biased;
-                () = &mut stopped => break,
-                frame = stream.next() => frame,
-            };
-            match frame {
-                None | Some(Ok(Message::Close(_))) => break,
-                Some(Err(error)) => {
-                    if is_too_big(error) {
-                        self.outbox.close(CloseReason::MessageTooBig);
-                    }
-                    break;
-                }
-                // Boxed: handling a message awaits the lobby or a room, and
-                // keeping that state inline would make every idle
-                // connection as large as the busiest moment of any.
-                Some(Ok(Message::Text(text))) => Box::pin(self.on_text(text.as_str())).await,
-                Some(Ok(Message::Binary(_))) => {
-                    self.send_error(None, ErrorCode::BadMessage, "messages are JSON in text frames")
-                }
-                // Pings are answered by the WebSocket layer.
-                Some(Ok(_)) => {}
-            }
         }
     }
 

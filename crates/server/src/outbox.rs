@@ -1,8 +1,8 @@
 //! The queue of messages waiting to be written to one connection.
 //!
-//! Rooms and the lobby never wait on a connection: they `try_send` into its
-//! bounded queue, and a connection whose queue is full is cut off, so a slow
-//! or dead client can never slow a table down.
+//! Rooms and the lobby never wait on a connection: they push into its
+//! bounded queue and go on, and a connection whose queue is full is cut
+//! off, so a slow or dead client can never slow a table down.
 //!
 //! Messages travel in batches, each marked urgent or not. An urgent batch
 //! (a reply, or a turn for the player who must act) is written at once; the
@@ -10,8 +10,13 @@
 //! that a player watching a fast table costs one system call now and then
 //! rather than one per card.
 
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::task::{Context, Poll};
+
 use axum::extract::ws::Utf8Bytes;
-use tokio::sync::mpsc;
+use futures_util::task::AtomicWaker;
 use tokio_util::sync::CancellationToken;
 
 /// A connection's number, unique for the life of the process.
@@ -59,21 +64,39 @@ pub struct Batch {
     pub urgent: bool,
 }
 
+/// What the two sides of a queue share.
+///
+/// The queue is a plain locked deque rather than a channel: a connection
+/// spends most of its life idle with nothing queued, and an empty deque
+/// holds no memory where a channel keeps a block of slots for every
+/// connection (with tens of thousands of connections, that block was a
+/// tenth of the server's memory).
+#[derive(Debug)]
+struct Shared {
+    id: ConnectionId,
+    capacity: usize,
+    queue: Mutex<VecDeque<Batch>>,
+    /// Wakes the connection's task when something is queued.
+    waker: AtomicWaker,
+    /// Set once the connection will write nothing more: told to close, or
+    /// its task ended. Checked on every send, so it is an atomic rather
+    /// than a look at `kill`.
+    closed: AtomicBool,
+    /// Cancelled to end the connection; a child of the server's shutdown.
+    kill: CancellationToken,
+    reason: OnceLock<CloseReason>,
+}
+
 /// The sending side of a connection's queue. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Outbox {
-    id: ConnectionId,
-    queue: mpsc::Sender<Batch>,
-    kill: CancellationToken,
-    reason: std::sync::Arc<std::sync::OnceLock<CloseReason>>,
+    shared: Arc<Shared>,
 }
 
-/// The receiving side, owned by the connection's writer.
+/// The receiving side, owned by the connection's task.
 #[derive(Debug)]
 pub struct OutboxReceiver {
-    pub queue: mpsc::Receiver<Batch>,
-    pub kill: CancellationToken,
-    reason: std::sync::Arc<std::sync::OnceLock<CloseReason>>,
+    shared: Arc<Shared>,
     shutdown: CancellationToken,
 }
 
@@ -81,37 +104,72 @@ impl OutboxReceiver {
     /// Why the connection was told to close, once it has been (`None` for
     /// an ordinary end).
     pub fn reason(&self) -> Option<CloseReason> {
-        self.reason
+        self.shared
+            .reason
             .get()
             .copied()
             .or_else(|| self.shutdown.is_cancelled().then_some(CloseReason::Shutdown))
+    }
+
+    /// A token cancelled when the connection must end.
+    pub fn killed(&self) -> CancellationToken {
+        self.shared.kill.clone()
+    }
+
+    /// Hands every queued batch, oldest first, to `take`. When there is
+    /// none, the task is woken at the next one.
+    pub fn poll_batches(&self, cx: &mut Context<'_>, mut take: impl FnMut(Batch)) -> Poll<()> {
+        // Registering before looking means a batch queued in between still
+        // wakes the task.
+        self.shared.waker.register(cx.waker());
+        let batches = std::mem::take(&mut *self.shared.lock());
+        if batches.is_empty() {
+            return Poll::Pending;
+        }
+        batches.into_iter().for_each(&mut take);
+        Poll::Ready(())
+    }
+}
+
+impl Drop for OutboxReceiver {
+    fn drop(&mut self) {
+        self.shared.closed.store(true, Ordering::Release);
+        self.shared.lock().clear();
     }
 }
 
 /// A connection's queue. It is also closed when `shutdown` is cancelled.
 pub fn outbox(id: ConnectionId, capacity: usize, shutdown: CancellationToken) -> (Outbox, OutboxReceiver) {
-    let (queue, receiver) = mpsc::channel(capacity);
-    let kill = shutdown.child_token();
-    let reason = std::sync::Arc::new(std::sync::OnceLock::new());
+    let shared = Arc::new(Shared {
+        id,
+        capacity,
+        queue: Mutex::new(VecDeque::new()),
+        waker: AtomicWaker::new(),
+        closed: AtomicBool::new(false),
+        kill: shutdown.child_token(),
+        reason: OnceLock::new(),
+    });
     (
         Outbox {
-            id,
-            queue,
-            kill: kill.clone(),
-            reason: reason.clone(),
+            shared: shared.clone(),
         },
-        OutboxReceiver {
-            queue: receiver,
-            kill,
-            reason,
-            shutdown,
-        },
+        OutboxReceiver { shared, shutdown },
     )
+}
+
+impl Shared {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Batch>> {
+        // The lock is only held to push or take batches, which cannot
+        // panic halfway; a poisoned queue is still a valid one.
+        self.queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 impl Outbox {
     pub fn id(&self) -> ConnectionId {
-        self.id
+        self.shared.id
     }
 
     /// Queues a message to be written at once (a reply). See `send_batch`.
@@ -133,34 +191,115 @@ impl Outbox {
     /// Queues a batch without waiting. A full queue disconnects the client;
     /// returns false when the batch was not queued.
     pub fn send_batch(&self, batch: Batch) -> bool {
-        match self.queue.try_send(batch) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                self.close(CloseReason::TooSlow);
-                false
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        if self.shared.closed.load(Ordering::Acquire) {
+            return false;
         }
+        let mut queue = self.shared.lock();
+        if queue.len() >= self.shared.capacity {
+            drop(queue);
+            self.close(CloseReason::TooSlow);
+            return false;
+        }
+        queue.push_back(batch);
+        drop(queue);
+        self.shared.waker.wake();
+        true
     }
 
     /// Tells the connection to close, with a reason.
     pub fn close(&self, reason: CloseReason) {
-        let _ = self.reason.set(reason);
-        self.kill.cancel();
+        let _ = self.shared.reason.set(reason);
+        self.stop();
     }
 
     /// Ends the connection without an error: the client left.
     pub fn stop(&self) {
-        self.kill.cancel();
-    }
-
-    /// A token that is cancelled when the connection must stop reading.
-    pub fn stopped(&self) -> CancellationToken {
-        self.kill.clone()
+        self.shared.closed.store(true, Ordering::Release);
+        self.shared.kill.cancel();
     }
 
     /// The connection is gone or going.
     pub fn is_closed(&self) -> bool {
-        self.kill.is_cancelled() || self.queue.is_closed()
+        self.shared.closed.load(Ordering::Acquire) || self.shared.kill.is_cancelled()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(batch: &Batch) -> Vec<&str> {
+        batch.messages.iter().map(Utf8Bytes::as_str).collect()
+    }
+
+    fn drain(receiver: &OutboxReceiver) -> Vec<Batch> {
+        let mut cx = Context::from_waker(std::task::Waker::noop());
+        let mut batches = Vec::new();
+        let _ = receiver.poll_batches(&mut cx, |batch| batches.push(batch));
+        batches
+    }
+
+    #[test]
+    fn batches_come_out_in_order() {
+        let (outbox, receiver) = outbox(1, 8, CancellationToken::new());
+        assert!(outbox.send_lazy("a".into()));
+        assert!(outbox.send("b".into()));
+        let batches = drain(&receiver);
+        assert_eq!(batches.iter().map(text).collect::<Vec<_>>(), [["a"], ["b"]]);
+        assert_eq!(
+            batches.iter().map(|b| b.urgent).collect::<Vec<_>>(),
+            [false, true]
+        );
+        assert!(drain(&receiver).is_empty());
+    }
+
+    #[test]
+    fn a_full_queue_closes_the_connection_as_too_slow() {
+        let (outbox, receiver) = outbox(1, 2, CancellationToken::new());
+        assert!(outbox.send("1".into()));
+        assert!(outbox.send("2".into()));
+        assert!(!outbox.send("3".into()), "the third batch does not fit");
+        assert!(outbox.is_closed());
+        assert!(receiver.killed().is_cancelled());
+        assert_eq!(receiver.reason(), Some(CloseReason::TooSlow));
+        assert!(!outbox.send("4".into()), "nothing is queued once closed");
+    }
+
+    #[test]
+    fn shutdown_and_an_ended_connection_close_the_queue() {
+        let shutdown = CancellationToken::new();
+        let (outbox, receiver) = outbox(1, 2, shutdown.clone());
+        shutdown.cancel();
+        assert!(outbox.is_closed());
+        assert_eq!(receiver.reason(), Some(CloseReason::Shutdown));
+        let (outbox, receiver) = super::outbox(2, 2, CancellationToken::new());
+        drop(receiver);
+        assert!(!outbox.send("late".into()));
+    }
+
+    #[test]
+    fn a_queued_batch_wakes_the_waiting_task() {
+        use std::sync::atomic::AtomicUsize;
+        use std::task::Wake;
+        struct Count(AtomicUsize);
+        impl Wake for Count {
+            fn wake(self: Arc<Self>) {
+                self.0.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+        let count = Arc::new(Count(AtomicUsize::new(0)));
+        let waker = std::task::Waker::from(count.clone());
+        let (outbox, receiver) = outbox(1, 4, CancellationToken::new());
+        let mut cx = Context::from_waker(&waker);
+        assert!(receiver.poll_batches(&mut cx, |_| {}).is_pending());
+        outbox.send("x".into());
+        assert_eq!(count.0.load(Ordering::SeqCst), 1);
+        let mut seen = Vec::new();
+        assert!(
+            receiver
+                .poll_batches(&mut cx, |batch| seen.push(batch))
+                .is_ready()
+        );
+        assert_eq!(seen.len(), 1);
     }
 }

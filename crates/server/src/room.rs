@@ -492,21 +492,35 @@ impl Room {
         mut thoughts: mpsc::UnboundedReceiver<Thought>,
     ) {
         let stop = self.lifecycle.stopped();
+        // The stop signal and the timer live as long as the room: making
+        // them anew for every request would register each with the server's
+        // shared token and timer wheel once per card played.
+        let stopped = stop.cancelled();
+        tokio::pin!(stopped);
+        let timer = tokio::time::sleep_until(Instant::now());
+        tokio::pin!(timer);
+        let mut armed = None;
         // A game that started as the room opened is stored at once, not at
         // the room's first event.
         self.store_pending().await;
         loop {
             let wake = self.next_wake();
+            if wake != armed {
+                if let Some(at) = wake {
+                    timer.as_mut().reset(at);
+                }
+                armed = wake;
+            }
             tokio::select! {
                 // Stopping leaves the game as it is in the store, to be
                 // resumed at the next start.
-                () = stop.cancelled() => return,
+                () = &mut stopped => return,
                 request = requests.recv() => match request {
                     Some(request) => self.handle(request),
                     None => break,
                 },
                 Some(thought) = thoughts.recv() => self.on_thought(thought),
-                () = sleep_until(wake) => self.on_time(Instant::now()),
+                () = &mut timer, if armed.is_some() => self.on_time(Instant::now()),
             }
             // What players are about to learn must be stored first.
             self.store_pending().await;
@@ -1776,12 +1790,5 @@ impl Room {
             return;
         }
         self.schedule_turn(None);
-    }
-}
-
-async fn sleep_until(wake: Option<Instant>) {
-    match wake {
-        Some(at) => tokio::time::sleep_until(at).await,
-        None => std::future::pending().await,
     }
 }
