@@ -116,6 +116,24 @@ impl Client {
         self.recv_wire(self.timeout).await
     }
 
+    /// The next message, however long it takes.
+    pub async fn next_message(&mut self) -> Result<ServerMessage, ClientError> {
+        if let Some(message) = self.pending.pop_front() {
+            return Ok(message);
+        }
+        loop {
+            match self.socket.next().await {
+                Some(Ok(frame)) => {
+                    if let Some(message) = parse(frame)? {
+                        return Ok(message);
+                    }
+                }
+                Some(Err(error)) => return Err(error.into()),
+                None => return Err(ClientError::Closed),
+            }
+        }
+    }
+
     /// The next message if one arrives within `wait`.
     pub async fn try_recv(&mut self, wait: Duration) -> Result<Option<ServerMessage>, ClientError> {
         if let Some(message) = self.pending.pop_front() {
@@ -137,12 +155,11 @@ impl Client {
             match frame {
                 None => return Err(ClientError::Closed),
                 Some(Err(error)) => return Err(error.into()),
-                Some(Ok(Message::Text(text))) => {
-                    return serde_json::from_str(text.as_str())
-                        .map_err(|error| ClientError::Protocol(format!("{error}: {}", text.as_str())));
+                Some(Ok(frame)) => {
+                    if let Some(message) = parse(frame)? {
+                        return Ok(message);
+                    }
                 }
-                Some(Ok(Message::Close(_))) => return Err(ClientError::Closed),
-                Some(Ok(_)) => {}
             }
         }
     }
@@ -209,6 +226,18 @@ impl Client {
     /// Closes the connection politely.
     pub async fn close(mut self) {
         let _ = self.socket.close(None).await;
+    }
+}
+
+/// The message a frame carries; `None` for the frames that carry none
+/// (pings and pongs).
+fn parse(frame: Message) -> Result<Option<ServerMessage>, ClientError> {
+    match frame {
+        Message::Text(text) => serde_json::from_str(text.as_str())
+            .map(Some)
+            .map_err(|error| ClientError::Protocol(format!("{error}: {}", text.as_str()))),
+        Message::Close(_) => Err(ClientError::Closed),
+        _ => Ok(None),
     }
 }
 

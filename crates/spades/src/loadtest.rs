@@ -15,6 +15,7 @@ use spades_client::table::Move;
 use spades_client::{Client, TableState};
 use spades_protocol::ws::{BotLevel, ClientMessage, RulesSpec, ServerMessage};
 use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
 
 use crate::stats::percentile;
 
@@ -46,7 +47,10 @@ pub struct Args {
 #[derive(Default)]
 struct Totals {
     measuring: AtomicBool,
-    stop: AtomicBool,
+    /// Cancelled when the clients must stop. Waiting on it costs nothing,
+    /// where a timeout on every read to look at a flag would put a timer in
+    /// the runtime's wheel for every message of every client.
+    stop: CancellationToken,
     hands: AtomicU64,
     actions: AtomicU64,
     errors: AtomicU64,
@@ -107,6 +111,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     );
 
     let after_setup = pid.and_then(ProcessStats::read);
+    let own_before = ProcessStats::read(std::process::id());
     let metrics_before = StoreMetrics::fetch(&args.server).await;
     let started = Instant::now();
     totals.measuring.store(true, Ordering::SeqCst);
@@ -114,8 +119,9 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     totals.measuring.store(false, Ordering::SeqCst);
     let elapsed = started.elapsed().as_secs_f64();
     let at_end = pid.and_then(ProcessStats::read);
+    let own_at_end = ProcessStats::read(std::process::id());
     let metrics_after = StoreMetrics::fetch(&args.server).await;
-    totals.stop.store(true, Ordering::SeqCst);
+    totals.stop.cancel();
 
     let mut latencies: Vec<u32> = Vec::new();
     for player in players {
@@ -163,23 +169,34 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
             bucket_bound(&after.bounds, &waits, 0.99),
         );
     }
+    let per_hand = |cpu: f64| {
+        if hands > 0 {
+            format!("{:.3} ms per hand", 1000.0 * cpu / hands as f64)
+        } else {
+            "no hands".into()
+        }
+    };
     match (pid, before_setup, after_setup, at_end) {
         (Some(pid), Some(before), Some(after), Some(end)) => {
             let cpu = end.cpu_seconds - after.cpu_seconds;
-            let per_hand = if hands > 0 {
-                format!("{:.3} ms per hand", 1000.0 * cpu / hands as f64)
-            } else {
-                "no hands".into()
+            let per_connection = |stats: ProcessStats| {
+                stats.resident_kib.saturating_sub(before.resident_kib) as f64 / connections as f64
             };
-            let per_connection =
-                after.resident_kib.saturating_sub(before.resident_kib) as f64 / connections as f64;
             println!(
-                "server pid {pid}: CPU {cpu:.2} s ({per_hand}), resident {:.1} MiB (peak {:.1} MiB), {per_connection:.1} KiB per connection",
+                "server pid {pid}: CPU {cpu:.2} s ({}), resident {:.1} MiB (peak {:.1} MiB), \
+                 {:.1} KiB per connection once seated, {:.1} KiB at the end",
+                per_hand(cpu),
                 end.resident_kib as f64 / 1024.0,
                 end.peak_kib as f64 / 1024.0,
+                per_connection(after),
+                per_connection(end),
             );
         }
         _ => println!("server: not found on this machine (give --server-pid for its CPU and memory)"),
+    }
+    if let (Some(before), Some(end)) = (own_before, own_at_end) {
+        let cpu = end.cpu_seconds - before.cpu_seconds;
+        println!("load generator: CPU {cpu:.2} s ({})", per_hand(cpu));
     }
     Ok(())
 }
@@ -240,12 +257,18 @@ async fn play(mut client: Client, mut state: TableState, think: Duration, totals
     let mut acted_on = 0;
     let mut pending: Option<Pending> = None;
     let first = state.seat.is_some_and(|seat| seat.index() == 0);
-    while !totals.stop.load(Ordering::Relaxed) {
+    let stop = totals.stop.child_token();
+    let stopped = stop.cancelled();
+    tokio::pin!(stopped);
+    loop {
         if state.my_turn() && acted_on < state.turn_seq {
             let Some(mv) = state.decide(false) else { break };
             acted_on = state.turn_seq;
             if !think.is_zero() {
-                tokio::time::sleep(think).await;
+                tokio::select! {
+                    () = &mut stopped => break,
+                    () = tokio::time::sleep(think) => {}
+                }
             }
             let id = client.next_id();
             pending = Some(Pending {
@@ -257,13 +280,16 @@ async fn play(mut client: Client, mut state: TableState, think: Duration, totals
                 break;
             }
         }
-        let message = match client.try_recv(Duration::from_millis(200)).await {
-            Ok(Some(message)) => message,
-            Ok(None) => continue,
-            Err(_) => {
-                totals.errors.fetch_add(1, Ordering::Relaxed);
-                break;
-            }
+        let message = tokio::select! {
+            biased;
+            () = &mut stopped => break,
+            message = client.next_message() => match message {
+                Ok(message) => message,
+                Err(_) => {
+                    totals.errors.fetch_add(1, Ordering::Relaxed);
+                    break;
+                }
+            },
         };
         state.apply(&message);
         let measuring = totals.measuring.load(Ordering::Relaxed);
