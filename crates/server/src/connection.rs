@@ -82,7 +82,7 @@ struct Link<S> {
     killed: Pin<Box<WaitForCancellationFutureOwned>>,
     /// Messages taken from the queue and not yet handed to the socket.
     waiting: VecDeque<Utf8Bytes>,
-    /// Messages handed to the socket since the last flush.
+    /// Whether the socket was handed messages since the last flush.
     unflushed: bool,
     /// A flush is due now.
     flush_now: bool,

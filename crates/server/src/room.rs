@@ -2,8 +2,9 @@
 //! the engine game, the event log and the clocks.
 //!
 //! The room applies requests one at a time, in the order they arrive, and
-//! never waits on anything: replies and events go into each member's
-//! outbox with `try_send`. Every event gets the next sequence number and is
+//! never waits on a connection: replies and events are pushed into each
+//! member's outbox, which never blocks; the only thing it waits for is the
+//! journal storing what players are about to learn. Every event gets the next sequence number and is
 //! kept, as sent, in a bounded log so that a client that reconnects can be
 //! sent exactly what it missed.
 
