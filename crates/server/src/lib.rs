@@ -427,6 +427,14 @@ impl Server {
             tracing::error!("stopping while the store is unavailable: held game writes are lost");
         }
         self.journal.abort();
+        // Closing the store lets SQLite copy its log into the database and
+        // remove it, rather than leave it to the next start to replay.
+        if tokio::time::timeout(Duration::from_secs(2), self.state.store().close())
+            .await
+            .is_err()
+        {
+            tracing::warn!("the store did not close within 2 s; stopping anyway");
+        }
         let serving = self.serving.await;
         match serving {
             Ok(result) => result,
