@@ -59,9 +59,12 @@ where
             Some(Ok(_)) => {}
         }
     }
-    session.close().await;
+    // Boxed for the same reason: the goodbyes hold a timer and requests to
+    // the room and the lobby, which would otherwise double the size of a
+    // connection that spends its whole life waiting for frames.
+    Box::pin(session.close()).await;
     outbox.stop();
-    link.close().await;
+    Box::pin(link.close()).await;
 }
 
 /// How long a batch that is not urgent may wait for more messages to share

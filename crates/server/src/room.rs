@@ -28,7 +28,7 @@ use uuid::Uuid;
 
 use crate::Lifecycle;
 use crate::config::Config;
-use crate::event_log::EventLog;
+use crate::event_log::{EventLog, Sent};
 use crate::identity::PlayerRef;
 use crate::journal::Journal;
 use crate::lobby::LobbyNote;
@@ -174,7 +174,8 @@ pub struct Resumed {
     number: u32,
     seed: u64,
     game: Game,
-    actions: Vec<(Seat, Action)>,
+    /// How many actions the stored game holds.
+    actions: u32,
     stats: [PlayerStats; 4],
     players: [PlayerRef; 4],
 }
@@ -186,7 +187,6 @@ impl Resumed {
         let rules: RuleSet =
             serde_json::from_value(stored.rules).map_err(|error| format!("rules: {error}"))?;
         let mut game = Game::new(rules, stored.seed).map_err(|error| error.to_string())?;
-        let mut actions = Vec::with_capacity(stored.actions.len());
         let mut stats = [PlayerStats::default(); 4];
         for (index, (seat, text)) in stored.actions.iter().enumerate() {
             let seat = Seat::new(*seat).ok_or_else(|| format!("action {index}: no seat {seat}"))?;
@@ -200,8 +200,8 @@ impl Resumed {
             {
                 count_hand(&game, &mut stats);
             }
-            actions.push((seat, action));
         }
+        let actions = stored.actions.len() as u32;
         if stored.players.len() != 4 {
             return Err(format!("{} players stored", stored.players.len()));
         }
@@ -271,7 +271,7 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         requests,
     };
     let mut room = Room {
-        log: EventLog::new(context.config.resync_window),
+        log: EventLog::new(settings.code.clone(), context.config.resync_window),
         settings,
         config: context.config,
         lobby: context.lobby,
@@ -302,7 +302,7 @@ struct Thought {
     seat: Seat,
     /// How many actions the game had when the bot started thinking: if it
     /// has more now, the decision is stale.
-    actions: usize,
+    actions: u32,
     /// Whether it was the player's clock that ran out (rather than the seat
     /// being a bot's or an absent player's).
     for_clock: bool,
@@ -421,9 +421,10 @@ struct Table {
     seed: u64,
     /// Each seat's counts so far, stored when the game ends.
     stats: [PlayerStats; 4],
-    /// Every accepted action, in order: with the rules and the seed, the
-    /// whole game.
-    actions: Vec<(Seat, Action)>,
+    /// How many actions the game has taken. The actions themselves go to
+    /// the journal as they happen; keeping them here as well would grow
+    /// every room by a few kilobytes a hand for nothing.
+    actions: u32,
     /// When each acting seat's turn clock runs out.
     deadlines: [Option<Instant>; 4],
     /// When each disconnected seat stops being held.
@@ -737,25 +738,40 @@ impl Room {
     /// which is sent only when `private` holds that seat.
     fn emit(&mut self, private: SeatSet, make: impl Fn(u64, Option<Seat>) -> ServerMessage) {
         let seq = self.log.next_seq();
-        let public = Utf8Bytes::from(make(seq, None).to_json());
-        let versions: Vec<(Seat, Utf8Bytes)> = private
+        let message = make(seq, None);
+        let public = Utf8Bytes::from(message.to_json());
+        let versions: Vec<(Seat, ServerMessage, Utf8Bytes)> = private
             .iter()
-            .map(|seat| (seat, Utf8Bytes::from(make(seq, Some(seat)).to_json())))
+            .map(|seat| {
+                let message = make(seq, Some(seat));
+                let text = Utf8Bytes::from(message.to_json());
+                (seat, message, text)
+            })
             .collect();
         for member in self.members.values_mut() {
             if member.outbox.is_some() {
                 let text = member
                     .seat
-                    .and_then(|seat| versions.iter().find(|(own, _)| *own == seat))
-                    .map_or(&public, |(_, text)| text);
+                    .and_then(|seat| versions.iter().find(|(own, ..)| *own == seat))
+                    .map_or(&public, |(.., text)| text);
                 member.batch.push(text.clone());
             }
         }
-        let kept: Vec<(SeatSet, &str)> = versions
+        let kept: Vec<(SeatSet, Sent<'_>)> = versions
             .iter()
-            .map(|(seat, text)| (SeatSet::single(*seat), text.as_str()))
+            .map(|(seat, message, text)| {
+                let text = text.as_str();
+                (SeatSet::single(*seat), Sent { message, text })
+            })
             .collect();
-        self.log.push(public.as_str(), &kept);
+        let text = public.as_str();
+        self.log.push(
+            Sent {
+                message: &message,
+                text,
+            },
+            &kept,
+        );
     }
 
     /// Tells the lobby how the room looks now.
@@ -1151,7 +1167,7 @@ impl Room {
             number,
             seed,
             stats: [PlayerStats::default(); 4],
-            actions: Vec::new(),
+            actions: 0,
             deadlines: [None; 4],
             holds: [None; 4],
             away: SeatSet::EMPTY,
@@ -1277,11 +1293,11 @@ impl Room {
         let events = table.game.apply(seat, action)?;
         self.pending.push(Write::Action {
             game: table.id,
-            index: table.actions.len() as u32,
+            index: table.actions,
             seat: seat.index() as u8,
             action: action.to_string(),
         });
-        table.actions.push((seat, action));
+        table.actions += 1;
         for event in events {
             self.emit_game_event(event);
         }
@@ -1532,7 +1548,7 @@ impl Room {
                 room = %self.settings.code,
                 game = table.number,
                 seed = table.seed,
-                actions = table.actions.len(),
+                actions = table.actions,
                 winner = ?table.game.winner(),
                 "game over"
             );
@@ -1707,10 +1723,10 @@ impl Room {
             table.thinking.insert(seat);
             table.deadlines[seat.index()] = None;
             let game = table.game.clone();
-            let actions = table.actions.len();
+            let actions = table.actions;
             let for_clock = !table.played_by_server().contains(seat);
             let seed =
-                table.seed ^ (actions as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seat.index() as u64;
+                table.seed ^ u64::from(actions).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seat.index() as u64;
             let budget = Budget {
                 time: Some(bot_time),
                 ..Budget::SERVER
@@ -1781,7 +1797,7 @@ impl Room {
         table.thinking.remove(thought.seat);
         let seat = thought.seat;
         let current = !table.over
-            && table.actions.len() == thought.actions
+            && table.actions == thought.actions
             && table.game.to_act().contains(seat)
             && (thought.for_clock || table.played_by_server().contains(seat));
         if current
