@@ -444,13 +444,19 @@ impl Store {
                 // less often.
                 .pragma("wal_autocheckpoint", "10000")
                 .busy_timeout(Duration::from_secs(5));
+            // A pool pings a connection before lending it out unless told
+            // not to; for SQLite that is a round trip to the connection's
+            // thread which can only find a local file still open, and it
+            // would double the thread hand-offs of every journal commit.
             let pool = SqlitePoolOptions::new()
                 .max_connections(4)
+                .test_before_acquire(false)
                 .connect_with(options.clone())
                 .await?;
             let journal = SqlitePoolOptions::new()
                 .max_connections(1)
                 .min_connections(1)
+                .test_before_acquire(false)
                 .connect_with(options)
                 .await?;
             let (alive, dropped) = tokio::sync::oneshot::channel();
