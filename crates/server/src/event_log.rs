@@ -126,8 +126,9 @@ impl EventLog {
         self.events += 1;
     }
 
-    /// Encodes one message, compactly when it is one of the common events
-    /// of this room's current event, else as its JSON.
+    /// Encodes one message: compactly when it is a common game event that
+    /// names this room and the event's number, since those are the fields
+    /// the compact form leaves out; else as its JSON.
     fn keep(&mut self, seats: SeatSet, sent: Sent<'_>) {
         let seats_bits = seats.iter().fold(0u8, |bits, seat| bits | 1 << seat.index());
         let header = |kind: u8| kind << 4 | seats_bits;
