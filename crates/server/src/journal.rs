@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use spades_store::{Store, StoreError, Write};
+use spades_store::{Backend, Store, StoreError, Write};
 use tokio::sync::{mpsc, oneshot};
 
 /// How often held writes are retried.
@@ -74,13 +74,26 @@ pub struct Journal {
 }
 
 impl Journal {
-    /// Starts the journal task. It ends when every handle is dropped, after
+    /// Starts the journal. It ends when every handle is dropped, after
     /// a last attempt to store what it holds.
     pub fn spawn(store: Store) -> (Journal, tokio::task::JoinHandle<()>) {
         let (commits, receiver) = mpsc::unbounded_channel();
         let degraded = Arc::new(AtomicBool::new(false));
         let stats = Arc::new(JournalStats::default());
-        let task = tokio::spawn(run(store, receiver, degraded.clone(), stats.clone()));
+        let backend = store.backend();
+        let journal = run(store, receiver, degraded.clone(), stats.clone());
+        let task = match backend {
+            // On SQLite the journal writes on a thread of its own (see
+            // `JournalWriter`), which spares each batch a trip to another
+            // thread and back; rooms wake that thread directly.
+            Backend::Sqlite => {
+                let runtime = tokio::runtime::Handle::current();
+                tokio::task::spawn_blocking(move || runtime.block_on(journal))
+            }
+            // Postgres is reached through sockets that the runtime's
+            // workers poll: there the journal is best off as their task.
+            Backend::Postgres => tokio::spawn(journal),
+        };
         (
             Journal {
                 commits,
@@ -114,22 +127,6 @@ impl Journal {
     }
 }
 
-/// Whether a failed write may succeed if tried again: the database was
-/// unreachable or busy, rather than refusing the data itself.
-fn is_transient(error: &StoreError) -> bool {
-    match error {
-        StoreError::Database(sqlx::Error::Database(db)) => {
-            // SQLSTATE classes 22 (data exception) and 23 (integrity
-            // violation) mean the data is wrong; retrying cannot help.
-            let code = db.code();
-            let class = code.as_deref().map(|code| &code[..code.len().min(2)]);
-            !matches!(class, Some("22") | Some("23"))
-        }
-        StoreError::Database(_) => true,
-        _ => false,
-    }
-}
-
 /// A retry of held writes, running while new commits keep arriving: it
 /// answers how many of the oldest held writes it tried and how it went.
 type Attempt = std::pin::Pin<Box<dyn std::future::Future<Output = (usize, Result<(), StoreError>)> + Send>>;
@@ -147,6 +144,7 @@ async fn run(
     degraded: Arc<AtomicBool>,
     stats: Arc<JournalStats>,
 ) {
+    let mut writer = store.journal_writer();
     let mut held: VecDeque<Write> = VecDeque::new();
     let mut attempt: Option<Attempt> = None;
     let mut retry = tokio::time::interval(RETRY_EVERY);
@@ -169,13 +167,13 @@ async fn run(
                 let writes = batch.iter().flat_map(|c| c.writes.iter().cloned());
                 let durability = if held.is_empty() {
                     let writes: Vec<Write> = writes.collect();
-                    match store.write(&writes).await {
+                    match writer.write(&writes).await {
                         Ok(()) => {
                             stats.writes.fetch_add(writes.len() as u64, Ordering::Relaxed);
                             stats.transactions.fetch_add(1, Ordering::Relaxed);
                             Durability::Stored
                         }
-                        Err(error) if is_transient(&error) => {
+                        Err(error) if error.is_transient() => {
                             tracing::error!(%error, "cannot store game writes; holding them and retrying");
                             degraded.store(true, Ordering::Relaxed);
                             held.extend(writes);
@@ -210,7 +208,7 @@ async fn run(
                             attempt = Some(retry_held(&store, &held));
                         }
                     }
-                    Err(error) if is_transient(&error) => {
+                    Err(error) if error.is_transient() => {
                         tracing::debug!(%error, "the database is still unavailable");
                     }
                     Err(error) => {

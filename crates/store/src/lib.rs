@@ -6,9 +6,11 @@
 //! (`$1` parameters, `ON CONFLICT`, `RETURNING`, partial and expression
 //! indexes), and the schemas in `migrations/postgres` and
 //! `migrations/sqlite` give each database its own types. A query is written
-//! once and [`on_pool!`] runs it on whichever pool the store holds. The one
-//! exception is the bulk insert of a journal batch's actions
-//! ([`InsertActions`]), where each backend has its own fastest form.
+//! once and [`on_pool!`] runs it on whichever pool the store holds. The
+//! exceptions are on the game journal's hot path: the bulk insert of a
+//! batch's actions ([`InsertActions`]), where each backend has its own
+//! fastest form, and the [`JournalWriter`], which on SQLite stores the
+//! common batches on a connection of its own, outside sqlx.
 
 mod rating;
 
@@ -55,7 +57,10 @@ macro_rules! on_pool {
     };
 }
 
+mod journal;
 mod tournament;
+
+pub use journal::JournalWriter;
 
 pub use tournament::{
     Entrant, NewTable, NewTournament, PlayedTournament, Registration, Stage, Step, StoredTable, TableLink,
@@ -72,6 +77,9 @@ pub struct Store {
     /// writes spread over a pool's connections would make each one read
     /// back the pages the others changed. On Postgres it is the pool.
     journal: Pool,
+    /// The file of an SQLite store, where [`JournalWriter`] opens a
+    /// connection of its own.
+    sqlite_file: Option<std::path::PathBuf>,
     /// On SQLite, held only to be dropped with the last clone of the store,
     /// which stops `checkpoint_regularly`.
     _checkpoints: Option<Arc<tokio::sync::oneshot::Sender<()>>>,
@@ -128,6 +136,53 @@ pub enum StoreError {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("stored data is not valid: {0}")]
     Corrupt(String),
+    /// From the journal's own SQLite connection (see [`JournalWriter`]).
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+impl StoreError {
+    /// Whether the same request may succeed later: the database was
+    /// unreachable, busy or failing, rather than refusing the data itself
+    /// (a constraint, a value of the wrong type or size), which no retry
+    /// can change.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            StoreError::Database(sqlx::Error::Database(error)) => {
+                use sqlx::error::ErrorKind;
+                if !matches!(error.kind(), ErrorKind::Other) {
+                    // A unique, foreign key, not-null or check violation.
+                    return false;
+                }
+                let code = error.code().unwrap_or_default();
+                if code.len() == 5 {
+                    // A Postgres SQLSTATE: class 22 is a data exception,
+                    // class 23 an integrity violation.
+                    !(code.starts_with("22") || code.starts_with("23"))
+                } else {
+                    // An SQLite result code, whose low byte is the primary
+                    // code.
+                    code.parse::<i32>()
+                        .map_or(true, |code| !refuses_data(code & 0xff))
+                }
+            }
+            StoreError::Database(_) => true,
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(error, _)) => {
+                !refuses_data(error.extended_code & 0xff)
+            }
+            StoreError::Sqlite(_) => false,
+            StoreError::NameTaken
+            | StoreError::BadUrl(_)
+            | StoreError::Migrate(_)
+            | StoreError::Corrupt(_) => false,
+        }
+    }
+}
+
+/// Whether a primary SQLite result code says that the data was refused:
+/// a constraint (19), a value too big (18) or of the wrong type (20).
+fn refuses_data(primary: i32) -> bool {
+    matches!(primary, 18..=20)
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -453,6 +508,7 @@ impl Store {
                 .test_before_acquire(false)
                 .connect_with(options.clone())
                 .await?;
+            let file = options.get_filename().to_path_buf();
             let journal = SqlitePoolOptions::new()
                 .max_connections(1)
                 .min_connections(1)
@@ -464,6 +520,7 @@ impl Store {
             return Ok(Store {
                 pool: Pool::Sqlite(pool),
                 journal: Pool::Sqlite(journal),
+                sqlite_file: Some(file),
                 _checkpoints: Some(Arc::new(alive)),
             });
         } else {
@@ -472,6 +529,7 @@ impl Store {
         Ok(Store {
             pool,
             journal,
+            sqlite_file: None,
             _checkpoints: None,
         })
     }

@@ -317,26 +317,99 @@ async fn games_with_a_guest_are_not_rated_and_abandoners_lose(store: &Store) {
     assert!(stored.players[0].abandoned && !stored.players[2].abandoned);
 }
 
+/// Four guests named after `prefix`.
+async fn guests(store: &Store, prefix: &str) -> [Uuid; 4] {
+    let mut players = [Uuid::nil(); 4];
+    for (seat, player) in players.iter_mut().enumerate() {
+        *player = guest(store, &format!("{prefix}{seat}")).await;
+    }
+    players
+}
+
+/// An action of a game that does not exist, which the foreign key refuses,
+/// and the whole batch with it.
+fn orphan_action() -> Write {
+    Write::Action {
+        game: Uuid::new_v4(),
+        index: 0,
+        seat: 0,
+        action: "bid 1".into(),
+    }
+}
+
 async fn a_failing_batch_stores_nothing(store: &Store) {
-    let players = [
-        guest(store, "a").await,
-        guest(store, "b").await,
-        guest(store, "c").await,
-        guest(store, "d").await,
-    ];
-    let game = new_game(players);
-    let batch = [
-        Write::Started(game.clone()),
-        // No such game: the foreign key refuses it, and the whole batch with it.
-        Write::Action {
-            game: Uuid::new_v4(),
-            index: 0,
-            seat: 0,
-            action: "bid 1".into(),
-        },
-    ];
+    let game = new_game(guests(store, "a").await);
+    let batch = [Write::Started(game.clone()), orphan_action()];
     assert!(store.write(&batch).await.is_err());
     assert!(store.game(game.id).await.unwrap().is_none());
+}
+
+/// The journal's writer stores what `Store::write` stores (on SQLite its
+/// batches of actions and hands take a connection of their own), keeps a
+/// retried batch from counting twice, and refuses a bad batch whole.
+async fn the_journal_writer_stores_batches_whole(store: &Store) {
+    let game = new_game(guests(store, "w").await);
+    let id = game.id;
+    let action = |index: u32, text: &str| Write::Action {
+        game: id,
+        index,
+        seat: (index % 4) as u8,
+        action: text.into(),
+    };
+    let mut writer = store.journal_writer();
+    writer
+        .write(&[Write::Started(game.clone()), action(0, "bid 3")])
+        .await
+        .unwrap();
+    let record = serde_json::json!({"hand": 0, "score": [50, 40]});
+    let plain = [
+        action(1, "bid 4"),
+        action(2, "bid nil"),
+        Write::Hand {
+            game: id,
+            hand: 0,
+            record: record.clone(),
+        },
+    ];
+    writer.write(&plain).await.unwrap();
+    // A retried batch stores nothing twice.
+    writer.write(&plain).await.unwrap();
+    writer.write(&[action(3, "bid 2")]).await.unwrap();
+
+    // A batch with an action of no game is refused whole, for good.
+    let refused = writer
+        .write(&[action(4, "play 2C"), orphan_action()])
+        .await
+        .unwrap_err();
+    assert!(!refused.is_transient(), "{refused}");
+    // The writer goes on after a refusal.
+    writer.write(&[action(4, "play 3C")]).await.unwrap();
+
+    let unfinished = store.unfinished_games().await.unwrap();
+    let stored = unfinished
+        .iter()
+        .find(|stored| stored.summary.id == id)
+        .expect("the game is stored");
+    let actions: Vec<(u8, &str)> = stored
+        .actions
+        .iter()
+        .map(|(seat, a)| (*seat, a.as_str()))
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            (0, "bid 3"),
+            (1, "bid 4"),
+            (2, "bid nil"),
+            (3, "bid 2"),
+            (0, "play 3C")
+        ]
+    );
+    assert_eq!(store.hands(id).await.unwrap(), [record]);
+
+    // The same refusal through `Store::write` is not transient either.
+    let refused = store.write(&[orphan_action()]).await.unwrap_err();
+    assert!(!refused.is_transient(), "{refused}");
 }
 
 async fn bots_have_accounts_and_their_games_are_not_rated(store: &Store) {
@@ -508,6 +581,7 @@ macro_rules! suite {
             case!(games_are_journaled_resumed_and_finished);
             case!(games_with_a_guest_are_not_rated_and_abandoners_lose);
             case!(a_failing_batch_stores_nothing);
+            case!(the_journal_writer_stores_batches_whole);
             case!(bots_have_accounts_and_their_games_are_not_rated);
             case!(tournaments_keep_their_bracket);
         }
