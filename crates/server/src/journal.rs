@@ -1,5 +1,6 @@
-//! The game journal: every write a table makes goes through one task that
-//! stores them in batches, so that many tables' actions share a transaction.
+//! The game journal: every write a table makes goes through one task (on
+//! SQLite, one thread) that stores them in batches, so that many tables'
+//! actions share a transaction.
 //!
 //! A room hands over its writes and waits for the answer before it sends
 //! the events they caused, so an action that players have seen is stored.
@@ -35,6 +36,13 @@ struct Commit {
     done: oneshot::Sender<Durability>,
 }
 
+/// What rooms and the server ask of the journal.
+enum Request {
+    Commit(Commit),
+    /// Store what came before, then end: the server is stopping.
+    Stop,
+}
+
 /// Upper bounds, in microseconds, of the buckets of the commit-wait
 /// histogram.
 pub const WAIT_BUCKETS_US: [u64; 14] = [
@@ -68,7 +76,7 @@ impl JournalStats {
 /// The journal's address. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Journal {
-    commits: mpsc::UnboundedSender<Commit>,
+    commits: mpsc::UnboundedSender<Request>,
     degraded: Arc<AtomicBool>,
     stats: Arc<JournalStats>,
 }
@@ -109,12 +117,22 @@ impl Journal {
     pub async fn commit(&self, writes: Vec<Write>) -> Durability {
         let started = std::time::Instant::now();
         let (done, answer) = oneshot::channel();
-        if self.commits.send(Commit { writes, done }).is_err() {
+        if self
+            .commits
+            .send(Request::Commit(Commit { writes, done }))
+            .is_err()
+        {
             return Durability::Held;
         }
         let durability = answer.await.unwrap_or(Durability::Held);
         self.stats.record_wait(started.elapsed());
         durability
+    }
+
+    /// Ends the journal once it has stored what it was given before. Later
+    /// commits are answered `Held` and never stored.
+    pub fn stop(&self) {
+        let _ = self.commits.send(Request::Stop);
     }
 
     pub fn stats(&self) -> &JournalStats {
@@ -140,7 +158,7 @@ fn retry_held(store: &Store, held: &VecDeque<Write>) -> Attempt {
 
 async fn run(
     store: Store,
-    mut commits: mpsc::UnboundedReceiver<Commit>,
+    mut commits: mpsc::UnboundedReceiver<Request>,
     degraded: Arc<AtomicBool>,
     stats: Arc<JournalStats>,
 ) {
@@ -151,15 +169,20 @@ async fn run(
     retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
-            commit = commits.recv() => {
-                let Some(first) = commit else { break };
+            request = commits.recv() => {
+                let Some(Request::Commit(first)) = request else { break };
                 let mut batch = vec![first];
                 let mut count = batch[0].writes.len();
+                let mut stopping = false;
                 while count < MAX_BATCH {
                     match commits.try_recv() {
-                        Ok(commit) => {
+                        Ok(Request::Commit(commit)) => {
                             count += commit.writes.len();
                             batch.push(commit);
+                        }
+                        Ok(Request::Stop) => {
+                            stopping = true;
+                            break;
                         }
                         Err(_) => break,
                     }
@@ -192,6 +215,9 @@ async fn run(
                 for commit in batch {
                     let _ = commit.done.send(durability);
                 }
+                if stopping {
+                    break;
+                }
             }
             outcome = async { attempt.as_mut().expect("guarded by the condition").await }, if attempt.is_some() => {
                 attempt = None;
@@ -221,5 +247,94 @@ async fn run(
                 attempt = Some(retry_held(&store, &held));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A migrated SQLite store in a fresh file, and a game in it.
+    async fn store_with_game() -> (Store, uuid::Uuid) {
+        let path = std::env::temp_dir().join(format!("spades-journal-{}.db", uuid::Uuid::new_v4()));
+        let store = Store::open(&format!("sqlite:{}", path.display())).await.unwrap();
+        store.migrate().await.unwrap();
+        let player = uuid::Uuid::new_v4();
+        let now = time::OffsetDateTime::now_utc();
+        store.create_account(player, "p", None, now).await.unwrap();
+        let game = spades_store::NewGame {
+            id: uuid::Uuid::new_v4(),
+            room: "ROOM01".into(),
+            room_name: "journal".into(),
+            private: false,
+            owner: player,
+            number: 0,
+            rules: serde_json::json!({}),
+            seed: 7,
+            players: [player; 4],
+            started_at: now,
+            tournament: None,
+        };
+        let id = game.id;
+        store.write(&[Write::Started(game)]).await.unwrap();
+        (store, id)
+    }
+
+    fn action(game: uuid::Uuid, index: u32) -> Write {
+        Write::Action {
+            game,
+            index,
+            seat: (index % 4) as u8,
+            action: "bid 3".into(),
+        }
+    }
+
+    fn commit(writes: Vec<Write>) -> (Request, oneshot::Receiver<Durability>) {
+        let (done, answer) = oneshot::channel();
+        (Request::Commit(Commit { writes, done }), answer)
+    }
+
+    #[tokio::test]
+    async fn a_stop_ends_the_journal_after_what_came_before() {
+        let (store, game) = store_with_game().await;
+        // Everything is queued before the journal runs, so that the stop
+        // comes in the same batch as the commits before it.
+        let (requests, receiver) = mpsc::unbounded_channel();
+        let (first, first_answer) = commit(vec![action(game, 0)]);
+        let (second, second_answer) = commit(vec![action(game, 1)]);
+        let (late, late_answer) = commit(vec![action(game, 2)]);
+        for request in [first, second, Request::Stop, late] {
+            assert!(requests.send(request).is_ok());
+        }
+        let stats = Arc::new(JournalStats::default());
+        // It returns although a sender is still alive.
+        let journal = run(store.clone(), receiver, Arc::default(), stats.clone());
+        tokio::time::timeout(Duration::from_secs(5), journal)
+            .await
+            .expect("the journal returns at the stop");
+        assert_eq!(first_answer.await, Ok(Durability::Stored));
+        assert_eq!(second_answer.await, Ok(Durability::Stored));
+        assert!(
+            late_answer.await.is_err(),
+            "a commit after the stop is never answered"
+        );
+        let stored = store.unfinished_games().await.unwrap();
+        assert_eq!(stored[0].actions.len(), 2);
+        assert_eq!(stats.writes.load(Ordering::Relaxed), 2);
+    }
+
+    #[tokio::test]
+    async fn a_stopped_journal_ends_its_task() {
+        let (store, game) = store_with_game().await;
+        let (journal, task) = Journal::spawn(store.clone());
+        assert_eq!(journal.commit(vec![action(game, 0)]).await, Durability::Stored);
+        journal.stop();
+        tokio::time::timeout(Duration::from_secs(5), task)
+            .await
+            .expect("the journal ends once stopped")
+            .unwrap();
+        // After the stop nothing is stored, and the room is told so.
+        assert_eq!(journal.commit(vec![action(game, 1)]).await, Durability::Held);
+        assert_eq!(store.unfinished_games().await.unwrap()[0].actions.len(), 1);
     }
 }

@@ -426,7 +426,15 @@ impl Server {
         if shared.journal.is_degraded() {
             tracing::error!("stopping while the store is unavailable: held game writes are lost");
         }
-        self.journal.abort();
+        // The journal's SQLite connection must close before the store's,
+        // for the last one closed to fold the log into the database.
+        shared.journal.stop();
+        if tokio::time::timeout(Duration::from_secs(2), self.journal)
+            .await
+            .is_err()
+        {
+            tracing::warn!("the journal did not stop within 2 s; stopping anyway");
+        }
         // Closing the store lets SQLite copy its log into the database and
         // remove it, rather than leave it to the next start to replay.
         if tokio::time::timeout(Duration::from_secs(2), self.state.store().close())
