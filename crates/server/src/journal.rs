@@ -76,16 +76,17 @@ impl JournalStats {
 /// The journal's address. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Journal {
-    commits: mpsc::UnboundedSender<Request>,
+    requests: mpsc::UnboundedSender<Request>,
     degraded: Arc<AtomicBool>,
     stats: Arc<JournalStats>,
 }
 
 impl Journal {
-    /// Starts the journal. It ends when every handle is dropped, after
-    /// a last attempt to store what it holds.
+    /// Starts the journal. It ends at [`Journal::stop`] or when every
+    /// handle is dropped; writes it still holds for a database that is down
+    /// are lost then, which the server reports.
     pub fn spawn(store: Store) -> (Journal, tokio::task::JoinHandle<()>) {
-        let (commits, receiver) = mpsc::unbounded_channel();
+        let (requests, receiver) = mpsc::unbounded_channel();
         let degraded = Arc::new(AtomicBool::new(false));
         let stats = Arc::new(JournalStats::default());
         let backend = store.backend();
@@ -104,7 +105,7 @@ impl Journal {
         };
         (
             Journal {
-                commits,
+                requests,
                 degraded,
                 stats,
             },
@@ -118,7 +119,7 @@ impl Journal {
         let started = std::time::Instant::now();
         let (done, answer) = oneshot::channel();
         if self
-            .commits
+            .requests
             .send(Request::Commit(Commit { writes, done }))
             .is_err()
         {
@@ -132,7 +133,7 @@ impl Journal {
     /// Ends the journal once it has stored what it was given before. Later
     /// commits are answered `Held` and never stored.
     pub fn stop(&self) {
-        let _ = self.commits.send(Request::Stop);
+        let _ = self.requests.send(Request::Stop);
     }
 
     pub fn stats(&self) -> &JournalStats {
@@ -158,7 +159,7 @@ fn retry_held(store: &Store, held: &VecDeque<Write>) -> Attempt {
 
 async fn run(
     store: Store,
-    mut commits: mpsc::UnboundedReceiver<Request>,
+    mut requests: mpsc::UnboundedReceiver<Request>,
     degraded: Arc<AtomicBool>,
     stats: Arc<JournalStats>,
 ) {
@@ -169,13 +170,13 @@ async fn run(
     retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
-            request = commits.recv() => {
+            request = requests.recv() => {
                 let Some(Request::Commit(first)) = request else { break };
                 let mut batch = vec![first];
                 let mut count = batch[0].writes.len();
                 let mut stopping = false;
                 while count < MAX_BATCH {
-                    match commits.try_recv() {
+                    match requests.try_recv() {
                         Ok(Request::Commit(commit)) => {
                             count += commit.writes.len();
                             batch.push(commit);
