@@ -112,6 +112,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
 
     let after_setup = pid.and_then(ProcessStats::read);
     let own_before = ProcessStats::read(std::process::id());
+    let machine_before = MachineTimes::read();
     let metrics_before = StoreMetrics::fetch(&args.server).await;
     let started = Instant::now();
     totals.measuring.store(true, Ordering::SeqCst);
@@ -120,6 +121,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let elapsed = started.elapsed().as_secs_f64();
     let at_end = pid.and_then(ProcessStats::read);
     let own_at_end = ProcessStats::read(std::process::id());
+    let machine_at_end = MachineTimes::read();
     let metrics_after = StoreMetrics::fetch(&args.server).await;
     totals.stop.cancel();
 
@@ -197,6 +199,14 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     if let (Some(before), Some(end)) = (own_before, own_at_end) {
         let cpu = end.cpu_seconds - before.cpu_seconds;
         println!("load generator: CPU {cpu:.2} s ({})", per_hand(cpu));
+    }
+    if let (Some(before), Some(end)) = (machine_before, machine_at_end) {
+        let (busy, stolen) = end.since(&before);
+        println!(
+            "machine: {:.0}% busy, {:.1}% of its time taken by the host (steal)",
+            100.0 * busy,
+            100.0 * stolen
+        );
     }
     Ok(())
 }
@@ -383,6 +393,53 @@ impl ProcessStats {
     }
 }
 
+/// The whole machine's CPU time, from the first line of `/proc/stat`, in
+/// ticks summed over its cores.
+///
+/// On a virtual machine, "steal" is time the host gave to something else
+/// while this machine had work to run; a run with much of it measured the
+/// host's load as much as the server.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct MachineTimes {
+    total: u64,
+    idle: u64,
+    steal: u64,
+}
+
+impl MachineTimes {
+    fn read() -> Option<MachineTimes> {
+        MachineTimes::parse(&fs::read_to_string("/proc/stat").ok()?)
+    }
+
+    fn parse(stat: &str) -> Option<MachineTimes> {
+        // cpu user nice system idle iowait irq softirq steal [guest ...];
+        // guest time is already counted in user time.
+        let line = stat.lines().next()?;
+        let mut fields = line.split_whitespace();
+        if fields.next()? != "cpu" {
+            return None;
+        }
+        let ticks: Vec<u64> = fields.take(8).map(str::parse).collect::<Result<_, _>>().ok()?;
+        let [_, _, _, idle, iowait, _, _, steal] = ticks[..] else {
+            return None;
+        };
+        Some(MachineTimes {
+            total: ticks.iter().sum(),
+            idle: idle + iowait,
+            steal,
+        })
+    }
+
+    /// The shares of the time since `earlier` that were busy (steal
+    /// included) and stolen.
+    fn since(&self, earlier: &MachineTimes) -> (f64, f64) {
+        let total = self.total.saturating_sub(earlier.total).max(1) as f64;
+        let idle = self.idle.saturating_sub(earlier.idle) as f64;
+        let steal = self.steal.saturating_sub(earlier.steal) as f64;
+        (1.0 - idle / total, steal / total)
+    }
+}
+
 /// The port of a `ws://host:port/...` address.
 fn port_of(url: &str) -> Option<u16> {
     let rest = url.split("://").nth(1)?;
@@ -440,6 +497,27 @@ mod tests {
     fn ports() {
         assert_eq!(port_of("ws://127.0.0.1:8080/ws"), Some(8080));
         assert_eq!(port_of("ws://localhost:9/ws"), Some(9));
+    }
+
+    #[test]
+    fn machine_times_count_steal_and_idle() {
+        let before = MachineTimes::parse("cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 1 2 3\n").unwrap();
+        let after = MachineTimes::parse("cpu  300 0 100 1300 100 0 0 200 0 0\n").unwrap();
+        assert_eq!(
+            after,
+            MachineTimes {
+                total: 2000,
+                idle: 1400,
+                steal: 200
+            }
+        );
+        // 1000 ticks passed: 550 idle or waiting, 200 stolen.
+        let (busy, stolen) = after.since(&before);
+        assert!((busy - 0.45).abs() < 1e-9, "{busy}");
+        assert!((stolen - 0.2).abs() < 1e-9, "{stolen}");
+        assert_eq!(MachineTimes::parse("intr 1 2 3"), None);
+        assert_eq!(MachineTimes::parse("cpu 1 2 3"), None);
+        assert!(MachineTimes::read().is_some(), "this machine has /proc/stat");
     }
 
     #[test]
