@@ -188,9 +188,14 @@ async fn run(
                         Err(_) => break,
                     }
                 }
-                let writes = batch.iter().flat_map(|c| c.writes.iter().cloned());
+                // The writes move out of their commits; only the answers stay.
+                let mut writes = Vec::with_capacity(count);
+                let mut answers = Vec::with_capacity(batch.len());
+                for commit in batch {
+                    writes.extend(commit.writes);
+                    answers.push(commit.done);
+                }
                 let durability = if held.is_empty() {
-                    let writes: Vec<Write> = writes.collect();
                     match writer.write(&writes).await {
                         Ok(()) => {
                             stats.writes.fetch_add(writes.len() as u64, Ordering::Relaxed);
@@ -213,8 +218,8 @@ async fn run(
                     held.extend(writes);
                     Durability::Held
                 };
-                for commit in batch {
-                    let _ = commit.done.send(durability);
+                for answer in answers {
+                    let _ = answer.send(durability);
                 }
                 if stopping {
                     break;
