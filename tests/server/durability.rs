@@ -32,13 +32,20 @@ pub struct ServerProcess {
 
 impl ServerProcess {
     pub async fn start(database: &str, port: u16) -> ServerProcess {
+        ServerProcess::start_with(Command::new(env!("CARGO_BIN_EXE_spades")), database, port).await
+    }
+
+    /// Starts the server through `command`, which runs the binary (a shell
+    /// that sets limits first, say) and takes the server's arguments after
+    /// its own.
+    pub async fn start_with(mut command: Command, database: &str, port: u16) -> ServerProcess {
         let log = std::env::temp_dir().join(format!("spades-server-{port}-{}.log", std::process::id()));
         let log_file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&log)
             .unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_spades"))
+        let child = command
             .args([
                 "serve",
                 "--bind",
@@ -66,6 +73,11 @@ impl ServerProcess {
 
     pub fn url(&self) -> String {
         format!("ws://{}/ws", self.address)
+    }
+
+    /// What the server wrote to its log so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
     async fn wait_healthy(&mut self) {

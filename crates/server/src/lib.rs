@@ -249,8 +249,9 @@ async fn readyz(State(state): State<AppState>) -> Response {
     }
 }
 
-/// Counters in the Prometheus text format: connections, degraded state, and
-/// the journal's writes, transactions and commit waits.
+/// Counters in the Prometheus text format: connections and the most
+/// admitted, degraded state, and the journal's writes, transactions and
+/// commit waits.
 async fn metrics(State(state): State<AppState>) -> Response {
     use std::fmt::Write as _;
     let stats = state.shared.journal.stats();
@@ -259,6 +260,11 @@ async fn metrics(State(state): State<AppState>) -> Response {
         text,
         "# TYPE spades_connections gauge\nspades_connections {}",
         state.connections()
+    );
+    let _ = writeln!(
+        text,
+        "# TYPE spades_connections_max gauge\nspades_connections_max {}",
+        state.config().max_connections
     );
     let _ = writeln!(
         text,

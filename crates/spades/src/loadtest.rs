@@ -57,6 +57,11 @@ struct Totals {
 }
 
 /// What a client knows about its last action until the server confirms it.
+/// Files the load generator keeps open besides its clients' sockets: the
+/// runtime's, standard streams, and the connections that read the
+/// server's metrics.
+const OWN_FILES: u64 = 16;
+
 struct Pending {
     sent: Instant,
     mv: Move,
@@ -73,6 +78,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 async fn run_async(args: Args) -> anyhow::Result<()> {
     if args.tables == 0 {
         bail!("--tables must be at least 1");
+    }
+    let sockets = args.tables as u64 * 4;
+    if let Some(limit) = crate::limits::raise_open_files()
+        && sockets + OWN_FILES > limit
+    {
+        bail!(
+            "{} tables need {sockets} sockets, but this process may open only {limit} files; \
+             raise the limit with `ulimit -n` or run fewer tables",
+            args.tables
+        );
     }
     let pid = match args.server_pid {
         Some(pid) => Some(pid),

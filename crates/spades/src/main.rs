@@ -2,6 +2,7 @@
 //! With no subcommand it serves.
 
 mod bot;
+mod limits;
 mod loadtest;
 mod serve;
 mod simulate;

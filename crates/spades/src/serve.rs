@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use spades_server::{Config, Server};
 
 /// Server settings. Every flag can also be set by the environment variable
@@ -151,8 +151,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let mut config = args.config();
+    if let Some(limit) = crate::limits::raise_open_files() {
+        let room = crate::limits::connection_room(limit);
+        if room == 0 {
+            bail!(
+                "the open-file limit of {limit} is too low to serve: the server needs {} files of its own \
+                 (raise it with `ulimit -n`)",
+                crate::limits::SERVER_FILES
+            );
+        }
+        tracing::info!(open_files = limit, "open-file limit");
+        if config.max_connections > room {
+            // Admitting more than fit would not fail cleanly: the kernel
+            // would refuse to accept, and every client would wait.
+            tracing::warn!(
+                open_files = limit,
+                max_connections = room,
+                configured = config.max_connections,
+                "the open-file limit leaves room for fewer connections than --max-connections; \
+                 serving at most that many (raise it with `ulimit -n` for more)"
+            );
+            config.max_connections = room;
+        }
+    }
     runtime.block_on(async {
-        let server = Server::start(args.config(), args.bind)
+        let server = Server::start(config, args.bind)
             .await
             .with_context(|| format!("cannot start on {}", args.bind))?;
         tracing::info!(address = %server.local_addr(), "serving: WebSocket at /ws");

@@ -1,0 +1,57 @@
+//! The open-file limit, which caps how many sockets a process may hold.
+//!
+//! Every WebSocket connection is an open file, and many systems start
+//! programs with a soft limit of 1,024 files although they allow far more.
+//! Past the limit the kernel refuses to accept new connections, and the
+//! accept loop stalls for every client, health checks included. So the
+//! server raises its soft limit to the hard one and admits no more
+//! connections than fit below it, and the load test checks that its tables
+//! fit before opening them.
+
+/// Files the server keeps open besides its WebSocket connections: the
+/// store's connections (two files each on SQLite, a socket each on
+/// Postgres, nine at most), the runtime's own, the listener, its log, and
+/// HTTP requests in flight.
+pub const SERVER_FILES: u64 = 64;
+
+/// Raises the soft limit on open files as far as the hard limit (and the
+/// system) allow, and returns the limit now in force; `None` when it cannot
+/// be read. A failure to raise it leaves the old limit, which is returned.
+pub fn raise_open_files() -> Option<u64> {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(limit) => Some(limit),
+        Err(error) => {
+            tracing::warn!(%error, "cannot raise the open-file limit");
+            rlimit::getrlimit(rlimit::Resource::NOFILE)
+                .ok()
+                .map(|(soft, _hard)| soft)
+        }
+    }
+}
+
+/// How many WebSocket connections the server can hold under an open-file
+/// limit.
+pub fn connection_room(limit: u64) -> usize {
+    usize::try_from(limit.saturating_sub(SERVER_FILES)).unwrap_or(usize::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_server_keeps_files_of_its_own_below_the_limit() {
+        assert_eq!(connection_room(20_000), 19_936);
+        assert_eq!(connection_room(1_024), 960);
+        assert_eq!(connection_room(SERVER_FILES), 0);
+        assert_eq!(connection_room(10), 0);
+    }
+
+    #[test]
+    fn raising_gives_at_least_the_limit_in_force() {
+        let (soft, hard) = rlimit::getrlimit(rlimit::Resource::NOFILE).unwrap();
+        let raised = raise_open_files().expect("Linux has an open-file limit");
+        assert!(raised >= soft, "{raised} < {soft}");
+        assert!(raised <= hard, "{raised} > {hard}");
+    }
+}
