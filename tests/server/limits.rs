@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use spades_client::Client;
 
-use crate::durability::{ServerProcess, free_port};
+use spades_protocol::ws::RulesSpec;
+
+use crate::durability::{ServerProcess, free_port, play_into_hand};
 use crate::support::*;
 
 /// Starts the server under the open-file limits that `ulimit` sets in a
@@ -45,14 +47,16 @@ async fn a_low_soft_limit_is_raised_to_the_hard_one() {
 
 #[tokio::test]
 async fn connections_past_the_hard_limit_are_refused_cleanly() {
-    // 96 files, 64 of them the server's own: 32 connections.
+    // 96 files: 32 for the server's own, 64 sockets, of which 32 may be
+    // WebSocket connections.
     let server = start_limited("-n 96", 1_000).await;
     assert_eq!(admitted(&server).await, 32, "{}", server.log());
     assert!(server.log().contains("fewer connections"), "{}", server.log());
 
-    let mut clients = Vec::new();
-    for _ in 0..32 {
-        clients.push(
+    let mut players = four_players(&server.url()).await;
+    let mut others = Vec::new();
+    for _ in 4..32 {
+        others.push(
             Client::connect(&server.url())
                 .await
                 .expect("a connection that fits"),
@@ -66,16 +70,27 @@ async fn connections_past_the_hard_limit_are_refused_cleanly() {
     );
     let ready = http(server.address, "GET", "/readyz", None, None).await;
     assert_eq!((ready.status, ready.body.as_str()), (503, "full\n"));
-    // Every admitted connection still works.
-    for (n, client) in clients.iter_mut().enumerate() {
+
+    // Sockets that never send a byte take the places left, then wait in
+    // the kernel's queue; without a cap on sockets they would take the
+    // files the store opens once play begins, and the game would stall.
+    let mut idle = Vec::new();
+    for _ in 0..60 {
+        idle.push(tokio::net::TcpStream::connect(server.address).await.unwrap());
+    }
+    seat_four(&mut players, RulesSpec::default()).await;
+    players[0].start_game().await;
+    play_into_hand(&mut players, 0, 8).await;
+    for (n, client) in others.iter_mut().enumerate() {
         client
             .hello(&format!("p{n}"))
             .await
             .expect("an admitted client is served");
     }
+    drop(idle);
 
     // A place freed is a place for the next one.
-    clients.pop().unwrap().close().await;
+    others.pop().unwrap().close().await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     let mut late = loop {
         if let Ok(client) = Client::connect(&server.url()).await {

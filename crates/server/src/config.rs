@@ -15,6 +15,11 @@ pub struct Config {
     pub seat_hold: Duration,
     /// Connections beyond this are refused at the upgrade with 503.
     pub max_connections: usize,
+    /// Sockets open at once, WebSocket or plain HTTP: past this the server
+    /// stops accepting, and clients wait in the kernel's queue until a
+    /// socket closes. The binary sets it from the open-file limit, so that
+    /// clients cannot take the files the store needs.
+    pub max_sockets: usize,
     /// Messages queued for one connection before it counts as too slow and
     /// is disconnected.
     pub outbox_capacity: usize,
@@ -66,6 +71,7 @@ impl Default for Config {
             turn_time: Duration::from_secs(30),
             seat_hold: Duration::from_secs(60),
             max_connections: 25_000,
+            max_sockets: usize::MAX,
             outbox_capacity: 256,
             message_rate: 100,
             message_burst: 200,

@@ -13,6 +13,7 @@ mod connection;
 mod event_log;
 mod identity;
 mod journal;
+mod listener;
 mod lobby;
 mod matchmaking;
 mod outbox;
@@ -32,7 +33,6 @@ use axum::extract::{State, WebSocketUpgrade};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use spades_protocol::ws::HARD_FRAME_LIMIT;
 use spades_store::Store;
 use tokio::net::TcpListener;
@@ -43,6 +43,7 @@ pub use api::PasswordCost;
 pub use config::Config;
 use identity::Online;
 use journal::Journal;
+use listener::CappedListener;
 use lobby::LobbyHandle;
 use tournament::TournamentHandle;
 
@@ -55,9 +56,6 @@ const READ_BUFFER: usize = 1024;
 /// are written with one system call at the next flush; the buffer keeps its
 /// size once grown, so it is kept small.
 const WRITE_BUFFER: usize = 4 * 1024;
-
-/// The kernel's send buffer for each client socket (Linux doubles it).
-const SEND_BUFFER: usize = 64 * 1024;
 
 /// What the server is doing as a whole, shared with every room.
 #[derive(Debug, Default)]
@@ -372,14 +370,8 @@ impl Server {
         let listener = TcpListener::bind(address).await?;
         let address = listener.local_addr()?;
         let shutdown = state.shutdown_token();
-        let listener = listener.tap_io(|stream| {
-            // Small messages must not wait for Nagle's algorithm.
-            let _ = stream.set_nodelay(true);
-            // The kernel would otherwise let a client that does not read
-            // pile up megabytes per connection before the outbox notices.
-            let _ = socket2::SockRef::from(&*stream).set_send_buffer_size(SEND_BUFFER);
-        });
-        let router = app(state.clone()).into_make_service_with_connect_info::<SocketAddr>();
+        let listener = CappedListener::new(listener, state.config().max_sockets);
+        let router = app(state.clone()).into_make_service_with_connect_info::<listener::Peer>();
         let serving = tokio::spawn(async move {
             axum::serve(listener, router)
                 .with_graceful_shutdown(shutdown.cancelled_owned())

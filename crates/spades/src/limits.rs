@@ -8,11 +8,14 @@
 //! connections than fit below it, and the load test checks that its tables
 //! fit before opening them.
 
-/// Files the server keeps open besides its WebSocket connections: the
-/// store's connections (two files each on SQLite, a socket each on
-/// Postgres, nine at most), the runtime's own, the listener, its log, and
-/// HTTP requests in flight.
-pub const SERVER_FILES: u64 = 64;
+/// Files the server keeps open besides its sockets: the store's
+/// connections (two files each on SQLite, a socket each on Postgres, nine
+/// at most), the runtime's own, the listener, and its log.
+pub const SERVER_FILES: u64 = 32;
+
+/// Sockets kept beside the WebSocket connections: for HTTP requests, and
+/// for turning WebSocket clients past the cap away with a clean `503`.
+pub const HTTP_SOCKETS: u64 = 32;
 
 /// Raises the soft limit on open files as far as the hard limit (and the
 /// system) allow, and returns the limit now in force; `None` when it cannot
@@ -29,10 +32,24 @@ pub fn raise_open_files() -> Option<u64> {
     }
 }
 
-/// How many WebSocket connections the server can hold under an open-file
-/// limit.
-pub fn connection_room(limit: u64) -> usize {
-    usize::try_from(limit.saturating_sub(SERVER_FILES)).unwrap_or(usize::MAX)
+/// What the server can hold under an open-file limit.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Room {
+    /// Sockets of any kind.
+    pub sockets: usize,
+    /// WebSocket connections.
+    pub connections: usize,
+}
+
+impl Room {
+    pub fn under(limit: u64) -> Room {
+        let count = |files: u64| usize::try_from(files).unwrap_or(usize::MAX);
+        let sockets = limit.saturating_sub(SERVER_FILES);
+        Room {
+            sockets: count(sockets),
+            connections: count(sockets.saturating_sub(HTTP_SOCKETS)),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -40,11 +57,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_server_keeps_files_of_its_own_below_the_limit() {
-        assert_eq!(connection_room(20_000), 19_936);
-        assert_eq!(connection_room(1_024), 960);
-        assert_eq!(connection_room(SERVER_FILES), 0);
-        assert_eq!(connection_room(10), 0);
+    fn the_server_keeps_files_and_sockets_of_its_own_below_the_limit() {
+        let room = |sockets, connections| Room { sockets, connections };
+        assert_eq!(Room::under(20_000), room(19_968, 19_936));
+        assert_eq!(Room::under(1_024), room(992, 960));
+        assert_eq!(Room::under(96), room(64, 32));
+        assert_eq!(Room::under(40), room(8, 0));
+        assert_eq!(Room::under(10), room(0, 0));
     }
 
     #[test]

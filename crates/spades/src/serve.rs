@@ -122,6 +122,8 @@ impl Args {
             turn_time: Duration::from_secs_f64(self.turn_time),
             seat_hold: Duration::from_secs_f64(self.seat_hold),
             max_connections: self.max_connections,
+            // Set from the open-file limit when the server starts.
+            max_sockets: usize::MAX,
             max_rooms: self.max_rooms,
             outbox_capacity: self.outbox.max(1),
             message_rate: self.message_rate,
@@ -153,26 +155,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("cannot start the async runtime")?;
     let mut config = args.config();
     if let Some(limit) = crate::limits::raise_open_files() {
-        let room = crate::limits::connection_room(limit);
-        if room == 0 {
+        let room = crate::limits::Room::under(limit);
+        if room.connections == 0 {
             bail!(
                 "the open-file limit of {limit} is too low to serve: the server needs {} files of its own \
                  (raise it with `ulimit -n`)",
-                crate::limits::SERVER_FILES
+                crate::limits::SERVER_FILES + crate::limits::HTTP_SOCKETS
             );
         }
         tracing::info!(open_files = limit, "open-file limit");
-        if config.max_connections > room {
-            // Admitting more than fit would not fail cleanly: the kernel
-            // would refuse to accept, and every client would wait.
+        config.max_sockets = room.sockets;
+        if config.max_connections > room.connections {
+            // Admitting more than fit would not fail cleanly: the listener
+            // would stop accepting, and clients would wait.
             tracing::warn!(
                 open_files = limit,
-                max_connections = room,
+                max_connections = room.connections,
                 configured = config.max_connections,
                 "the open-file limit leaves room for fewer connections than --max-connections; \
                  serving at most that many (raise it with `ulimit -n` for more)"
             );
-            config.max_connections = room;
+            config.max_connections = room.connections;
         }
     }
     runtime.block_on(async {

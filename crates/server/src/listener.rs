@@ -1,0 +1,153 @@
+//! The server's listener: it accepts a socket only while the server has a
+//! file to spare for it.
+//!
+//! The cap on WebSocket connections (`Config::max_connections`) is checked
+//! at the upgrade, after the socket is open, and plain HTTP requests do not
+//! count against it. Without a cap on sockets as well, a crowd of clients
+//! that connect and send nothing could take every file the process may
+//! open, and the store, which opens its files as it needs them, would fail.
+//! With it, the extra clients wait in the kernel's queue until a socket
+//! closes.
+
+use std::io;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use axum::extract::connect_info::Connected;
+use axum::serve::{IncomingStream, Listener};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// The kernel's send buffer for each client socket (Linux doubles it).
+const SEND_BUFFER: usize = 64 * 1024;
+
+/// A TCP listener that holds at most a set number of sockets open at once.
+#[derive(Debug)]
+pub struct CappedListener {
+    listener: TcpListener,
+    places: Arc<Semaphore>,
+}
+
+impl CappedListener {
+    /// Accepts from `listener` while fewer than `max_sockets` of the
+    /// sockets it gave out are open.
+    pub fn new(listener: TcpListener, max_sockets: usize) -> CappedListener {
+        CappedListener {
+            listener,
+            places: Arc::new(Semaphore::new(max_sockets.min(Semaphore::MAX_PERMITS))),
+        }
+    }
+}
+
+impl Listener for CappedListener {
+    type Io = CountedStream;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (CountedStream, SocketAddr) {
+        let place = self
+            .places
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the semaphore is never closed");
+        // Axum's own accept for a TCP listener logs and retries on errors.
+        let (stream, address) = Listener::accept(&mut self.listener).await;
+        // Small messages must not wait for Nagle's algorithm.
+        let _ = stream.set_nodelay(true);
+        // The kernel would otherwise let a client that does not read pile
+        // up megabytes per connection before the outbox notices.
+        let _ = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER);
+        (
+            CountedStream {
+                stream,
+                _place: place,
+            },
+            address,
+        )
+    }
+
+    fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+}
+
+/// The address of the client at the other end of a socket, which handlers
+/// read as `ConnectInfo<Peer>`.
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub SocketAddr);
+
+impl Connected<IncomingStream<'_, CappedListener>> for Peer {
+    fn connect_info(stream: IncomingStream<'_, CappedListener>) -> Peer {
+        Peer(*stream.remote_addr())
+    }
+}
+
+/// An accepted socket that gives its place back when it closes.
+#[derive(Debug)]
+pub struct CountedStream {
+    stream: TcpStream,
+    _place: OwnedSemaphorePermit,
+}
+
+impl AsyncRead for CountedStream {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for CountedStream {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn a_full_listener_waits_until_a_socket_closes() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let mut capped = CappedListener::new(listener, 2);
+        // The kernel completes connections that the server has not
+        // accepted yet, so all three connect.
+        let _clients = [
+            TcpStream::connect(address).await.unwrap(),
+            TcpStream::connect(address).await.unwrap(),
+            TcpStream::connect(address).await.unwrap(),
+        ];
+        let first = capped.accept().await;
+        let _second = capped.accept().await;
+        let third = tokio::time::timeout(Duration::from_millis(200), capped.accept()).await;
+        assert!(third.is_err(), "a third socket was accepted past the cap");
+
+        drop(first);
+        let third = tokio::time::timeout(Duration::from_secs(5), capped.accept()).await;
+        assert!(third.is_ok(), "the closed socket's place was not given back");
+    }
+}
