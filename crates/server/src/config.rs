@@ -13,6 +13,11 @@ pub struct Config {
     /// How long a disconnected player's seat is held before the server plays
     /// for him at once on every turn.
     pub seat_hold: Duration,
+    /// How long the server waits to hear from a client before it sends a
+    /// WebSocket ping; a client that answers nothing for as long again is
+    /// taken for gone and disconnected (its seat is then held as for any
+    /// disconnected player).
+    pub keepalive: Duration,
     /// Connections beyond this are refused at the upgrade with 503.
     pub max_connections: usize,
     /// Sockets open at once, WebSocket or plain HTTP: past this the server
@@ -70,6 +75,7 @@ impl Default for Config {
         Config {
             turn_time: Duration::from_secs(30),
             seat_hold: Duration::from_secs(60),
+            keepalive: Duration::from_secs(15),
             max_connections: 25_000,
             max_sockets: usize::MAX,
             outbox_capacity: 256,
@@ -107,6 +113,9 @@ impl Config {
         .map_err(|error| format!("password hashing cost: {error}"))?;
         if self.session_lifetime.is_zero() {
             return Err("the session lifetime must be above zero".into());
+        }
+        if self.keepalive.is_zero() {
+            return Err("the keepalive interval must be above zero".into());
         }
         Ok(())
     }

@@ -37,7 +37,7 @@ where
 {
     let id = state.next_connection_id();
     let (outbox, receiver) = outbox::outbox(id, state.config().outbox_capacity, state.shutdown_token());
-    let mut link = Link::new(socket, receiver);
+    let mut link = Link::new(socket, receiver, state.config().keepalive);
     let mut session = Session::new(state, outbox.clone());
     loop {
         match link.next_frame().await {
@@ -94,14 +94,29 @@ struct Link<S> {
     timer_armed: bool,
     /// The socket failed or the connection was told to end.
     done: bool,
+    /// Fires every `keepalive_every` to check that the client is still
+    /// there. One timer reset per interval rather than one per frame: a
+    /// reset takes a lock in the runtime's timer, and a busy client sends
+    /// hundreds of frames a second.
+    keepalive: Pin<Box<Sleep>>,
+    keepalive_every: Duration,
+    /// A frame arrived since the last check.
+    heard: bool,
+    /// A ping went out at the last check, with nothing heard before it.
+    pinged: bool,
+    /// A ping is to be written.
+    ping_due: bool,
+    /// The client answered nothing, pings included, for two intervals.
+    unresponsive: bool,
 }
 
 impl<S> Link<S>
 where
     S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin,
 {
-    fn new(socket: S, receiver: OutboxReceiver) -> Link<S> {
+    fn new(socket: S, receiver: OutboxReceiver, keepalive_every: Duration) -> Link<S> {
         let killed = Box::pin(receiver.killed().cancelled_owned());
+        let keepalive = Box::pin(tokio::time::sleep(keepalive_every));
         Link {
             socket,
             receiver,
@@ -112,6 +127,12 @@ where
             flush_timer: Box::pin(tokio::time::sleep(Duration::ZERO)),
             timer_armed: false,
             done: false,
+            keepalive,
+            keepalive_every,
+            heard: false,
+            pinged: false,
+            ping_due: false,
+            unresponsive: false,
         }
     }
 
@@ -126,11 +147,42 @@ where
             self.done = true;
             return Poll::Ready(None);
         }
+        if self.keepalive.as_mut().poll(cx).is_ready() && !self.check_alive(cx) {
+            self.unresponsive = true;
+            self.done = true;
+            return Poll::Ready(None);
+        }
         if self.poll_write(cx).is_err() {
             self.done = true;
             return Poll::Ready(None);
         }
-        self.socket.poll_next_unpin(cx)
+        let frame = self.socket.poll_next_unpin(cx);
+        if frame.is_ready() {
+            self.heard = true;
+        }
+        frame
+    }
+
+    /// The keepalive check, when its timer fires: a client heard from
+    /// since the last check is fine; one silent since then gets a ping
+    /// (which browsers and WebSocket libraries answer by themselves); one
+    /// silent since the ping is gone. Returns whether the client is taken
+    /// to be there, and sets the timer for the next check.
+    fn check_alive(&mut self, cx: &mut Context<'_>) -> bool {
+        if self.heard {
+            self.pinged = false;
+        } else if self.pinged {
+            return false;
+        } else {
+            self.pinged = true;
+            self.ping_due = true;
+        }
+        self.heard = false;
+        let next = tokio::time::Instant::now() + self.keepalive_every;
+        self.keepalive.as_mut().reset(next);
+        // Polled once so that the timer wakes this task.
+        let _ = self.keepalive.as_mut().poll(cx);
+        true
     }
 
     /// Writes as much of the queue as the socket takes now. Returns with
@@ -141,6 +193,22 @@ where
     /// every message before them, so a client that does not read leaves
     /// them in the queue, which fills up and cuts him off.
     fn poll_write(&mut self, cx: &mut Context<'_>) -> Result<(), ()> {
+        if self.ping_due {
+            match Pin::new(&mut self.socket).poll_ready(cx) {
+                Poll::Ready(Ok(())) => {}
+                Poll::Ready(Err(_)) => return Err(()),
+                Poll::Pending => return Ok(()),
+            }
+            if Pin::new(&mut self.socket)
+                .start_send(Message::Ping(Default::default()))
+                .is_err()
+            {
+                return Err(());
+            }
+            self.ping_due = false;
+            self.unflushed = true;
+            self.flush_now = true;
+        }
         loop {
             while !self.waiting.is_empty() {
                 match Pin::new(&mut self.socket).poll_ready(cx) {
@@ -191,7 +259,11 @@ where
     /// Says goodbye: why the server closes the connection, if it does, and
     /// the close frame.
     async fn close(mut self) {
-        let reason = self.receiver.reason();
+        let reason = if self.unresponsive {
+            Some(CloseReason::Unresponsive)
+        } else {
+            self.receiver.reason()
+        };
         let notice = match reason {
             Some(CloseReason::Replaced) => Some(ServerMessage::Replaced),
             Some(CloseReason::Shutdown) => Some(ServerMessage::ShuttingDown {

@@ -33,6 +33,9 @@ pub enum CloseReason {
     Shutdown,
     /// It sent a frame above the hard size limit.
     MessageTooBig,
+    /// It answered nothing, not even the server's pings, for too long: the
+    /// client or the network between is gone.
+    Unresponsive,
 }
 
 impl CloseReason {
@@ -43,6 +46,7 @@ impl CloseReason {
             CloseReason::Replaced => 4001,
             CloseReason::Shutdown => 1001,
             CloseReason::MessageTooBig => 1009,
+            CloseReason::Unresponsive => 4002,
         }
     }
 
@@ -52,6 +56,7 @@ impl CloseReason {
             CloseReason::Replaced => "replaced by a newer connection",
             CloseReason::Shutdown => "server shutting down",
             CloseReason::MessageTooBig => "frame above the size limit",
+            CloseReason::Unresponsive => "no answer to pings",
         }
     }
 }

@@ -22,6 +22,10 @@ pub struct Args {
     /// for him on every turn.
     #[arg(long, env = "SPADES_SEAT_HOLD", default_value_t = 60.0, value_parser = seconds)]
     seat_hold: f64,
+    /// Seconds without a word from a client before the server pings it; a
+    /// client silent for as long again is disconnected.
+    #[arg(long, env = "SPADES_KEEPALIVE", default_value_t = 15.0, value_parser = seconds)]
+    keepalive: f64,
     /// Most WebSocket connections open at once.
     #[arg(long, env = "SPADES_MAX_CONNECTIONS", default_value_t = 25_000)]
     max_connections: usize,
@@ -121,6 +125,7 @@ impl Args {
             login_window: Duration::from_secs(15 * 60),
             turn_time: Duration::from_secs_f64(self.turn_time),
             seat_hold: Duration::from_secs_f64(self.seat_hold),
+            keepalive: Duration::from_secs_f64(self.keepalive),
             max_connections: self.max_connections,
             // Set from the open-file limit when the server starts.
             max_sockets: usize::MAX,

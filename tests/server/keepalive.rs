@@ -1,0 +1,115 @@
+//! Keepalive: the server pings a client it has not heard from, and takes
+//! one that answers nothing for gone, as when the network between them
+//! dies without closing the connection.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use spades_protocol::ws::{RulesSpec, ServerMessage};
+use spades_server::Config;
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+use crate::support::*;
+
+const KEEPALIVE: Duration = Duration::from_millis(300);
+
+async fn server() -> TestServer {
+    TestServer::start(Config {
+        keepalive: KEEPALIVE,
+        ..Config::default()
+    })
+    .await
+}
+
+#[tokio::test]
+async fn a_quiet_client_that_reads_is_pinged_and_kept() {
+    let server = server().await;
+    let (mut socket, _) = tokio_tungstenite::connect_async(&server.url).await.unwrap();
+    // Reading answers pings (the library sends the pongs); the client
+    // sends nothing of its own for ten intervals.
+    let mut pings = 0;
+    let until = Instant::now() + KEEPALIVE * 10;
+    while let Ok(frame) = tokio::time::timeout_at(until, socket.next()).await {
+        match frame {
+            Some(Ok(Message::Ping(_))) => pings += 1,
+            other => panic!("expected only pings, got {other:?}"),
+        }
+    }
+    assert!(pings >= 3, "{pings} pings");
+
+    socket
+        .send(Message::text(
+            r#"{"type":"hello","id":1,"version":1,"name":"Quiet"}"#,
+        ))
+        .await
+        .unwrap();
+    loop {
+        match socket.next().await {
+            Some(Ok(Message::Text(text))) => {
+                assert!(text.contains(r#""type":"welcome""#), "{text}");
+                break;
+            }
+            Some(Ok(Message::Ping(_))) => {}
+            other => panic!("expected a welcome, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_client_that_answers_nothing_is_closed_with_4002() {
+    let server = server().await;
+    let (mut socket, _) = tokio_tungstenite::connect_async(&server.url).await.unwrap();
+    // Not reading, the client sends no pongs: to the server it is gone.
+    tokio::time::sleep(KEEPALIVE * 4).await;
+    let mut pings = 0;
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let close = loop {
+        match tokio::time::timeout_at(deadline, socket.next()).await {
+            Ok(Some(Ok(Message::Ping(_)))) => pings += 1,
+            Ok(Some(Ok(Message::Close(frame)))) => break frame.expect("a close frame with a code"),
+            other => panic!("expected pings then a close, got {other:?}"),
+        }
+    };
+    assert_eq!(pings, 1, "one ping, then the close");
+    assert_eq!(close.code, CloseCode::from(4002));
+}
+
+#[tokio::test]
+async fn a_seated_player_who_answers_nothing_is_away_and_the_table_goes_on() {
+    let server = server().await;
+    let mut players = four_players(&server.url).await;
+    seat_four(&mut players, RulesSpec::default()).await;
+    players[0].start_game().await;
+
+    // Three players read; the fourth goes silent, as if his network died.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let away = loop {
+        for player in &mut players[..3] {
+            player.pump().await;
+        }
+        let away = players[0].received.iter().find_map(|m| match m {
+            ServerMessage::PlayerAway { seat, .. } => Some(seat.index()),
+            _ => None,
+        });
+        if let Some(seat) = away {
+            break seat;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the silent player was never taken for away"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    assert_eq!(away, 3);
+
+    // The others are still served.
+    for player in &mut players[..3] {
+        let reply = player
+            .request(|id| spades_protocol::ws::ClientMessage::Ping { id })
+            .await
+            .expect("still connected");
+        assert!(matches!(reply, ServerMessage::Pong { .. }), "{reply:?}");
+    }
+}
