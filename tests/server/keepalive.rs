@@ -7,6 +7,8 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use spades_protocol::ws::{RulesSpec, ServerMessage};
 use spades_server::Config;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -15,12 +17,16 @@ use crate::support::*;
 
 const KEEPALIVE: Duration = Duration::from_millis(300);
 
-async fn server() -> TestServer {
+async fn server_with(keepalive: Duration) -> TestServer {
     TestServer::start(Config {
-        keepalive: KEEPALIVE,
+        keepalive,
         ..Config::default()
     })
     .await
+}
+
+async fn server() -> TestServer {
+    server_with(KEEPALIVE).await
 }
 
 #[tokio::test]
@@ -78,13 +84,15 @@ async fn a_client_that_answers_nothing_is_closed_with_4002() {
 
 #[tokio::test]
 async fn a_seated_player_who_answers_nothing_is_away_and_the_table_goes_on() {
-    let server = server().await;
+    // A longer interval than the other tests: the three players who read
+    // must not be taken for gone on a busy machine while the table is set.
+    let server = server_with(Duration::from_secs(1)).await;
     let mut players = four_players(&server.url).await;
     seat_four(&mut players, RulesSpec::default()).await;
     players[0].start_game().await;
 
     // Three players read; the fourth goes silent, as if his network died.
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(15);
     let away = loop {
         for player in &mut players[..3] {
             player.pump().await;
@@ -112,4 +120,24 @@ async fn a_seated_player_who_answers_nothing_is_away_and_the_table_goes_on() {
             .expect("still connected");
         assert!(matches!(reply, ServerMessage::Pong { .. }), "{reply:?}");
     }
+}
+
+#[tokio::test]
+async fn an_http_client_that_sends_no_request_is_closed() {
+    let server = server().await;
+    let mut silent = TcpStream::connect(server.address()).await.unwrap();
+    let mut partial = TcpStream::connect(server.address()).await.unwrap();
+    partial
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n")
+        .await
+        .unwrap();
+    // Two intervals to send a request's headers, then the server hangs up.
+    for socket in [&mut silent, &mut partial] {
+        let mut rest = Vec::new();
+        let closed = tokio::time::timeout(Duration::from_secs(5), socket.read_to_end(&mut rest)).await;
+        assert!(closed.is_ok(), "the server kept a socket that sent no request");
+    }
+    // A client that sends its request in time is served as ever.
+    let health = http(server.address(), "GET", "/healthz", None, None).await;
+    assert_eq!(health.status, 200);
 }

@@ -21,7 +21,10 @@ async fn start_limited(ulimit: &str, max_connections: usize) -> ServerProcess {
         .arg(format!("ulimit {ulimit} && exec \"$@\""))
         .arg("sh")
         .arg(env!("CARGO_BIN_EXE_spades"))
-        .env("SPADES_MAX_CONNECTIONS", max_connections.to_string());
+        .env("SPADES_MAX_CONNECTIONS", max_connections.to_string())
+        // Long enough that clients which send nothing stay connected for
+        // the whole test.
+        .env("SPADES_KEEPALIVE", "300");
     ServerProcess::start_with(command, &fresh_database(), free_port()).await
 }
 
@@ -32,6 +35,17 @@ async fn admitted(server: &ServerProcess) -> usize {
         .lines()
         .find_map(|line| line.strip_prefix("spades_connections_max "))
         .expect("the metrics give the most connections admitted")
+        .parse()
+        .unwrap()
+}
+
+/// Whether the server's store is failing, from its metrics.
+async fn degraded(server: &ServerProcess) -> u8 {
+    let metrics = http(server.address, "GET", "/metrics", None, None).await.body;
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix("spades_degraded "))
+        .expect("the metrics say whether the store is failing")
         .parse()
         .unwrap()
 }
@@ -103,4 +117,6 @@ async fn connections_past_the_hard_limit_are_refused_cleanly() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
     late.hello("late").await.expect("served");
+    assert_eq!(degraded(&server).await, 0, "{}", server.log());
+    assert!(!server.log().contains("Too many open files"), "{}", server.log());
 }

@@ -13,10 +13,11 @@ pub struct Config {
     /// How long a disconnected player's seat is held before the server plays
     /// for him at once on every turn.
     pub seat_hold: Duration,
-    /// How long the server waits to hear from a client before it sends a
-    /// WebSocket ping; a client that answers nothing for as long again is
-    /// taken for gone and disconnected (its seat is then held as for any
-    /// disconnected player).
+    /// How often the server checks that it heard from each client: one it
+    /// did not hear from since the last check gets a WebSocket ping, and
+    /// one still silent at the next check is taken for gone and
+    /// disconnected (its seat is then held as for any disconnected player).
+    /// An HTTP client gets two intervals to send each request's headers.
     pub keepalive: Duration,
     /// Connections beyond this are refused at the upgrade with 503.
     pub max_connections: usize,
@@ -116,6 +117,9 @@ impl Config {
         }
         if self.keepalive.is_zero() {
             return Err("the keepalive interval must be above zero".into());
+        }
+        if self.max_sockets == 0 {
+            return Err("the server must be allowed at least one socket".into());
         }
         Ok(())
     }

@@ -147,20 +147,29 @@ where
             self.done = true;
             return Poll::Ready(None);
         }
-        if self.keepalive.as_mut().poll(cx).is_ready() && !self.check_alive(cx) {
-            self.unresponsive = true;
-            self.done = true;
-            return Poll::Ready(None);
-        }
         if self.poll_write(cx).is_err() {
             self.done = true;
             return Poll::Ready(None);
         }
-        let frame = self.socket.poll_next_unpin(cx);
-        if frame.is_ready() {
+        if let Poll::Ready(frame) = self.socket.poll_next_unpin(cx) {
             self.heard = true;
+            return Poll::Ready(frame);
         }
-        frame
+        // Checked only once the socket has nothing waiting: an answer that
+        // came while this task waited for a core is not silence.
+        if self.keepalive.as_mut().poll(cx).is_ready() {
+            if !self.check_alive(cx) {
+                self.unresponsive = true;
+                self.done = true;
+                return Poll::Ready(None);
+            }
+            // Writes the ping, if one is due.
+            if self.poll_write(cx).is_err() {
+                self.done = true;
+                return Poll::Ready(None);
+            }
+        }
+        Poll::Pending
     }
 
     /// The keepalive check, when its timer fires: a client heard from

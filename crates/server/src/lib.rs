@@ -371,12 +371,15 @@ impl Server {
         let address = listener.local_addr()?;
         let shutdown = state.shutdown_token();
         let listener = CappedListener::new(listener, state.config().max_sockets);
-        let router = app(state.clone()).into_make_service_with_connect_info::<listener::Peer>();
-        let serving = tokio::spawn(async move {
-            axum::serve(listener, router)
-                .with_graceful_shutdown(shutdown.cancelled_owned())
-                .await
-        });
+        // A client that sends nothing for two keepalive intervals is taken
+        // for gone, over HTTP as over a WebSocket.
+        let header_timeout = state.config().keepalive * 2;
+        let serving = tokio::spawn(listener::serve(
+            listener,
+            app(state.clone()),
+            header_timeout,
+            shutdown,
+        ));
         Ok(Server {
             address,
             state,

@@ -1,5 +1,5 @@
-//! The server's listener: it accepts a socket only while the server has a
-//! file to spare for it.
+//! Serving sockets: a listener that accepts a socket only while the server
+//! has a file to spare for it, and the loop that serves each one over HTTP.
 //!
 //! The cap on WebSocket connections (`Config::max_connections`) is checked
 //! at the upgrade, after the socket is open, and plain HTTP requests do not
@@ -8,18 +8,108 @@
 //! open, and the store, which opens its files as it needs them, would fail.
 //! With it, the extra clients wait in the kernel's queue until a socket
 //! closes.
+//!
+//! The loop drives hyper's HTTP/1 connections itself rather than through
+//! `axum::serve`, which gives hyper no timer: without one, hyper's limit on
+//! the time to send a request's headers never applies, and a socket that
+//! never sends a request, or an idle kept-alive connection, would hold its
+//! place under the cap for good.
 
+use std::convert::Infallible;
 use std::io;
 use std::net::SocketAddr;
-use std::pin::Pin;
+use std::pin::{Pin, pin};
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
 
-use axum::extract::connect_info::Connected;
-use axum::serve::{IncomingStream, Listener};
+use axum::Router;
+use axum::extract::ConnectInfo;
+use axum::extract::Request;
+use axum::response::Response;
+use axum::serve::Listener;
+use hyper::body::Incoming;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+/// Serves `router` on `listener` until `shutdown` is cancelled, then stops
+/// accepting and lets the HTTP requests under way finish. A client gets
+/// `header_timeout` to send each request's headers, the first one included,
+/// and an idle kept-alive connection is closed after as long.
+///
+/// Upgraded connections leave this loop: the WebSocket handler owns them,
+/// and the server's shutdown closes them.
+pub async fn serve(
+    mut listener: CappedListener,
+    router: Router,
+    header_timeout: Duration,
+    shutdown: CancellationToken,
+) -> io::Result<()> {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+    let connections = TaskTracker::new();
+    loop {
+        let (stream, address) = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = shutdown.cancelled() => break,
+        };
+        let service = WithPeer {
+            router: router.clone(),
+            peer: Peer(address),
+        };
+        let connection = http
+            .serve_connection(TokioIo::new(stream), service)
+            .with_upgrades();
+        let shutdown = shutdown.clone();
+        connections.spawn(async move {
+            let mut connection = pin!(connection);
+            let ended = tokio::select! {
+                ended = connection.as_mut() => ended,
+                () = shutdown.cancelled() => {
+                    connection.as_mut().graceful_shutdown();
+                    connection.await
+                }
+            };
+            // A failed connection (a client gone, a request malformed or too
+            // slow) concerns that client alone.
+            if let Err(error) = ended {
+                tracing::trace!(%error, "an HTTP connection failed");
+            }
+        });
+    }
+    drop(listener);
+    connections.close();
+    connections.wait().await;
+    Ok(())
+}
+
+/// The address of the client at the other end of a socket, which handlers
+/// read as `ConnectInfo<Peer>`.
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub SocketAddr);
+
+/// The router, with the client's address put into every request.
+#[derive(Clone, Debug)]
+struct WithPeer {
+    router: Router,
+    peer: Peer,
+}
+
+impl hyper::service::Service<hyper::Request<Incoming>> for WithPeer {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = <Router as tower_service::Service<Request<Incoming>>>::Future;
+
+    fn call(&self, mut request: hyper::Request<Incoming>) -> Self::Future {
+        request.extensions_mut().insert(ConnectInfo(self.peer));
+        // A router is always ready, so it needs no `poll_ready` first.
+        tower_service::Service::call(&mut self.router.clone(), request)
+    }
+}
 
 /// The kernel's send buffer for each client socket (Linux doubles it).
 const SEND_BUFFER: usize = 64 * 1024;
@@ -28,7 +118,7 @@ const SEND_BUFFER: usize = 64 * 1024;
 #[derive(Debug)]
 pub struct CappedListener {
     listener: TcpListener,
-    places: Arc<Semaphore>,
+    permits: Arc<Semaphore>,
 }
 
 impl CappedListener {
@@ -37,7 +127,7 @@ impl CappedListener {
     pub fn new(listener: TcpListener, max_sockets: usize) -> CappedListener {
         CappedListener {
             listener,
-            places: Arc::new(Semaphore::new(max_sockets.min(Semaphore::MAX_PERMITS))),
+            permits: Arc::new(Semaphore::new(max_sockets.min(Semaphore::MAX_PERMITS))),
         }
     }
 }
@@ -47,8 +137,8 @@ impl Listener for CappedListener {
     type Addr = SocketAddr;
 
     async fn accept(&mut self) -> (CountedStream, SocketAddr) {
-        let place = self
-            .places
+        let permit = self
+            .permits
             .clone()
             .acquire_owned()
             .await
@@ -63,7 +153,7 @@ impl Listener for CappedListener {
         (
             CountedStream {
                 stream,
-                _place: place,
+                _permit: permit,
             },
             address,
         )
@@ -74,22 +164,11 @@ impl Listener for CappedListener {
     }
 }
 
-/// The address of the client at the other end of a socket, which handlers
-/// read as `ConnectInfo<Peer>`.
-#[derive(Clone, Copy, Debug)]
-pub struct Peer(pub SocketAddr);
-
-impl Connected<IncomingStream<'_, CappedListener>> for Peer {
-    fn connect_info(stream: IncomingStream<'_, CappedListener>) -> Peer {
-        Peer(*stream.remote_addr())
-    }
-}
-
 /// An accepted socket that gives its place back when it closes.
 #[derive(Debug)]
 pub struct CountedStream {
     stream: TcpStream,
-    _place: OwnedSemaphorePermit,
+    _permit: OwnedSemaphorePermit,
 }
 
 impl AsyncRead for CountedStream {

@@ -34,18 +34,18 @@ pub fn raise_open_files() -> Option<u64> {
 
 /// What the server can hold under an open-file limit.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Room {
+pub struct SocketBudget {
     /// Sockets of any kind.
     pub sockets: usize,
     /// WebSocket connections.
     pub connections: usize,
 }
 
-impl Room {
-    pub fn under(limit: u64) -> Room {
+impl SocketBudget {
+    pub fn under(limit: u64) -> SocketBudget {
         let count = |files: u64| usize::try_from(files).unwrap_or(usize::MAX);
         let sockets = limit.saturating_sub(SERVER_FILES);
-        Room {
+        SocketBudget {
             sockets: count(sockets),
             connections: count(sockets.saturating_sub(HTTP_SOCKETS)),
         }
@@ -58,12 +58,12 @@ mod tests {
 
     #[test]
     fn the_server_keeps_files_and_sockets_of_its_own_below_the_limit() {
-        let room = |sockets, connections| Room { sockets, connections };
-        assert_eq!(Room::under(20_000), room(19_968, 19_936));
-        assert_eq!(Room::under(1_024), room(992, 960));
-        assert_eq!(Room::under(96), room(64, 32));
-        assert_eq!(Room::under(40), room(8, 0));
-        assert_eq!(Room::under(10), room(0, 0));
+        let budget = |sockets, connections| SocketBudget { sockets, connections };
+        assert_eq!(SocketBudget::under(20_000), budget(19_968, 19_936));
+        assert_eq!(SocketBudget::under(1_024), budget(992, 960));
+        assert_eq!(SocketBudget::under(96), budget(64, 32));
+        assert_eq!(SocketBudget::under(40), budget(8, 0));
+        assert_eq!(SocketBudget::under(10), budget(0, 0));
     }
 
     #[test]

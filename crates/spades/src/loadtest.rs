@@ -56,12 +56,12 @@ struct Totals {
     errors: AtomicU64,
 }
 
-/// What a client knows about its last action until the server confirms it.
 /// Files the load generator keeps open besides its clients' sockets: the
 /// runtime's, standard streams, and the connections that read the
 /// server's metrics.
 const OWN_FILES: u64 = 16;
 
+/// What a client knows about its last action until the server confirms it.
 struct Pending {
     sent: Instant,
     mv: Move,

@@ -22,8 +22,10 @@ pub struct Args {
     /// for him on every turn.
     #[arg(long, env = "SPADES_SEAT_HOLD", default_value_t = 60.0, value_parser = seconds)]
     seat_hold: f64,
-    /// Seconds without a word from a client before the server pings it; a
-    /// client silent for as long again is disconnected.
+    /// Seconds between checks that each client is still there: a client
+    /// not heard from since the last check is pinged, and one still silent
+    /// at the next is disconnected. HTTP clients get two intervals to send
+    /// each request's headers.
     #[arg(long, env = "SPADES_KEEPALIVE", default_value_t = 15.0, value_parser = seconds)]
     keepalive: f64,
     /// Most WebSocket connections open at once.
@@ -160,27 +162,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("cannot start the async runtime")?;
     let mut config = args.config();
     if let Some(limit) = crate::limits::raise_open_files() {
-        let room = crate::limits::Room::under(limit);
-        if room.connections == 0 {
+        let budget = crate::limits::SocketBudget::under(limit);
+        if budget.connections == 0 {
             bail!(
-                "the open-file limit of {limit} is too low to serve: the server needs {} files of its own \
-                 (raise it with `ulimit -n`)",
+                "the open-file limit of {limit} is too low to serve: the server needs more than {} files \
+                 of its own (raise it with `ulimit -n`)",
                 crate::limits::SERVER_FILES + crate::limits::HTTP_SOCKETS
             );
         }
         tracing::info!(open_files = limit, "open-file limit");
-        config.max_sockets = room.sockets;
-        if config.max_connections > room.connections {
+        config.max_sockets = budget.sockets;
+        if config.max_connections > budget.connections {
             // Admitting more than fit would not fail cleanly: the listener
             // would stop accepting, and clients would wait.
             tracing::warn!(
                 open_files = limit,
-                max_connections = room.connections,
+                max_connections = budget.connections,
                 configured = config.max_connections,
                 "the open-file limit leaves room for fewer connections than --max-connections; \
                  serving at most that many (raise it with `ulimit -n` for more)"
             );
-            config.max_connections = room.connections;
+            config.max_connections = budget.connections;
         }
     }
     runtime.block_on(async {
