@@ -28,26 +28,20 @@ async fn start_limited(ulimit: &str, max_connections: usize) -> ServerProcess {
     ServerProcess::start_with(command, &fresh_database(), free_port()).await
 }
 
-/// The most connections the server admits, from its metrics.
-async fn admitted(server: &ServerProcess) -> usize {
+/// The value of one of the server's metrics.
+async fn metric(server: &ServerProcess, name: &str) -> u64 {
     let metrics = http(server.address, "GET", "/metrics", None, None).await.body;
     metrics
         .lines()
-        .find_map(|line| line.strip_prefix("spades_connections_max "))
-        .expect("the metrics give the most connections admitted")
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' '))
+        .unwrap_or_else(|| panic!("no metric {name}: {metrics}"))
         .parse()
         .unwrap()
 }
 
-/// Whether the server's store is failing, from its metrics.
-async fn degraded(server: &ServerProcess) -> u8 {
-    let metrics = http(server.address, "GET", "/metrics", None, None).await.body;
-    metrics
-        .lines()
-        .find_map(|line| line.strip_prefix("spades_degraded "))
-        .expect("the metrics say whether the store is failing")
-        .parse()
-        .unwrap()
+/// The most connections the server admits.
+async fn admitted(server: &ServerProcess) -> u64 {
+    metric(server, "spades_connections_max").await
 }
 
 #[tokio::test]
@@ -117,6 +111,6 @@ async fn connections_past_the_hard_limit_are_refused_cleanly() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
     late.hello("late").await.expect("served");
-    assert_eq!(degraded(&server).await, 0, "{}", server.log());
+    assert_eq!(metric(&server, "spades_degraded").await, 0, "{}", server.log());
     assert!(!server.log().contains("Too many open files"), "{}", server.log());
 }
