@@ -123,7 +123,7 @@ async fn a_seated_player_who_answers_nothing_is_away_and_the_table_goes_on() {
 }
 
 #[tokio::test]
-async fn an_http_client_that_sends_no_request_is_closed() {
+async fn an_http_client_that_sends_no_request_or_stalls_is_let_go() {
     let server = server().await;
     let mut silent = TcpStream::connect(server.address()).await.unwrap();
     let mut partial = TcpStream::connect(server.address()).await.unwrap();
@@ -137,6 +137,21 @@ async fn an_http_client_that_sends_no_request_is_closed() {
         let closed = tokio::time::timeout(Duration::from_secs(5), socket.read_to_end(&mut rest)).await;
         assert!(closed.is_ok(), "the server kept a socket that sent no request");
     }
+    // A request whose body stops half way is answered 408 in as long.
+    let mut stalled = TcpStream::connect(server.address()).await.unwrap();
+    stalled
+        .write_all(
+            b"POST /api/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+              Content-Length: 100\r\n\r\n{\"name\":",
+        )
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    let answered = tokio::time::timeout(Duration::from_secs(5), stalled.read_to_end(&mut answer)).await;
+    assert!(answered.is_ok(), "a stalled request held its socket");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+
     // A client that sends its request in time is served as ever.
     let health = http(server.address(), "GET", "/healthz", None, None).await;
     assert_eq!(health.status, 200);

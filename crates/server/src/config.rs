@@ -103,6 +103,14 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The time an HTTP client has to send a request's headers, and then
+    /// to have it answered: two keepalive intervals, since a client that
+    /// sends nothing for that long is taken for gone, over HTTP as over a
+    /// WebSocket.
+    pub fn http_timeout(&self) -> Duration {
+        self.keepalive.saturating_mul(2)
+    }
+
     /// Checks the settings that could not work.
     pub fn validate(&self) -> Result<(), String> {
         argon2::Params::new(
@@ -115,8 +123,8 @@ impl Config {
         if self.session_lifetime.is_zero() {
             return Err("the session lifetime must be above zero".into());
         }
-        if self.keepalive.is_zero() {
-            return Err("the keepalive interval must be above zero".into());
+        if self.keepalive.is_zero() || self.keepalive > Duration::from_secs(3600) {
+            return Err("the keepalive interval must be above zero and at most an hour".into());
         }
         if self.max_sockets == 0 {
             return Err("the server must be allowed at least one socket".into());

@@ -38,6 +38,7 @@ use spades_store::Store;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use tower_http::timeout::TimeoutLayer;
 
 pub use api::PasswordCost;
 pub use config::Config;
@@ -213,7 +214,13 @@ impl Drop for ConnectionSlot {
 
 /// The HTTP routes: `/healthz`, `/readyz`, the API under `/api`, and the
 /// WebSocket at `/ws`.
+///
+/// A request gets `Config::http_timeout` to be answered, its body included,
+/// so that a client that stops sending half way does not hold its socket
+/// and its handler for good. The WebSocket's handler answers at once; the
+/// connection it hands over is not a request and has no such limit.
 pub fn app(state: AppState) -> Router {
+    let timeout = state.config().http_timeout();
     Router::new()
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
@@ -221,6 +228,10 @@ pub fn app(state: AppState) -> Router {
         .route("/ws", get(websocket))
         .merge(api::routes())
         .merge(tournament::routes())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            timeout,
+        ))
         .with_state(state)
 }
 
@@ -371,13 +382,10 @@ impl Server {
         let address = listener.local_addr()?;
         let shutdown = state.shutdown_token();
         let listener = CappedListener::new(listener, state.config().max_sockets);
-        // A client that sends nothing for two keepalive intervals is taken
-        // for gone, over HTTP as over a WebSocket.
-        let header_timeout = state.config().keepalive * 2;
         let serving = tokio::spawn(listener::serve(
             listener,
             app(state.clone()),
-            header_timeout,
+            state.config().http_timeout(),
             shutdown,
         ));
         Ok(Server {

@@ -36,10 +36,14 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+/// How long the HTTP requests under way at shutdown have to finish.
+const DRAIN: Duration = Duration::from_secs(5);
+
 /// Serves `router` on `listener` until `shutdown` is cancelled, then stops
-/// accepting and lets the HTTP requests under way finish. A client gets
-/// `header_timeout` to send each request's headers, the first one included,
-/// and an idle kept-alive connection is closed after as long.
+/// accepting and lets the HTTP requests under way finish (for `DRAIN` at
+/// most). A client gets `header_timeout` to send each request's headers,
+/// the first one included, and an idle kept-alive connection is closed
+/// after as long.
 ///
 /// Upgraded connections leave this loop: the WebSocket handler owns them,
 /// and the server's shutdown closes them.
@@ -71,7 +75,13 @@ pub async fn serve(
                 ended = connection.as_mut() => ended,
                 () = shutdown.cancelled() => {
                     connection.as_mut().graceful_shutdown();
-                    connection.await
+                    // A client that does not read its answer must not hold
+                    // the server's shutdown: dropping the connection closes
+                    // the socket.
+                    match tokio::time::timeout(DRAIN, connection).await {
+                        Ok(ended) => ended,
+                        Err(_) => return,
+                    }
                 }
             };
             // A failed connection (a client gone, a request malformed or too
