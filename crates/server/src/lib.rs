@@ -381,7 +381,11 @@ impl Server {
         let listener = TcpListener::bind(address).await?;
         let address = listener.local_addr()?;
         let shutdown = state.shutdown_token();
-        let listener = CappedListener::new(listener, state.config().max_sockets);
+        let listener = CappedListener::new(
+            listener,
+            state.config().max_sockets,
+            state.config().http_timeout(),
+        );
         let serving = tokio::spawn(listener::serve(
             listener,
             app(state.clone()),

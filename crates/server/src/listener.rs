@@ -13,7 +13,8 @@
 //! `axum::serve`, which gives hyper no timer: without one, hyper's limit on
 //! the time to send a request's headers never applies, and a socket that
 //! never sends a request, or an idle kept-alive connection, would hold its
-//! place under the cap for good.
+//! place under the cap for good. For the same reason a write to a client
+//! that takes nothing of it for too long fails (see `CountedStream`).
 
 use std::convert::Infallible;
 use std::io;
@@ -33,6 +34,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Sleep;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -129,15 +131,19 @@ const SEND_BUFFER: usize = 64 * 1024;
 pub struct CappedListener {
     listener: TcpListener,
     permits: Arc<Semaphore>,
+    stall_limit: Duration,
 }
 
 impl CappedListener {
     /// Accepts from `listener` while fewer than `max_sockets` of the
-    /// sockets it gave out are open.
-    pub fn new(listener: TcpListener, max_sockets: usize) -> CappedListener {
+    /// sockets it gave out are open. A write to one of them fails once it
+    /// has waited `stall_limit` for the client to take any of what it was
+    /// sent.
+    pub fn new(listener: TcpListener, max_sockets: usize, stall_limit: Duration) -> CappedListener {
         CappedListener {
             listener,
             permits: Arc::new(Semaphore::new(max_sockets.min(Semaphore::MAX_PERMITS))),
+            stall_limit,
         }
     }
 }
@@ -164,6 +170,8 @@ impl Listener for CappedListener {
             CountedStream {
                 stream,
                 _permit: permit,
+                stall_limit: self.stall_limit,
+                stalled: None,
             },
             address,
         )
@@ -174,11 +182,44 @@ impl Listener for CappedListener {
     }
 }
 
-/// An accepted socket that gives its place back when it closes.
+/// An accepted socket that gives its place back when it closes, and gives
+/// up on a client that takes nothing it is sent.
+///
+/// Without the second, a client that asked for a large answer (a game's
+/// history) and never read it would hold its socket for good, since the
+/// HTTP layer has no limit on writing. A WebSocket client that stops
+/// reading is cut off sooner by its outbox or the keepalive; this is the
+/// backstop for both.
 #[derive(Debug)]
 pub struct CountedStream {
     stream: TcpStream,
     _permit: OwnedSemaphorePermit,
+    stall_limit: Duration,
+    /// Runs while a write waits for room in the socket; made at the first
+    /// wait, since most sockets never wait.
+    stalled: Option<Pin<Box<Sleep>>>,
+}
+
+impl CountedStream {
+    /// Handles the outcome of a write: progress ends a stall, and a write
+    /// that has waited too long fails.
+    fn written<T>(&mut self, cx: &mut Context<'_>, outcome: Poll<io::Result<T>>) -> Poll<io::Result<T>> {
+        if outcome.is_ready() {
+            self.stalled = None;
+            return outcome;
+        }
+        let limit = self.stall_limit;
+        let stalled = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(limit)));
+        match stalled.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the client took nothing it was sent for too long",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
 }
 
 impl AsyncRead for CountedStream {
@@ -189,7 +230,9 @@ impl AsyncRead for CountedStream {
 
 impl AsyncWrite for CountedStream {
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+        let this = self.get_mut();
+        let outcome = Pin::new(&mut this.stream).poll_write(cx, buf);
+        this.written(cx, outcome)
     }
 
     fn poll_write_vectored(
@@ -197,7 +240,9 @@ impl AsyncWrite for CountedStream {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        let outcome = Pin::new(&mut this.stream).poll_write_vectored(cx, bufs);
+        this.written(cx, outcome)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -222,7 +267,7 @@ mod tests {
     async fn a_full_listener_waits_until_a_socket_closes() {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
-        let mut capped = CappedListener::new(listener, 2);
+        let mut capped = CappedListener::new(listener, 2, Duration::from_secs(60));
         // The kernel completes connections that the server has not
         // accepted yet, so all three connect.
         let _clients = [
@@ -238,5 +283,23 @@ mod tests {
         drop(first);
         let third = tokio::time::timeout(Duration::from_secs(5), capped.accept()).await;
         assert!(third.is_ok(), "the closed socket's place was not given back");
+    }
+
+    #[tokio::test]
+    async fn a_write_to_a_client_that_reads_nothing_gives_up() {
+        use tokio::io::AsyncWriteExt;
+
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let mut capped = CappedListener::new(listener, 2, Duration::from_millis(200));
+        let _client = TcpStream::connect(address).await.unwrap();
+        let (mut stream, _) = capped.accept().await;
+        // Far more than the socket buffers on both sides hold.
+        let answer = vec![b'x'; 16 << 20];
+        let written = tokio::time::timeout(Duration::from_secs(10), stream.write_all(&answer)).await;
+        let error = written
+            .expect("the write to a client that reads nothing never gave up")
+            .expect_err("16 MiB fitted in the socket buffers");
+        assert_eq!(error.kind(), io::ErrorKind::TimedOut);
     }
 }
