@@ -3,7 +3,7 @@
 //! is `{"error": code, "message": text}` with a fitting status.
 
 use std::collections::{HashMap, VecDeque};
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -23,7 +23,6 @@ use uuid::Uuid;
 
 use crate::AppState;
 use crate::identity::{self, PlayerRef, TokenKind, clean_name};
-use crate::listener::Peer;
 
 /// The cost of hashing a password with Argon2id.
 #[derive(Clone, Copy, Debug)]
@@ -132,8 +131,8 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<ClientAddress, Self::Rejection> {
-        let info = parts.extensions.get::<ConnectInfo<Peer>>();
-        Ok(ClientAddress(info.map(|ConnectInfo(Peer(address))| address.ip())))
+        let info = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+        Ok(ClientAddress(info.map(|ConnectInfo(address)| address.ip())))
     }
 }
 

@@ -65,7 +65,7 @@ pub async fn serve(
         };
         let service = WithPeer {
             router: router.clone(),
-            peer: Peer(address),
+            peer: address,
         };
         let connection = http
             .serve_connection(TokioIo::new(stream), service)
@@ -99,16 +99,12 @@ pub async fn serve(
     Ok(())
 }
 
-/// The address of the client at the other end of a socket, which handlers
-/// read as `ConnectInfo<Peer>`.
-#[derive(Clone, Copy, Debug)]
-pub struct Peer(pub SocketAddr);
-
-/// The router, with the client's address put into every request.
+/// The router, with the client's address put into every request (as
+/// `ConnectInfo<SocketAddr>`, which handlers read).
 #[derive(Clone, Debug)]
 struct WithPeer {
     router: Router,
-    peer: Peer,
+    peer: SocketAddr,
 }
 
 impl hyper::service::Service<hyper::Request<Incoming>> for WithPeer {
@@ -146,13 +142,9 @@ impl CappedListener {
             stall_limit,
         }
     }
-}
 
-impl Listener for CappedListener {
-    type Io = CountedStream;
-    type Addr = SocketAddr;
-
-    async fn accept(&mut self) -> (CountedStream, SocketAddr) {
+    /// The next socket, once one of the places is free.
+    pub async fn accept(&mut self) -> (CountedStream, SocketAddr) {
         let permit = self
             .permits
             .clone()
@@ -175,10 +167,6 @@ impl Listener for CappedListener {
             },
             address,
         )
-    }
-
-    fn local_addr(&self) -> io::Result<SocketAddr> {
-        self.listener.local_addr()
     }
 }
 
