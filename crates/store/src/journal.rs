@@ -1,5 +1,5 @@
 //! The writer behind the game journal: [`Store::write`], except that on
-//! SQLite the journal's common batches skip sqlx.
+//! SQLite the journal's common batches skip sqlx and go through a log.
 //!
 //! sqlx runs every SQLite statement on a thread of the connection's own and
 //! hands each statement and its result across with channels, which costs a
@@ -11,11 +11,18 @@
 //! caller's thread; the writes that start and finish games, rarer and full
 //! of queries, take the shared path. Both connections open the same file
 //! and the journal uses them one at a time, so its order is kept.
+//!
+//! On that connection actions are appended to `action_log` rather than
+//! inserted into `game_actions` (see [`ActionLog`] and the migration that
+//! makes the log): a commit then changes a page or two of the log instead
+//! of one page of `game_actions` per game in it.
 
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{Connection, OpenFlags, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior, params};
+use uuid::Uuid;
 
 use crate::{Result, Store, StoreError, Write};
 
@@ -23,11 +30,11 @@ use crate::{Result, Store, StoreError, Write};
 #[derive(Debug)]
 pub struct JournalWriter {
     store: Store,
-    /// The file of an SQLite store, and the connection to it once one is
-    /// open. It is opened at the first batch that uses it, and again after
-    /// a failure, so that a writer made while the file was unreachable
-    /// works once it is back.
-    sqlite: Option<(PathBuf, Option<Connection>)>,
+    /// The file of an SQLite store, and the connection to it with what it
+    /// knows of the log once one is open. It is opened at the first batch
+    /// that uses it, and again after a failure, so that a writer made while
+    /// the file was unreachable works once it is back.
+    sqlite: Option<(PathBuf, Option<(Connection, ActionLog)>)>,
 }
 
 /// How long the writer waits for another connection's write to end, as the
@@ -38,6 +45,10 @@ impl Store {
     /// A writer for the game journal. Its batches are stored as by
     /// [`Store::write`], but see [`JournalWriter::write`] for the thread it
     /// needs.
+    ///
+    /// A database has one journal writer at a time: on SQLite, the writer
+    /// keeps track of the rows it logged and deletes them once they are
+    /// copied, and a second writer would delete the first one's rows.
     pub fn journal_writer(&self) -> JournalWriter {
         JournalWriter {
             store: self.clone(),
@@ -60,16 +71,18 @@ impl JournalWriter {
         match &mut self.sqlite {
             Some((file, connection)) if plain && !writes.is_empty() => {
                 let result = match connection {
-                    Some(open) => insert(open, writes),
-                    None => open(file).and_then(|mut open| {
-                        let result = insert(&mut open, writes);
-                        *connection = Some(open);
+                    Some((open, log)) => log.store(open, writes),
+                    None => open(file).and_then(|(mut open, mut log)| {
+                        let result = log.store(&mut open, writes);
+                        *connection = Some((open, log));
                         result
                     }),
                 };
                 if result.is_err() {
                     // The next batch starts from a new connection rather
-                    // than one whose state the failure may have left odd.
+                    // than one whose state the failure may have left odd,
+                    // and from the log as stored rather than as this
+                    // writer last knew it.
                     *connection = None;
                 }
                 result
@@ -79,55 +92,169 @@ impl JournalWriter {
     }
 }
 
-/// Opens the journal's own connection with the settings of the store's pools.
-fn open(file: &Path) -> Result<Connection> {
+/// Opens the journal's own connection with the settings of the store's
+/// pools, and copies whatever the log holds into `game_actions`.
+fn open(file: &Path) -> Result<(Connection, ActionLog)> {
     // The database exists: the store made it and applied its migrations.
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let connection = Connection::open_with_flags(file, flags)?;
+    let mut connection = Connection::open_with_flags(file, flags)?;
     connection.busy_timeout(BUSY_TIMEOUT)?;
     connection.pragma_update(None, "foreign_keys", true)?;
     connection.pragma_update(None, "synchronous", "NORMAL")?;
     // As on the pools (see `Store::open`): checkpoints are mostly made by
     // the store's background task, and this connection makes most commits.
     connection.pragma_update(None, "wal_autocheckpoint", 10_000)?;
-    Ok(connection)
+    let log = ActionLog::open(&mut connection)?;
+    Ok((connection, log))
 }
 
-/// Inserts the actions and hand records of a batch in one transaction.
-fn insert(connection: &mut Connection, writes: &[Write]) -> Result<()> {
-    // Immediate: take the write lock first, so that a commit by another
-    // connection in between cannot fail this transaction half way.
-    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    {
-        let mut action = transaction.prepare_cached(
-            "INSERT INTO game_actions (game_id, idx, seat, action) VALUES (?1, ?2, ?3, ?4) \
+/// What the writer knows of `action_log`: which logged rows are not yet
+/// in `game_actions`.
+///
+/// A game's rows are copied in one statement when its hand is recorded,
+/// which changes its page of `game_actions` once per hand rather than once
+/// per action. The rows of a game whose hand goes on for long (players who
+/// think, or are away) are copied once they are old, so that the log stays
+/// short; rows older than every row still to copy are then deleted. The
+/// log always holds every action not yet copied, so what is stored is
+/// whole at every commit, and [`ActionLog::open`] copies what a previous
+/// writer left.
+#[derive(Debug)]
+struct ActionLog {
+    /// The `seq` of each game's rows still to copy, oldest first; never empty.
+    uncopied: HashMap<Uuid, Vec<i64>>,
+    /// The oldest such row of each game, so that the oldest of all is known.
+    oldest: BTreeSet<(i64, Uuid)>,
+    /// The last `seq` used. The writer numbers rows itself, so that `seq`
+    /// only grows and every row goes to the end of the table.
+    last: i64,
+    /// Rows below this `seq` are deleted.
+    deleted_below: i64,
+}
+
+/// Rows of the log that a game's oldest uncopied row may have after it,
+/// beyond [`STALE_PER_GAME`] for each game with uncopied rows, before its
+/// rows are copied without waiting for the end of its hand. With every
+/// table playing at the same pace, a game's rows are copied at least every
+/// sixteen actions, and the log holds about sixteen rows per table.
+const STALE_AFTER: i64 = 4_096;
+const STALE_PER_GAME: i64 = 16;
+
+/// Deleted rows are deleted in runs of at least this many, a few pages of
+/// the log at a time.
+const DELETE_EVERY: i64 = 512;
+
+impl ActionLog {
+    /// Copies every row of the log into `game_actions` and empties it:
+    /// a writer that starts knows nothing of rows logged before.
+    fn open(connection: &mut Connection) -> Result<ActionLog> {
+        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        transaction.execute(
+            "INSERT INTO game_actions (game_id, idx, seat, action) \
+             SELECT game_id, idx, seat, action FROM action_log WHERE true \
              ON CONFLICT (game_id, idx) DO NOTHING",
+            [],
         )?;
-        let mut hand = transaction.prepare_cached(
-            "INSERT INTO hands (game_id, hand, record) VALUES (?1, ?2, ?3) ON CONFLICT (game_id, hand) DO NOTHING",
-        )?;
+        transaction.execute("DELETE FROM action_log", [])?;
+        transaction.commit()?;
+        Ok(ActionLog {
+            uncopied: HashMap::new(),
+            oldest: BTreeSet::new(),
+            last: 0,
+            deleted_below: 1,
+        })
+    }
+
+    /// Stores a batch of actions and hand records in one transaction. On
+    /// an error, what this log knows may be wrong: drop it.
+    fn store(&mut self, connection: &mut Connection, writes: &[Write]) -> Result<()> {
+        // Immediate: take the write lock first, so that a commit by another
+        // connection in between cannot fail this transaction half way.
+        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         for write in writes {
             match write {
-                // Identifiers are stored as their 16 bytes, as sqlx stores them.
                 Write::Action {
                     game,
                     index,
                     seat,
-                    action: text,
-                } => action.execute(params![&game.as_bytes()[..], index, seat, text])?,
-                Write::Hand {
-                    game,
-                    hand: number,
-                    record,
-                } => {
+                    action,
+                } => self.append(&transaction, *game, *index, *seat, action)?,
+                Write::Hand { game, hand, record } => {
                     let record = serde_json::to_string(record)
                         .map_err(|error| StoreError::Corrupt(error.to_string()))?;
-                    hand.execute(params![&game.as_bytes()[..], number, record])?
+                    // Identifiers are stored as their 16 bytes, as sqlx stores them.
+                    transaction
+                        .prepare_cached(
+                            "INSERT INTO hands (game_id, hand, record) VALUES (?1, ?2, ?3) \
+                             ON CONFLICT (game_id, hand) DO NOTHING",
+                        )?
+                        .execute(params![&game.as_bytes()[..], hand, record])?;
+                    self.copy(&transaction, *game)?;
                 }
                 Write::Started(_) | Write::Finished(_) => unreachable!("the caller sends these to sqlx"),
-            };
+            }
         }
+        self.tidy(&transaction)?;
+        transaction.commit()?;
+        Ok(())
     }
-    transaction.commit()?;
-    Ok(())
+
+    fn append(
+        &mut self,
+        transaction: &Transaction,
+        game: Uuid,
+        index: u32,
+        seat: u8,
+        action: &str,
+    ) -> Result<()> {
+        self.last += 1;
+        transaction
+            .prepare_cached(
+                "INSERT INTO action_log (seq, game_id, idx, seat, action) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![self.last, &game.as_bytes()[..], index, seat, action])?;
+        let rows = self.uncopied.entry(game).or_default();
+        if rows.is_empty() {
+            self.oldest.insert((self.last, game));
+        }
+        rows.push(self.last);
+        Ok(())
+    }
+
+    /// Copies a game's uncopied rows into `game_actions`.
+    fn copy(&mut self, transaction: &Transaction, game: Uuid) -> Result<()> {
+        let Some(rows) = self.uncopied.remove(&game) else {
+            return Ok(());
+        };
+        self.oldest.remove(&(rows[0], game));
+        let rows = serde_json::to_string(&rows).map_err(|error| StoreError::Corrupt(error.to_string()))?;
+        transaction
+            .prepare_cached(
+                "INSERT INTO game_actions (game_id, idx, seat, action) \
+                 SELECT game_id, idx, seat, action FROM action_log \
+                 WHERE seq IN (SELECT value FROM json_each(?1)) \
+                 ON CONFLICT (game_id, idx) DO NOTHING",
+            )?
+            .execute([rows])?;
+        Ok(())
+    }
+
+    /// Copies the rows that have grown old, and deletes the head of the log
+    /// that nothing needs any more.
+    fn tidy(&mut self, transaction: &Transaction) -> Result<()> {
+        let stale_below = self.last - STALE_AFTER - STALE_PER_GAME * self.uncopied.len() as i64;
+        while let Some(&(first, game)) = self.oldest.first()
+            && first < stale_below
+        {
+            self.copy(transaction, game)?;
+        }
+        let needed_from = self.oldest.first().map_or(self.last + 1, |&(first, _)| first);
+        if needed_from - self.deleted_below >= DELETE_EVERY {
+            transaction
+                .prepare_cached("DELETE FROM action_log WHERE seq < ?1")?
+                .execute([needed_from])?;
+            self.deleted_below = needed_from;
+        }
+        Ok(())
+    }
 }

@@ -10,7 +10,8 @@
 //! exceptions are on the game journal's hot path: the bulk insert of a
 //! batch's actions ([`InsertActions`]), where each backend has its own
 //! fastest form, and the [`JournalWriter`], which on SQLite stores the
-//! common batches on a connection of its own, outside sqlx.
+//! common batches on a connection of its own, outside sqlx, through a log
+//! of actions that the reading of a game's actions takes into account.
 
 mod rating;
 
@@ -918,9 +919,26 @@ impl Store {
             "SELECT p.seat, p.account_id, a.name, p.abandoned FROM game_players p \
              JOIN accounts a ON a.id = p.account_id WHERE p.game_id = $1 ORDER BY p.seat")
             .bind(id).fetch_all(pool).await?);
-        let actions: Vec<(i16, String)> = on_pool!(self, pool => sqlx::query_as(
-            "SELECT seat, action FROM game_actions WHERE game_id = $1 ORDER BY idx")
-            .bind(id).fetch_all(pool).await?);
+        let actions: Vec<(i16, String)> = match &self.pool {
+            Pool::Postgres(pool) => {
+                sqlx::query_as("SELECT seat, action FROM game_actions WHERE game_id = $1 ORDER BY idx")
+                    .bind(id)
+                    .fetch_all(pool)
+                    .await?
+            }
+            // The journal's latest actions may be in its log still, and an
+            // action may be in both tables while it is being copied.
+            Pool::Sqlite(pool) => {
+                sqlx::query_as(
+                    "SELECT seat, action FROM (\
+                     SELECT idx, seat, action FROM game_actions WHERE game_id = $1 \
+                     UNION SELECT idx, seat, action FROM action_log WHERE game_id = $1) ORDER BY idx",
+                )
+                .bind(id)
+                .fetch_all(pool)
+                .await?
+            }
+        };
         let tournament = self.game_table(id).await?;
         Ok(StoredGame {
             tournament,

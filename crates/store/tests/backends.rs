@@ -560,6 +560,108 @@ async fn tournaments_keep_their_bracket(store: &Store) {
     assert!(!store.cancel_tournament(id, now()).await.unwrap());
 }
 
+/// On SQLite the journal writer appends actions to a log, copies a game's
+/// rows into `game_actions` when its hand is recorded or once they are old,
+/// deletes the log's head that nothing needs, and when it starts copies
+/// what an earlier writer left; a game read back is whole at every step.
+#[tokio::test]
+async fn the_sqlite_journal_copies_and_trims_its_log() {
+    let path = std::env::temp_dir().join(format!("spades-store-test-{}.db", Uuid::new_v4()));
+    let store = Store::open(&format!("sqlite:{}", path.display())).await.unwrap();
+    store.migrate().await.unwrap();
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    let count = |table: &str, game: Option<Uuid>| -> i64 {
+        let sql = format!("SELECT count(*) FROM {table} WHERE ?1 IS NULL OR game_id = ?1");
+        let game = game.map(|game| game.as_bytes().to_vec());
+        raw.query_row(&sql, [game], |row| row.get(0)).unwrap()
+    };
+    let (a, b) = (
+        new_game(guests(&store, "a").await),
+        new_game(guests(&store, "b").await),
+    );
+    store
+        .write(&[Write::Started(a.clone()), Write::Started(b.clone())])
+        .await
+        .unwrap();
+    let (a, b) = (a.id, b.id);
+    let action = |game: Uuid, index: u32| Write::Action {
+        game,
+        index,
+        seat: (index % 4) as u8,
+        action: format!("bid {}", index % 14),
+    };
+    let read = async |game: Uuid| -> Vec<String> {
+        let stored = store.game(game).await.unwrap().unwrap();
+        stored.actions.into_iter().map(|(_, action)| action).collect()
+    };
+    let expected = |game: Uuid, actions: std::ops::Range<u32>| -> Vec<String> {
+        actions
+            .map(|index| match action(game, index) {
+                Write::Action { action, .. } => action,
+                _ => unreachable!(),
+            })
+            .collect()
+    };
+
+    let mut writer = store.journal_writer();
+    writer
+        .write(&[action(a, 0), action(b, 0), action(a, 1)])
+        .await
+        .unwrap();
+    assert_eq!((count("action_log", None), count("game_actions", None)), (3, 0));
+    assert_eq!(read(a).await, expected(a, 0..2), "read from the log");
+
+    // A recorded hand copies its game's rows, not the other game's.
+    let hand = Write::Hand {
+        game: a,
+        hand: 0,
+        record: serde_json::json!({"hand": 0}),
+    };
+    writer.write(&[action(a, 2), hand]).await.unwrap();
+    assert_eq!(
+        (count("game_actions", Some(a)), count("game_actions", Some(b))),
+        (3, 0)
+    );
+    assert_eq!(read(a).await, expected(a, 0..3), "read from both tables");
+
+    // While game a plays on, game b's one row grows old and is copied, and
+    // the head of the log, copied everywhere, is deleted.
+    let played = 5_000;
+    for batch in (3..played).collect::<Vec<u32>>().chunks(100) {
+        let writes: Vec<Write> = batch.iter().map(|index| action(a, *index)).collect();
+        writer.write(&writes).await.unwrap();
+    }
+    assert_eq!(count("game_actions", Some(b)), 1, "an old row is copied");
+    let logged = count("action_log", None);
+    assert!(
+        logged < 4_096 + 2 * 16 + 512 + 100,
+        "the log is trimmed: {logged} rows"
+    );
+    assert_eq!(read(a).await, expected(a, 0..played));
+    assert_eq!(read(b).await, expected(b, 0..1));
+
+    // A writer that stops leaves rows in the log; the next copies them.
+    writer.write(&[action(b, 1), action(b, 2)]).await.unwrap();
+    assert_eq!(count("game_actions", Some(b)), 1);
+    drop(writer);
+    let mut writer = store.journal_writer();
+    writer.write(&[action(b, 3)]).await.unwrap();
+    assert_eq!(
+        count("game_actions", Some(b)),
+        3,
+        "left rows are copied at the start"
+    );
+    assert_eq!(count("action_log", None), 1);
+    assert_eq!(read(b).await, expected(b, 0..4));
+    assert_eq!(read(a).await, expected(a, 0..played));
+
+    drop(raw);
+    store.close().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
 macro_rules! suite {
     ($backend:ident, $open:expr) => {
         mod $backend {

@@ -1,0 +1,17 @@
+-- The journal's log of actions, on SQLite only.
+--
+-- `game_actions` is clustered by game, so a commit holding one action of
+-- each of many games rewrites one of its pages per game, and SQLite writes
+-- every changed page whole to its write-ahead log. The journal appends
+-- each action here instead, where `seq` only grows and every commit
+-- extends the last page, and copies a game's rows into `game_actions` in
+-- one go (when its hand is recorded, or when they grow old), deleting
+-- copied rows from the head of the log later. A game's actions are the
+-- union of both tables, read so by the store.
+CREATE TABLE action_log (
+    seq     INTEGER PRIMARY KEY,
+    game_id BLOB NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    idx     INTEGER NOT NULL CHECK (idx >= 0),
+    seat    INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),
+    action  TEXT NOT NULL
+) STRICT;
