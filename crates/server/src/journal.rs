@@ -224,6 +224,14 @@ async fn run(
                 if stopping {
                     break;
                 }
+                // The rooms have their answers: work that no player waits
+                // for is done now, unless more writes are waiting.
+                if held.is_empty()
+                    && requests.is_empty()
+                    && let Err(error) = writer.tidy()
+                {
+                    tracing::warn!(%error, "cannot tidy the journal's log; the next batch will");
+                }
             }
             outcome = async { attempt.as_mut().expect("guarded by the condition").await }, if attempt.is_some() => {
                 attempt = None;

@@ -17,7 +17,7 @@
 //! makes the log): a commit then changes a page or two of the log instead
 //! of one page of `game_actions` per game in it.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -90,6 +90,24 @@ impl JournalWriter {
             _ => self.store.write(writes).await,
         }
     }
+
+    /// Does the work that batches put off because no player waits for it:
+    /// on SQLite, copying the logged rows of games whose hand was recorded,
+    /// and deleting the head of the log. Call it when no batch is waiting,
+    /// from the thread that calls [`JournalWriter::write`]; it blocks it.
+    pub fn tidy(&mut self) -> Result<()> {
+        let Some((_, connection)) = &mut self.sqlite else {
+            return Ok(());
+        };
+        let Some((open, log)) = connection else {
+            return Ok(());
+        };
+        let result = log.tidy(open);
+        if result.is_err() {
+            *connection = None;
+        }
+        result
+    }
 }
 
 /// Opens the journal's own connection with the settings of the store's
@@ -111,9 +129,10 @@ fn open(file: &Path) -> Result<(Connection, ActionLog)> {
 /// What the writer knows of `action_log`: which logged rows are not yet
 /// in `game_actions`.
 ///
-/// A game's rows are copied in one statement when its hand is recorded,
-/// which changes its page of `game_actions` once per hand rather than once
-/// per action. The rows of a game whose hand goes on for long (players who
+/// A game's rows are copied in one statement once its hand is recorded
+/// (mostly when the journal is idle, see [`JournalWriter::tidy`]), which
+/// changes its page of `game_actions` once per hand rather than once per
+/// action. The rows of a game whose hand goes on for long (players who
 /// think, or are away) are copied once they are old, so that the log stays
 /// short; rows older than every row still to copy are then deleted. The
 /// log always holds every action not yet copied, so what is stored is
@@ -123,6 +142,8 @@ fn open(file: &Path) -> Result<(Connection, ActionLog)> {
 struct ActionLog {
     /// The `seq` of each game's rows still to copy, oldest first; never empty.
     uncopied: HashMap<Uuid, Vec<i64>>,
+    /// Games whose hand was recorded and whose rows are to be copied.
+    due: VecDeque<Uuid>,
     /// The oldest such row of each game, so that the oldest of all is known.
     oldest: BTreeSet<(i64, Uuid)>,
     /// The last `seq` used. The writer numbers rows itself, so that `seq`
@@ -141,8 +162,14 @@ const STALE_AFTER: i64 = 4_096;
 const STALE_PER_GAME: i64 = 16;
 
 /// Deleted rows are deleted in runs of at least this many, a few pages of
-/// the log at a time.
+/// the log at a time, when the journal is idle; a batch deletes only when
+/// the journal has not been idle for long ([`BATCH_DELETE_EVERY`]).
 const DELETE_EVERY: i64 = 512;
+const BATCH_DELETE_EVERY: i64 = 8 * DELETE_EVERY;
+
+/// A batch copies this share of the games that are due, so that when the
+/// journal is never idle the copies are spread over its batches.
+const BATCH_COPIES_DIVISOR: usize = 4;
 
 impl ActionLog {
     /// Copies every row of the log into `game_actions` and empties it:
@@ -159,6 +186,7 @@ impl ActionLog {
         transaction.commit()?;
         Ok(ActionLog {
             uncopied: HashMap::new(),
+            due: VecDeque::new(),
             oldest: BTreeSet::new(),
             last: 0,
             deleted_below: 1,
@@ -189,12 +217,32 @@ impl ActionLog {
                              ON CONFLICT (game_id, hand) DO NOTHING",
                         )?
                         .execute(params![&game.as_bytes()[..], hand, record])?;
-                    self.copy(&transaction, *game)?;
+                    self.due.push_back(*game);
                 }
                 Write::Started(_) | Write::Finished(_) => unreachable!("the caller sends these to sqlx"),
             }
         }
-        self.tidy(&transaction)?;
+        // Copying a hand's rows takes as long as storing a few dozen
+        // actions, and the players of this batch wait for its commit: it
+        // copies only a share of what is due and leaves the rest to `tidy`.
+        let copies = self.due.len().div_ceil(BATCH_COPIES_DIVISOR);
+        self.maintain(&transaction, copies, BATCH_DELETE_EVERY)?;
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Copies every game that is due and deletes the log's dead head, in a
+    /// transaction of its own when there is anything to do.
+    fn tidy(&mut self, connection: &mut Connection) -> Result<()> {
+        let stale = self
+            .oldest
+            .first()
+            .is_some_and(|&(first, _)| first < self.stale_below());
+        if self.due.is_empty() && !stale && self.needed_from() - self.deleted_below < DELETE_EVERY {
+            return Ok(());
+        }
+        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        self.maintain(&transaction, self.due.len(), DELETE_EVERY)?;
         transaction.commit()?;
         Ok(())
     }
@@ -239,22 +287,37 @@ impl ActionLog {
         Ok(())
     }
 
-    /// Copies the rows that have grown old, and deletes the head of the log
-    /// that nothing needs any more.
-    fn tidy(&mut self, transaction: &Transaction) -> Result<()> {
-        let stale_below = self.last - STALE_AFTER - STALE_PER_GAME * self.uncopied.len() as i64;
+    /// Copies `copies` of the games that are due and those whose rows have
+    /// grown old, and deletes the head of the log that nothing needs if it
+    /// holds `delete_every` rows or more.
+    fn maintain(&mut self, transaction: &Transaction, copies: usize, delete_every: i64) -> Result<()> {
+        for _ in 0..copies {
+            let Some(game) = self.due.pop_front() else { break };
+            self.copy(transaction, game)?;
+        }
+        let stale_below = self.stale_below();
         while let Some(&(first, game)) = self.oldest.first()
             && first < stale_below
         {
             self.copy(transaction, game)?;
         }
-        let needed_from = self.oldest.first().map_or(self.last + 1, |&(first, _)| first);
-        if needed_from - self.deleted_below >= DELETE_EVERY {
+        let needed_from = self.needed_from();
+        if needed_from - self.deleted_below >= delete_every {
             transaction
                 .prepare_cached("DELETE FROM action_log WHERE seq < ?1")?
                 .execute([needed_from])?;
             self.deleted_below = needed_from;
         }
         Ok(())
+    }
+
+    /// Rows below this `seq` are old: their games' rows are copied now.
+    fn stale_below(&self) -> i64 {
+        self.last - STALE_AFTER - STALE_PER_GAME * self.uncopied.len() as i64
+    }
+
+    /// The oldest row still to copy, or the next row when there is none.
+    fn needed_from(&self) -> i64 {
+        self.oldest.first().map_or(self.last + 1, |&(first, _)| first)
     }
 }

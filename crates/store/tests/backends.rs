@@ -561,9 +561,10 @@ async fn tournaments_keep_their_bracket(store: &Store) {
 }
 
 /// On SQLite the journal writer appends actions to a log, copies a game's
-/// rows into `game_actions` when its hand is recorded or once they are old,
-/// deletes the log's head that nothing needs, and when it starts copies
-/// what an earlier writer left; a game read back is whole at every step.
+/// rows into `game_actions` once its hand is recorded (some at once, the
+/// rest when told the journal is idle) or once they are old, deletes the
+/// log's head that nothing needs, and when it starts copies what an
+/// earlier writer left; a game read back is whole at every step.
 #[tokio::test]
 async fn the_sqlite_journal_copies_and_trims_its_log() {
     let path = std::env::temp_dir().join(format!("spades-store-test-{}.db", Uuid::new_v4()));
@@ -575,15 +576,11 @@ async fn the_sqlite_journal_copies_and_trims_its_log() {
         let game = game.map(|game| game.as_bytes().to_vec());
         raw.query_row(&sql, [game], |row| row.get(0)).unwrap()
     };
-    let (a, b) = (
-        new_game(guests(&store, "a").await),
-        new_game(guests(&store, "b").await),
-    );
-    store
-        .write(&[Write::Started(a.clone()), Write::Started(b.clone())])
-        .await
-        .unwrap();
-    let (a, b) = (a.id, b.id);
+    let players = guests(&store, "p").await;
+    let games: Vec<NewGame> = (0..10).map(|_| new_game(players)).collect();
+    let started: Vec<Write> = games.iter().cloned().map(Write::Started).collect();
+    store.write(&started).await.unwrap();
+    let (a, b, others) = (games[0].id, games[1].id, &games[2..]);
     let action = |game: Uuid, index: u32| Write::Action {
         game,
         index,
@@ -612,17 +609,35 @@ async fn the_sqlite_journal_copies_and_trims_its_log() {
     assert_eq!(read(a).await, expected(a, 0..2), "read from the log");
 
     // A recorded hand copies its game's rows, not the other game's.
-    let hand = Write::Hand {
-        game: a,
+    let hand = |game: Uuid| Write::Hand {
+        game,
         hand: 0,
         record: serde_json::json!({"hand": 0}),
     };
-    writer.write(&[action(a, 2), hand]).await.unwrap();
+    writer.write(&[action(a, 2), hand(a)]).await.unwrap();
     assert_eq!(
         (count("game_actions", Some(a)), count("game_actions", Some(b))),
         (3, 0)
     );
     assert_eq!(read(a).await, expected(a, 0..3), "read from both tables");
+
+    // Of eight hands recorded in one batch, the batch copies a quarter;
+    // the rest are copied when the journal is idle.
+    let batch: Vec<Write> = others
+        .iter()
+        .flat_map(|game| [action(game.id, 0), hand(game.id)])
+        .collect();
+    writer.write(&batch).await.unwrap();
+    let copied = || {
+        others
+            .iter()
+            .filter(|game| count("game_actions", Some(game.id)) == 1)
+            .count()
+    };
+    assert_eq!(copied(), 2);
+    writer.tidy().unwrap();
+    assert_eq!(copied(), 8);
+    assert_eq!(count("game_actions", Some(b)), 0, "b's hand goes on");
 
     // While game a plays on, game b's one row grows old and is copied, and
     // the head of the log, copied everywhere, is deleted.
@@ -632,9 +647,10 @@ async fn the_sqlite_journal_copies_and_trims_its_log() {
         writer.write(&writes).await.unwrap();
     }
     assert_eq!(count("game_actions", Some(b)), 1, "an old row is copied");
+    writer.tidy().unwrap();
     let logged = count("action_log", None);
     assert!(
-        logged < 4_096 + 2 * 16 + 512 + 100,
+        logged < 4_096 + 16 + 512 + 100,
         "the log is trimmed: {logged} rows"
     );
     assert_eq!(read(a).await, expected(a, 0..played));
@@ -652,6 +668,9 @@ async fn the_sqlite_journal_copies_and_trims_its_log() {
         "left rows are copied at the start"
     );
     assert_eq!(count("action_log", None), 1);
+    for game in others {
+        assert_eq!(read(game.id).await, expected(game.id, 0..1));
+    }
     assert_eq!(read(b).await, expected(b, 0..4));
     assert_eq!(read(a).await, expected(a, 0..played));
 
