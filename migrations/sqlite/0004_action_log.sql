@@ -3,10 +3,10 @@
 -- `game_actions` is clustered by game, so a commit holding one action of
 -- each of many games rewrites one of its pages per game, and SQLite writes
 -- every changed page whole to its write-ahead log. The journal appends
--- each action here instead, where `seq` only grows and every commit
--- extends the last page, and copies a game's rows into `game_actions` in
--- one go (when its hand is recorded, or when they grow old), deleting
--- copied rows from the head of the log later. A game's actions are the
+-- the actions of such commits here instead, where `seq` only grows and
+-- every commit extends the last page, and copies a game's rows into
+-- `game_actions` in one go (once its hand is recorded, or when they grow
+-- old), deleting copied rows from the head of the log later. A game's actions are the
 -- union of both tables, read so by the store.
 CREATE TABLE action_log (
     seq     INTEGER PRIMARY KEY,

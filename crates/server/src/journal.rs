@@ -225,12 +225,16 @@ async fn run(
                     break;
                 }
                 // The rooms have their answers: work that no player waits
-                // for is done now, unless more writes are waiting.
-                if held.is_empty()
-                    && requests.is_empty()
-                    && let Err(error) = writer.tidy()
-                {
-                    tracing::warn!(%error, "cannot tidy the journal's log; the next batch will");
+                // for is done now, a step at a time while no write waits.
+                while held.is_empty() && requests.is_empty() {
+                    match writer.tidy() {
+                        Ok(true) => {}
+                        Ok(false) => break,
+                        Err(error) => {
+                            tracing::warn!(%error, "cannot tidy the journal's log; the next batch will");
+                            break;
+                        }
+                    }
                 }
             }
             outcome = async { attempt.as_mut().expect("guarded by the condition").await }, if attempt.is_some() => {

@@ -12,10 +12,11 @@
 //! of queries, take the shared path. Both connections open the same file
 //! and the journal uses them one at a time, so its order is kept.
 //!
-//! On that connection actions are appended to `action_log` rather than
-//! inserted into `game_actions` (see [`ActionLog`] and the migration that
-//! makes the log): a commit then changes a page or two of the log instead
-//! of one page of `game_actions` per game in it.
+//! On that connection, the actions of a batch that spans many games are
+//! appended to `action_log` rather than inserted into `game_actions` (see
+//! [`ActionLog`] and the migration that makes the log): such a commit then
+//! changes a page or two of the log instead of one page of `game_actions`
+//! per game in it.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
@@ -91,16 +92,18 @@ impl JournalWriter {
         }
     }
 
-    /// Does the work that batches put off because no player waits for it:
-    /// on SQLite, copying the logged rows of games whose hand was recorded,
-    /// and deleting the head of the log. Call it when no batch is waiting,
-    /// from the thread that calls [`JournalWriter::write`]; it blocks it.
-    pub fn tidy(&mut self) -> Result<()> {
+    /// Does a step of the work that batches put off because no player
+    /// waits for it (on SQLite, copying the logged rows of games whose hand
+    /// was recorded, and deleting the head of the log), and says whether
+    /// there is more. Call it while no batch is waiting, from the thread
+    /// that calls [`JournalWriter::write`]; it blocks it, but a step is
+    /// short, so that a batch that comes meanwhile waits little.
+    pub fn tidy(&mut self) -> Result<bool> {
         let Some((_, connection)) = &mut self.sqlite else {
-            return Ok(());
+            return Ok(false);
         };
         let Some((open, log)) = connection else {
-            return Ok(());
+            return Ok(false);
         };
         let result = log.tidy(open);
         if result.is_err() {
@@ -167,8 +170,33 @@ const STALE_PER_GAME: i64 = 16;
 const DELETE_EVERY: i64 = 512;
 const BATCH_DELETE_EVERY: i64 = 8 * DELETE_EVERY;
 
-/// A batch copies this share of the games that are due, so that when the
-/// journal is never idle the copies are spread over its batches.
+/// A batch whose actions are of this many games or fewer stores them in
+/// `game_actions` directly: it changes as many pages there as it would in
+/// the log, and spares the copy.
+const DIRECT_GAMES: usize = 2;
+
+/// Whether a batch holds actions of more than [`DIRECT_GAMES`] games.
+fn spans_many_games(writes: &[Write]) -> bool {
+    let mut games: Vec<Uuid> = Vec::with_capacity(DIRECT_GAMES);
+    for write in writes {
+        if let Write::Action { game, .. } = write
+            && !games.contains(game)
+        {
+            if games.len() == DIRECT_GAMES {
+                return true;
+            }
+            games.push(*game);
+        }
+    }
+    false
+}
+
+/// Rows copied by a step of [`JournalWriter::tidy`]: a quarter of a hand.
+const TIDY_ROWS: usize = 16;
+
+/// A batch copies this share of the games that are due (none of fewer than
+/// this many), so that when the journal is never idle the copies are spread
+/// over its batches.
 const BATCH_COPIES_DIVISOR: usize = 4;
 
 impl ActionLog {
@@ -199,6 +227,7 @@ impl ActionLog {
         // Immediate: take the write lock first, so that a commit by another
         // connection in between cannot fail this transaction half way.
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let logged = spans_many_games(writes);
         for write in writes {
             match write {
                 Write::Action {
@@ -206,7 +235,20 @@ impl ActionLog {
                     index,
                     seat,
                     action,
-                } => self.append(&transaction, *game, *index, *seat, action)?,
+                } if logged => self.append(&transaction, *game, *index, *seat, action)?,
+                Write::Action {
+                    game,
+                    index,
+                    seat,
+                    action,
+                } => {
+                    transaction
+                        .prepare_cached(
+                            "INSERT INTO game_actions (game_id, idx, seat, action) VALUES (?1, ?2, ?3, ?4) \
+                             ON CONFLICT (game_id, idx) DO NOTHING",
+                        )?
+                        .execute(params![&game.as_bytes()[..], index, seat, action])?;
+                }
                 Write::Hand { game, hand, record } => {
                     let record = serde_json::to_string(record)
                         .map_err(|error| StoreError::Corrupt(error.to_string()))?;
@@ -217,7 +259,9 @@ impl ActionLog {
                              ON CONFLICT (game_id, hand) DO NOTHING",
                         )?
                         .execute(params![&game.as_bytes()[..], hand, record])?;
-                    self.due.push_back(*game);
+                    if self.uncopied.contains_key(game) {
+                        self.due.push_back(*game);
+                    }
                 }
                 Write::Started(_) | Write::Finished(_) => unreachable!("the caller sends these to sqlx"),
             }
@@ -225,26 +269,35 @@ impl ActionLog {
         // Copying a hand's rows takes as long as storing a few dozen
         // actions, and the players of this batch wait for its commit: it
         // copies only a share of what is due and leaves the rest to `tidy`.
-        let copies = self.due.len().div_ceil(BATCH_COPIES_DIVISOR);
+        let copies = self.due.len() / BATCH_COPIES_DIVISOR;
         self.maintain(&transaction, copies, BATCH_DELETE_EVERY)?;
         transaction.commit()?;
         Ok(())
     }
 
-    /// Copies every game that is due and deletes the log's dead head, in a
-    /// transaction of its own when there is anything to do.
-    fn tidy(&mut self, connection: &mut Connection) -> Result<()> {
+    /// In a transaction of its own, copies a few rows of the first game
+    /// that is due, or else copies the games whose rows are old and deletes
+    /// the log's dead head; says whether it did anything.
+    fn tidy(&mut self, connection: &mut Connection) -> Result<bool> {
         let stale = self
             .oldest
             .first()
             .is_some_and(|&(first, _)| first < self.stale_below());
         if self.due.is_empty() && !stale && self.needed_from() - self.deleted_below < DELETE_EVERY {
-            return Ok(());
+            return Ok(false);
         }
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        self.maintain(&transaction, self.due.len(), DELETE_EVERY)?;
+        match self.due.front() {
+            Some(&game) => {
+                self.copy(&transaction, game, TIDY_ROWS)?;
+                if !self.uncopied.contains_key(&game) {
+                    self.due.pop_front();
+                }
+            }
+            None => self.maintain(&transaction, 0, DELETE_EVERY)?,
+        }
         transaction.commit()?;
-        Ok(())
+        Ok(true)
     }
 
     fn append(
@@ -269,13 +322,23 @@ impl ActionLog {
         Ok(())
     }
 
-    /// Copies a game's uncopied rows into `game_actions`.
-    fn copy(&mut self, transaction: &Transaction, game: Uuid) -> Result<()> {
-        let Some(rows) = self.uncopied.remove(&game) else {
+    /// Copies a game's oldest uncopied rows, `limit` of them at most, into
+    /// `game_actions`.
+    fn copy(&mut self, transaction: &Transaction, game: Uuid, limit: usize) -> Result<()> {
+        let Some(rows) = self.uncopied.get_mut(&game) else {
             return Ok(());
         };
         self.oldest.remove(&(rows[0], game));
-        let rows = serde_json::to_string(&rows).map_err(|error| StoreError::Corrupt(error.to_string()))?;
+        let copied: Vec<i64> = rows.drain(..limit.min(rows.len())).collect();
+        match rows.first() {
+            Some(&first) => {
+                self.oldest.insert((first, game));
+            }
+            None => {
+                self.uncopied.remove(&game);
+            }
+        }
+        let rows = serde_json::to_string(&copied).map_err(|error| StoreError::Corrupt(error.to_string()))?;
         transaction
             .prepare_cached(
                 "INSERT INTO game_actions (game_id, idx, seat, action) \
@@ -293,13 +356,13 @@ impl ActionLog {
     fn maintain(&mut self, transaction: &Transaction, copies: usize, delete_every: i64) -> Result<()> {
         for _ in 0..copies {
             let Some(game) = self.due.pop_front() else { break };
-            self.copy(transaction, game)?;
+            self.copy(transaction, game, usize::MAX)?;
         }
         let stale_below = self.stale_below();
         while let Some(&(first, game)) = self.oldest.first()
             && first < stale_below
         {
-            self.copy(transaction, game)?;
+            self.copy(transaction, game, usize::MAX)?;
         }
         let needed_from = self.needed_from();
         if needed_from - self.deleted_below >= delete_every {

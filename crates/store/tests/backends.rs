@@ -560,13 +560,15 @@ async fn tournaments_keep_their_bracket(store: &Store) {
     assert!(!store.cancel_tournament(id, now()).await.unwrap());
 }
 
-/// On SQLite the journal writer appends actions to a log, copies a game's
-/// rows into `game_actions` once its hand is recorded (some at once, the
-/// rest when told the journal is idle) or once they are old, deletes the
-/// log's head that nothing needs, and when it starts copies what an
-/// earlier writer left; a game read back is whole at every step.
+/// On SQLite the journal writer appends the actions of a batch that spans
+/// many games to a log (a batch of one or two games goes straight to
+/// `game_actions`), copies a game's logged rows into `game_actions` once
+/// its hand is recorded (some at once, the rest a step at a time when told
+/// the journal is idle) or once they are old, deletes the log's head that
+/// nothing needs, and when it starts copies what an earlier writer left;
+/// a game read back is whole at every step.
 #[tokio::test]
-async fn the_sqlite_journal_copies_and_trims_its_log() {
+async fn the_sqlite_journal_logs_copies_and_trims() {
     let path = std::env::temp_dir().join(format!("spades-store-test-{}.db", Uuid::new_v4()));
     let store = Store::open(&format!("sqlite:{}", path.display())).await.unwrap();
     store.migrate().await.unwrap();
@@ -577,15 +579,20 @@ async fn the_sqlite_journal_copies_and_trims_its_log() {
         raw.query_row(&sql, [game], |row| row.get(0)).unwrap()
     };
     let players = guests(&store, "p").await;
-    let games: Vec<NewGame> = (0..10).map(|_| new_game(players)).collect();
+    let games: Vec<NewGame> = (0..11).map(|_| new_game(players)).collect();
     let started: Vec<Write> = games.iter().cloned().map(Write::Started).collect();
     store.write(&started).await.unwrap();
-    let (a, b, others) = (games[0].id, games[1].id, &games[2..]);
+    let (a, b, c, others) = (games[0].id, games[1].id, games[2].id, &games[3..]);
     let action = |game: Uuid, index: u32| Write::Action {
         game,
         index,
         seat: (index % 4) as u8,
         action: format!("bid {}", index % 14),
+    };
+    let hand = |game: Uuid, hand: u32| Write::Hand {
+        game,
+        hand,
+        record: serde_json::json!({ "hand": hand }),
     };
     let read = async |game: Uuid| -> Vec<String> {
         let stored = store.game(game).await.unwrap().unwrap();
@@ -601,31 +608,28 @@ async fn the_sqlite_journal_copies_and_trims_its_log() {
     };
 
     let mut writer = store.journal_writer();
-    writer
-        .write(&[action(a, 0), action(b, 0), action(a, 1)])
-        .await
-        .unwrap();
-    assert_eq!((count("action_log", None), count("game_actions", None)), (3, 0));
+    let batch = [action(a, 0), action(b, 0), action(c, 0), action(a, 1)];
+    writer.write(&batch).await.unwrap();
+    assert_eq!((count("action_log", None), count("game_actions", None)), (4, 0));
     assert_eq!(read(a).await, expected(a, 0..2), "read from the log");
+    writer.write(&[action(b, 1), action(c, 1)]).await.unwrap();
+    assert_eq!((count("action_log", None), count("game_actions", None)), (4, 2));
+    assert_eq!(read(b).await, expected(b, 0..2), "read from both tables");
 
-    // A recorded hand copies its game's rows, not the other game's.
-    let hand = |game: Uuid| Write::Hand {
-        game,
-        hand: 0,
-        record: serde_json::json!({"hand": 0}),
-    };
-    writer.write(&[action(a, 2), hand(a)]).await.unwrap();
-    assert_eq!(
-        (count("game_actions", Some(a)), count("game_actions", Some(b))),
-        (3, 0)
-    );
-    assert_eq!(read(a).await, expected(a, 0..3), "read from both tables");
+    // A recorded hand's rows are copied when the journal is idle, and the
+    // other games' are not.
+    writer.write(&[action(a, 2), hand(a, 0)]).await.unwrap();
+    assert_eq!(count("game_actions", Some(a)), 1, "the logged rows wait");
+    assert!(writer.tidy().unwrap());
+    assert!(!writer.tidy().unwrap(), "nothing more to do");
+    assert_eq!(count("game_actions", None), 5);
+    assert_eq!(read(a).await, expected(a, 0..3));
 
     // Of eight hands recorded in one batch, the batch copies a quarter;
-    // the rest are copied when the journal is idle.
+    // each step of tidying copies one more.
     let batch: Vec<Write> = others
         .iter()
-        .flat_map(|game| [action(game.id, 0), hand(game.id)])
+        .flat_map(|game| [action(game.id, 0), hand(game.id, 0)])
         .collect();
     writer.write(&batch).await.unwrap();
     let copied = || {
@@ -635,44 +639,59 @@ async fn the_sqlite_journal_copies_and_trims_its_log() {
             .count()
     };
     assert_eq!(copied(), 2);
-    writer.tidy().unwrap();
+    assert!(writer.tidy().unwrap());
+    assert_eq!(copied(), 3);
+    while writer.tidy().unwrap() {}
     assert_eq!(copied(), 8);
-    assert_eq!(count("game_actions", Some(b)), 0, "b's hand goes on");
 
-    // While game a plays on, game b's one row grows old and is copied, and
-    // the head of the log, copied everywhere, is deleted.
+    // A step copies sixteen rows at most.
+    let mut batch: Vec<Write> = (3..40).map(|index| action(a, index)).collect();
+    batch.extend([action(others[0].id, 1), action(others[1].id, 1), hand(a, 1)]);
+    writer.write(&batch).await.unwrap();
+    assert!(writer.tidy().unwrap());
+    assert_eq!(count("game_actions", Some(a)), 3 + 16);
+    while writer.tidy().unwrap() {}
+    assert_eq!(count("game_actions", Some(a)), 40);
+
+    // While games play on, the rows of games b and c grow old and are
+    // copied, and the head of the log, copied everywhere, is deleted.
     let played = 5_000;
-    for batch in (3..played).collect::<Vec<u32>>().chunks(100) {
-        let writes: Vec<Write> = batch.iter().map(|index| action(a, *index)).collect();
+    for (number, batch) in (40..played).collect::<Vec<u32>>().chunks(98).enumerate() {
+        let mut writes: Vec<Write> = batch.iter().map(|index| action(a, *index)).collect();
+        let index = number as u32 + 2;
+        writes.extend([action(others[0].id, index), action(others[1].id, index)]);
         writer.write(&writes).await.unwrap();
     }
-    assert_eq!(count("game_actions", Some(b)), 1, "an old row is copied");
-    writer.tidy().unwrap();
+    let others_played = (40..played).len().div_ceil(98) as u32 + 2;
+    assert_eq!(
+        (count("game_actions", Some(b)), count("game_actions", Some(c))),
+        (2, 2)
+    );
+    while writer.tidy().unwrap() {}
     let logged = count("action_log", None);
     assert!(
-        logged < 4_096 + 16 + 512 + 100,
+        logged < 4_096 + 3 * 16 + 512 + 100,
         "the log is trimmed: {logged} rows"
     );
     assert_eq!(read(a).await, expected(a, 0..played));
-    assert_eq!(read(b).await, expected(b, 0..1));
+    assert_eq!(read(others[0].id).await, expected(others[0].id, 0..others_played));
 
     // A writer that stops leaves rows in the log; the next copies them.
-    writer.write(&[action(b, 1), action(b, 2)]).await.unwrap();
-    assert_eq!(count("game_actions", Some(b)), 1);
+    let batch = [action(b, 2), action(c, 2), action(others[2].id, 1)];
+    writer.write(&batch).await.unwrap();
+    assert_eq!(count("game_actions", Some(b)), 2);
     drop(writer);
     let mut writer = store.journal_writer();
     writer.write(&[action(b, 3)]).await.unwrap();
     assert_eq!(
         count("game_actions", Some(b)),
-        3,
+        4,
         "left rows are copied at the start"
     );
-    assert_eq!(count("action_log", None), 1);
-    for game in others {
-        assert_eq!(read(game.id).await, expected(game.id, 0..1));
+    assert_eq!(count("action_log", None), 0);
+    for (game, actions) in [(b, 0..4), (c, 0..3), (a, 0..played), (others[2].id, 0..2)] {
+        assert_eq!(read(game).await, expected(game, actions));
     }
-    assert_eq!(read(b).await, expected(b, 0..4));
-    assert_eq!(read(a).await, expected(a, 0..played));
 
     drop(raw);
     store.close().await;
