@@ -132,12 +132,14 @@ fn open(file: &Path) -> Result<(Connection, ActionLog)> {
 /// What the writer knows of `action_log`: which logged rows are not yet
 /// in `game_actions`.
 ///
-/// A game's rows are copied in one statement once its hand is recorded
-/// (mostly when the journal is idle, see [`JournalWriter::tidy`]), which
-/// changes its page of `game_actions` once per hand rather than once per
+/// A game's rows are copied once its hand is recorded, which changes its
+/// page of `game_actions` a few times per hand rather than once per
 /// action. The rows of a game whose hand goes on for long (players who
 /// think, or are away) are copied once they are old, so that the log stays
-/// short; rows older than every row still to copy are then deleted. The
+/// short; rows older than every row still to copy are then deleted.
+/// Copying is spread out ([`ActionLog::maintain`]): a batch copies at most
+/// twice the rows it appends, and the rest is done a step at a time when
+/// the journal is idle ([`JournalWriter::tidy`]). The
 /// log always holds every action not yet copied, so what is stored is
 /// whole at every commit, and [`ActionLog::open`] copies what a previous
 /// writer left.
@@ -168,7 +170,7 @@ const STALE_PER_GAME: i64 = 16;
 /// the log at a time, when the journal is idle; a batch deletes only when
 /// the journal has not been idle for long ([`BATCH_DELETE_EVERY`]).
 const DELETE_EVERY: i64 = 512;
-const BATCH_DELETE_EVERY: i64 = 8 * DELETE_EVERY;
+const BATCH_DELETE_EVERY: i64 = 2 * DELETE_EVERY;
 
 /// A batch whose actions are of this many games or fewer stores them in
 /// `game_actions` directly: it changes as many pages there as it would in
@@ -194,10 +196,12 @@ fn spans_many_games(writes: &[Write]) -> bool {
 /// Rows copied by a step of [`JournalWriter::tidy`]: a quarter of a hand.
 const TIDY_ROWS: usize = 16;
 
-/// A batch copies this share of the games that are due (none of fewer than
-/// this many), so that when the journal is never idle the copies are spread
-/// over its batches.
-const BATCH_COPIES_DIVISOR: usize = 4;
+/// Rows a batch may copy for each row it appends: enough for the copies to
+/// keep up when the journal is never idle, and spread over its batches so
+/// that no batch makes its players wait long. When many tables start
+/// together their rows grow old together, and copying them all at once
+/// held a batch for seconds.
+const BATCH_COPIES_PER_ROW: usize = 2;
 
 impl ActionLog {
     /// Copies every row of the log into `game_actions` and empties it:
@@ -228,6 +232,7 @@ impl ActionLog {
         // connection in between cannot fail this transaction half way.
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let logged = spans_many_games(writes);
+        let mut appended = 0;
         for write in writes {
             match write {
                 Write::Action {
@@ -235,7 +240,10 @@ impl ActionLog {
                     index,
                     seat,
                     action,
-                } if logged => self.append(&transaction, *game, *index, *seat, action)?,
+                } if logged => {
+                    self.append(&transaction, *game, *index, *seat, action)?;
+                    appended += 1;
+                }
                 Write::Action {
                     game,
                     index,
@@ -266,18 +274,16 @@ impl ActionLog {
                 Write::Started(_) | Write::Finished(_) => unreachable!("the caller sends these to sqlx"),
             }
         }
-        // Copying a hand's rows takes as long as storing a few dozen
-        // actions, and the players of this batch wait for its commit: it
-        // copies only a share of what is due and leaves the rest to `tidy`.
-        let copies = self.due.len() / BATCH_COPIES_DIVISOR;
-        self.maintain(&transaction, copies, BATCH_DELETE_EVERY)?;
+        // The players of this batch wait for its commit: it copies no more
+        // than its share, and leaves the rest to `tidy`.
+        self.maintain(&transaction, BATCH_COPIES_PER_ROW * appended, BATCH_DELETE_EVERY)?;
         transaction.commit()?;
         Ok(())
     }
 
-    /// In a transaction of its own, copies a few rows of the first game
-    /// that is due, or else copies the games whose rows are old and deletes
-    /// the log's dead head; says whether it did anything.
+    /// Does a step of [`ActionLog::maintain`], with a budget of
+    /// [`TIDY_ROWS`], in a transaction of its own; says whether there was
+    /// anything to do.
     fn tidy(&mut self, connection: &mut Connection) -> Result<bool> {
         let stale = self
             .oldest
@@ -287,15 +293,7 @@ impl ActionLog {
             return Ok(false);
         }
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        match self.due.front() {
-            Some(&game) => {
-                self.copy(&transaction, game, TIDY_ROWS)?;
-                if !self.uncopied.contains_key(&game) {
-                    self.due.pop_front();
-                }
-            }
-            None => self.maintain(&transaction, 0, DELETE_EVERY)?,
-        }
+        self.maintain(&transaction, TIDY_ROWS, DELETE_EVERY)?;
         transaction.commit()?;
         Ok(true)
     }
@@ -324,9 +322,9 @@ impl ActionLog {
 
     /// Copies a game's oldest uncopied rows, `limit` of them at most, into
     /// `game_actions`.
-    fn copy(&mut self, transaction: &Transaction, game: Uuid, limit: usize) -> Result<()> {
+    fn copy(&mut self, transaction: &Transaction, game: Uuid, limit: usize) -> Result<usize> {
         let Some(rows) = self.uncopied.get_mut(&game) else {
-            return Ok(());
+            return Ok(0);
         };
         self.oldest.remove(&(rows[0], game));
         let copied: Vec<i64> = rows.drain(..limit.min(rows.len())).collect();
@@ -338,7 +336,7 @@ impl ActionLog {
                 self.uncopied.remove(&game);
             }
         }
-        let rows = serde_json::to_string(&copied).map_err(|error| StoreError::Corrupt(error.to_string()))?;
+        let list = serde_json::to_string(&copied).map_err(|error| StoreError::Corrupt(error.to_string()))?;
         transaction
             .prepare_cached(
                 "INSERT INTO game_actions (game_id, idx, seat, action) \
@@ -346,23 +344,30 @@ impl ActionLog {
                  WHERE seq IN (SELECT value FROM json_each(?1)) \
                  ON CONFLICT (game_id, idx) DO NOTHING",
             )?
-            .execute([rows])?;
-        Ok(())
+            .execute([list])?;
+        Ok(copied.len())
     }
 
-    /// Copies `copies` of the games that are due and those whose rows have
-    /// grown old, and deletes the head of the log that nothing needs if it
-    /// holds `delete_every` rows or more.
-    fn maintain(&mut self, transaction: &Transaction, copies: usize, delete_every: i64) -> Result<()> {
-        for _ in 0..copies {
-            let Some(game) = self.due.pop_front() else { break };
-            self.copy(transaction, game, usize::MAX)?;
+    /// Copies up to `budget` rows, of the games that are due first and then
+    /// of those whose rows have grown old, oldest first; then deletes the
+    /// head of the log that nothing needs if it holds `delete_every` rows or
+    /// more.
+    fn maintain(&mut self, transaction: &Transaction, budget: usize, delete_every: i64) -> Result<()> {
+        let mut left = budget;
+        while left > 0
+            && let Some(&game) = self.due.front()
+        {
+            left -= self.copy(transaction, game, left)?;
+            if !self.uncopied.contains_key(&game) {
+                self.due.pop_front();
+            }
         }
         let stale_below = self.stale_below();
-        while let Some(&(first, game)) = self.oldest.first()
+        while left > 0
+            && let Some(&(first, game)) = self.oldest.first()
             && first < stale_below
         {
-            self.copy(transaction, game, usize::MAX)?;
+            left -= self.copy(transaction, game, left)?;
         }
         let needed_from = self.needed_from();
         if needed_from - self.deleted_below >= delete_every {
