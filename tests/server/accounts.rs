@@ -356,7 +356,7 @@ async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over()
         "nothing that shows cards"
     );
 
-    play_games(&mut players, &mut [], 1, Duration::from_secs(60)).await;
+    play_games(&mut players, &mut [], 1, GAME_DEADLINE).await;
     let hands = players[0].table.hands_scored;
 
     let history = http(

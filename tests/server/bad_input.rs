@@ -238,7 +238,7 @@ async fn illegal_moves_are_refused_and_the_table_plays_on() {
     assert_eq!(refused(spectator_play), ErrorCode::NotSeated);
 
     let mut seen = std::collections::HashSet::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let deadline = tokio::time::Instant::now() + GAME_DEADLINE;
     while players[0].table.games_over == 0 {
         for i in 0..4 {
             players[i].pump().await;

@@ -118,7 +118,7 @@ impl Drop for ServerProcess {
 /// Plays until seat 0 has seen `hands` hands scored and `cards` more cards
 /// of the next hand played.
 pub async fn play_into_hand(players: &mut [Player], hands: u32, cards: usize) {
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let deadline = tokio::time::Instant::now() + GAME_DEADLINE;
     loop {
         for player in players.iter_mut() {
             player.pump().await;

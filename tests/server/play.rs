@@ -20,23 +20,11 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
     watcher.join_room(&code).await;
 
     players[1].start_game().await;
-    play_games(
-        &mut players,
-        std::slice::from_mut(&mut watcher),
-        1,
-        Duration::from_secs(60),
-    )
-    .await;
+    play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;
 
     // A second game in the same room.
     players[2].start_game().await;
-    play_games(
-        &mut players,
-        std::slice::from_mut(&mut watcher),
-        1,
-        Duration::from_secs(60),
-    )
-    .await;
+    play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;
     // The spectator sees the end too.
     watcher
         .until(Duration::from_secs(5), |w| w.table.games_over == 2)

@@ -109,7 +109,7 @@ async fn a_dropped_player_gets_exactly_the_events_he_missed_and_the_game_goes_on
         )
         .await;
 
-    play_games(&mut players, &mut [], 1, Duration::from_secs(60)).await;
+    play_games(&mut players, &mut [], 1, GAME_DEADLINE).await;
     assert!(players.iter().all(|p| p.gaps == 0));
 }
 
@@ -247,7 +247,7 @@ async fn a_player_gone_past_the_seat_hold_is_played_for_and_takes_his_seat_back(
             |m| matches!(m, ServerMessage::PlayerBack { seat, .. } if seat.index() == 3),
         )
         .await;
-    play_games(&mut players, &mut [], 1, Duration::from_secs(60)).await;
+    play_games(&mut players, &mut [], 1, GAME_DEADLINE).await;
     let auto_after_back = players[3]
         .received
         .iter()

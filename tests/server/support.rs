@@ -36,6 +36,12 @@ fn uuid_like() -> String {
     )
 }
 
+/// How long a test may take to play a whole game before it counts as
+/// stuck. A game takes a few seconds alone, but the suite runs its tests
+/// side by side on two cores of a machine that may be shared: this bounds
+/// a hang, not the server's speed.
+pub const GAME_DEADLINE: Duration = Duration::from_secs(180);
+
 /// Password hashing cheap enough for tests in a debug build.
 pub const CHEAP_PASSWORDS: PasswordCost = PasswordCost {
     memory_kib: 256,

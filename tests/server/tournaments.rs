@@ -601,7 +601,7 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
 
     // Play the first stage until seat 0's table has scored a hand, then
     // kill the server in the middle of the next.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let deadline = tokio::time::Instant::now() + GAME_DEADLINE;
     let mut joined = vec![false; players.len()];
     loop {
         for (i, player) in players.iter_mut().enumerate() {
@@ -756,7 +756,7 @@ async fn a_start_time_starts_the_tournament_or_cancels_it() {
     )
     .await;
 
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let deadline = tokio::time::Instant::now() + GAME_DEADLINE;
     loop {
         let (soon_view, empty_view) = (view(address, &soon).await, view(address, &empty).await);
         if soon_view["status"] == "finished" && empty_view["status"] == "cancelled" {
