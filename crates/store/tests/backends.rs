@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use spades_store::{
-    FinishedGame, NewGame, NewTable, NewTournament, PlayerStats, Registration, Step, Store, StoreError,
-    TableLink, Write,
+    FinishedGame, JournalWriter, NewGame, NewTable, NewTournament, PlayerStats, Registration, Step, Store,
+    StoreError, TableLink, Write,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -560,6 +560,16 @@ async fn tournaments_keep_their_bracket(store: &Store) {
     assert!(!store.cancel_tournament(id, now()).await.unwrap());
 }
 
+/// Tidies until nothing is left to do, failing if that never comes.
+fn tidy_all(writer: &mut JournalWriter) {
+    for _ in 0..1_000 {
+        if !writer.tidy().unwrap() {
+            return;
+        }
+    }
+    panic!("tidying never ends");
+}
+
 /// On SQLite the journal writer appends the actions of a batch that spans
 /// many games to a log (a batch of one or two games goes straight to
 /// `game_actions`), copies a game's logged rows into `game_actions` once
@@ -641,7 +651,7 @@ async fn the_sqlite_journal_logs_copies_and_trims() {
     assert_eq!(stored(), 6);
     assert!(writer.tidy().unwrap());
     assert_eq!(stored(), 6 + 16);
-    while writer.tidy().unwrap() {}
+    tidy_all(&mut writer);
     assert_eq!(stored(), 60);
     assert_eq!(read(y).await, expected(y, 0..20));
 
@@ -659,7 +669,7 @@ async fn the_sqlite_journal_logs_copies_and_trims() {
         (count("game_actions", Some(b)), count("game_actions", Some(c))),
         (2, 2)
     );
-    while writer.tidy().unwrap() {}
+    tidy_all(&mut writer);
     let logged = count("action_log", None);
     assert!(logged < 4_096 + 8 * 16 + 512, "the log is trimmed: {logged} rows");
     assert_eq!(read(a).await, expected(a, 0..played));
