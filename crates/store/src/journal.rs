@@ -139,10 +139,9 @@ fn open(file: &Path) -> Result<(Connection, ActionLog)> {
 /// short; rows older than every row still to copy are then deleted.
 /// Copying is spread out ([`ActionLog::maintain`]): a batch copies at most
 /// twice the rows it appends, and the rest is done a step at a time when
-/// the journal is idle ([`JournalWriter::tidy`]). The
-/// log always holds every action not yet copied, so what is stored is
-/// whole at every commit, and [`ActionLog::open`] copies what a previous
-/// writer left.
+/// the journal is idle ([`JournalWriter::tidy`]). The log always holds
+/// every action not yet copied, so what is stored is whole at every
+/// commit, and [`ActionLog::open`] copies what a previous writer left.
 #[derive(Debug)]
 struct ActionLog {
     /// The `seq` of each game's rows still to copy, oldest first; never empty.
