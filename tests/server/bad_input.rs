@@ -97,6 +97,38 @@ async fn malformed_messages_get_their_codes_and_the_connection_carries_on() {
         error_for(&mut player, r#"{"id":8}"#.into()).await.1,
         ErrorCode::BadMessage
     );
+    // A bid no bid can be is an invalid bid, said in words for people.
+    player
+        .client
+        .send_text(r#"{"type":"bid","id":10,"bid":-1}"#.into())
+        .await
+        .unwrap();
+    let refusal = player
+        .wait_for(Duration::from_secs(5), |m| {
+            matches!(m, ServerMessage::Error { .. })
+        })
+        .await;
+    let ServerMessage::Error { id, code, message } = refusal else {
+        unreachable!()
+    };
+    assert_eq!((id, code), (Some(MessageId::Number(10)), ErrorCode::InvalidBid));
+    assert!(!message.contains("u8"), "{message}");
+    // A field of the wrong type is named in plain words too.
+    player
+        .client
+        .send_text(r#"{"type":"sit","id":11,"seat":"north"}"#.into())
+        .await
+        .unwrap();
+    let refusal = player
+        .wait_for(Duration::from_secs(5), |m| {
+            matches!(m, ServerMessage::Error { .. })
+        })
+        .await;
+    let ServerMessage::Error { code, message, .. } = refusal else {
+        unreachable!()
+    };
+    assert_eq!(code, ErrorCode::BadMessage);
+    assert!(!message.contains("u8") && !message.contains("Seat"), "{message}");
     assert_eq!(
         error_for(&mut player, "[1,2,3]".into()).await.1,
         ErrorCode::BadMessage

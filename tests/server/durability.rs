@@ -22,6 +22,9 @@ pub fn free_port() -> u16 {
         .port()
 }
 
+/// Clocks that never run out during a test.
+const LONG_CLOCKS: &[&str] = &["--turn-time", "600", "--seat-hold", "600"];
+
 /// The `spades` server as a child process.
 pub struct ServerProcess {
     child: Child,
@@ -38,7 +41,30 @@ impl ServerProcess {
     /// Starts the server through `command`, which runs the binary (a shell
     /// that sets limits first, say) and takes the server's arguments after
     /// its own.
-    pub async fn start_with(mut command: Command, database: &str, port: u16) -> ServerProcess {
+    pub async fn start_with(command: Command, database: &str, port: u16) -> ServerProcess {
+        ServerProcess::launch(command, database, port, LONG_CLOCKS).await
+    }
+
+    /// Starts the server with the turn clock and the seat hold given in
+    /// seconds.
+    pub async fn start_timed(database: &str, port: u16, turn_time: u32, seat_hold: u32) -> ServerProcess {
+        let (turn_time, seat_hold) = (turn_time.to_string(), seat_hold.to_string());
+        let clocks = [
+            "--turn-time",
+            turn_time.as_str(),
+            "--seat-hold",
+            seat_hold.as_str(),
+        ];
+        ServerProcess::launch(
+            Command::new(env!("CARGO_BIN_EXE_spades")),
+            database,
+            port,
+            &clocks,
+        )
+        .await
+    }
+
+    async fn launch(mut command: Command, database: &str, port: u16, clocks: &[&str]) -> ServerProcess {
         let log = std::env::temp_dir().join(format!("spades-server-{port}-{}.log", std::process::id()));
         let log_file = std::fs::OpenOptions::new()
             .create(true)
@@ -54,7 +80,7 @@ impl ServerProcess {
                 database,
             ])
             .args(["--password-memory", "256", "--password-iterations", "1"])
-            .args(["--turn-time", "600", "--seat-hold", "600"])
+            .args(clocks)
             .env("RUST_LOG", "info")
             .stdout(Stdio::null())
             .stderr(log_file)
@@ -169,8 +195,6 @@ async fn come_back(players: &mut [Player], url: &str, code: &str) {
             matches!(reply, ServerMessage::Snapshot { .. }),
             "a restarted room sends a snapshot: {reply:?}"
         );
-        // The restarted room counts its events from 0 again.
-        player.acted_on = 0;
         player.table.dropped();
     }
 }
@@ -299,6 +323,190 @@ async fn sigterm_tells_clients_and_the_game_resumes_after_the_restart() {
     play_games(&mut players, &mut [], 1, Duration::from_secs(120)).await;
     let (winner, score) = game_over(&players[0]);
     check_against_replay(server.address, &players[0].token, winner, score).await;
+}
+
+/// How a test stops the server.
+#[derive(Clone, Copy, Debug)]
+enum Stop {
+    Kill,
+    Term,
+}
+
+/// Stops the server as told and waits until it is gone; returns its
+/// database and port for the next start.
+async fn stop_server(mut server: ServerProcess, stop: Stop) -> (String, u16) {
+    match stop {
+        Stop::Kill => server.kill(),
+        Stop::Term => {
+            let status = Command::new("kill")
+                .args(["-TERM", &server.child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(status.success());
+            let (server, status) = tokio::task::spawn_blocking(move || {
+                let status = server.child.wait();
+                (server, status)
+            })
+            .await
+            .unwrap();
+            assert!(status.unwrap().success(), "the server stops cleanly");
+            server.kill()
+        }
+    }
+}
+
+/// Waits until it is player `who`'s turn, the others playing meanwhile,
+/// then plays his move as a request. Returns the message sent and the
+/// `seq` of its `ack`.
+async fn act_and_confirm(players: &mut [Player], who: usize) -> (ClientMessage, u64) {
+    let deadline = tokio::time::Instant::now() + GAME_DEADLINE;
+    loop {
+        for (i, player) in players.iter_mut().enumerate() {
+            player.pump().await;
+            if i != who {
+                player.act_if_due().await;
+            }
+        }
+        let me = &mut players[who];
+        if me.table.should_act()
+            && let Some(mv) = me.table.decide(false)
+        {
+            me.table.acted();
+            let id = me.client.next_id();
+            let message = mv.message(id.clone());
+            me.client.send(&message).await.expect("sent");
+            let reply = me.client.reply_to(&id).await.expect("a reply");
+            for pending in me.client.take_pending() {
+                me.note(pending);
+            }
+            let reply = me.note(reply);
+            let ServerMessage::Ack { seq: Some(seq), .. } = reply else {
+                panic!("the move was not accepted: {reply:?}")
+            };
+            return (message, seq);
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no turn came");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// The highest room event any player saw.
+fn highest_seq(players: &[Player]) -> u64 {
+    players
+        .iter()
+        .flat_map(|player| player.received.iter().filter_map(ServerMessage::seq))
+        .max()
+        .unwrap_or(0)
+}
+
+/// A restart must not make a client believe something false: a room's
+/// events are numbered on above every number it used before, a client
+/// that resyncs from before the restart gets a snapshot and not events of
+/// the new numbering, and an action sent again with its id is recognised.
+async fn numbering_and_retries_survive(stop: Stop) {
+    let database = fresh_database();
+    // Held seats are given to the server after a second, so that the game
+    // goes on without the player who stays away.
+    let server = ServerProcess::start_timed(&database, free_port(), 600, 1).await;
+    let url = server.url();
+    let mut players = four_players(&url).await;
+    let code = seat_four(&mut players, RulesSpec::default()).await;
+    players[0].start_game().await;
+    play_into_hand(&mut players, 0, 3).await;
+
+    // West leaves the table; the server plays for him from now on.
+    let mut west = players.pop().expect("four players");
+    let west_seen = west.table.last_seq;
+    let reply = west.request(|id| ClientMessage::LeaveRoom { id }).await;
+    assert!(matches!(reply, Ok(ServerMessage::Ack { .. })), "{reply:?}");
+    // The others play on, and North's last move is confirmed just before
+    // the server stops.
+    play_into_hand(&mut players, 0, 8).await;
+    let (last_move, acked_seq) = act_and_confirm(&mut players, 0).await;
+    let before = highest_seq(&players).max(acked_seq);
+    assert!(before > west_seen + 5, "the table moved on without West");
+
+    let (database, port) = stop_server(server, stop).await;
+    let server = ServerProcess::start_timed(&database, port, 600, 1).await;
+    come_back(&mut players, &url, &code).await;
+    for player in &players {
+        let snapshot_seq = player.table.last_seq;
+        assert!(
+            snapshot_seq > before,
+            "{}: the room numbered from {snapshot_seq} after a restart, below the {before} seen before",
+            player.name
+        );
+    }
+
+    // North sends his last move again with the same id: it was applied
+    // before the restart, and is not applied twice.
+    let north = &mut players[0];
+    let id = last_move.id();
+    north.client.send(&last_move).await.expect("sent again");
+    let again = north.client.reply_to(id).await.expect("an answer");
+    for pending in north.client.take_pending() {
+        north.note(pending);
+    }
+    assert_eq!(
+        north.note(again),
+        ServerMessage::Ack {
+            id: id.clone(),
+            seq: Some(acked_seq),
+            duplicate: true
+        },
+        "the retry is recognised after the restart, with the seq of its first ack"
+    );
+
+    // Play goes on, numbered without gaps from the snapshots.
+    let gaps: Vec<u32> = players.iter().map(|player| player.gaps).collect();
+    let resumed_at = players[0].table.last_seq;
+    play_into_hand(&mut players, 1, 2).await;
+    assert!(players[0].table.last_seq > resumed_at + 5, "the game went on");
+    for (player, gaps) in players.iter().zip(gaps) {
+        assert_eq!(player.gaps, gaps, "{} saw a gap in the events", player.name);
+    }
+
+    // West comes back with the last event he saw, from before the restart:
+    // he gets a snapshot of the game as it is, not events that only share
+    // their numbers with the ones he missed.
+    let mut client = Client::connect(&url).await.expect("reconnects");
+    client.continue_ids(&west.client);
+    client.hello_again(&west.token).await.expect("welcome");
+    west.client = client;
+    let room = code.clone();
+    let reply = west
+        .request(|id| ClientMessage::Resync {
+            id,
+            room,
+            last_seq: west_seen,
+        })
+        .await
+        .expect("resync");
+    let ServerMessage::Snapshot { seq, state, .. } = &reply else {
+        panic!("a resync from before the restart got {reply:?}, not a snapshot")
+    };
+    assert!(*seq >= players[0].table.last_seq);
+    assert_eq!(
+        state.your_seat.map(|seat| seat.index()),
+        Some(3),
+        "back in his seat"
+    );
+    west.table.dropped();
+    players.push(west);
+
+    play_games(&mut players, &mut [], 1, Duration::from_secs(120)).await;
+    let (winner, score) = game_over(&players[0]);
+    check_against_replay(server.address, &players[0].token, winner, score).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_sigkill_numbering_goes_on_and_retries_are_recognised() {
+    numbering_and_retries_survive(Stop::Kill).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_sigterm_numbering_goes_on_and_retries_are_recognised() {
+    numbering_and_retries_survive(Stop::Term).await;
 }
 
 /// A Postgres server of the test's own, in a folder of its own, run as the

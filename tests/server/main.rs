@@ -8,6 +8,7 @@ mod bad_input;
 mod bots;
 mod clock;
 mod durability;
+mod frames;
 mod keepalive;
 mod limits;
 mod matchmaking;

@@ -656,6 +656,10 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
     // Everyone comes back on a new connection and sits down again.
     for player in players.iter_mut() {
         let mut again = Player::sign_in(&url, &player.name.clone(), &player.token.clone()).await;
+        // Ids go on from the last connection's, as the protocol asks: the
+        // server remembers each player's last actions across the restart,
+        // and an id it has seen with the same action is taken for a retry.
+        again.client.continue_ids(&player.client);
         again.received = std::mem::take(&mut player.received);
         *player = again;
         let (_, room) = tables_announced(player).last().cloned().expect("a table");

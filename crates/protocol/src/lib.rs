@@ -3,4 +3,5 @@
 //! their wire shape.
 
 pub mod history;
+pub mod read;
 pub mod ws;

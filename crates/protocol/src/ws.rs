@@ -37,13 +37,13 @@ pub enum MessageId {
 }
 
 impl MessageId {
-    /// The longest string id the server accepts.
+    /// The longest string id the server accepts, in characters.
     pub const MAX_LEN: usize = 64;
 
     pub fn is_valid(&self) -> bool {
         match self {
             MessageId::Number(_) => true,
-            MessageId::Text(text) => text.len() <= MessageId::MAX_LEN,
+            MessageId::Text(text) => text.chars().count() <= MessageId::MAX_LEN,
         }
     }
 }

@@ -517,7 +517,7 @@ async fn game(State(state): State<AppState>, Path(id): Path<Uuid>) -> ApiResult<
         let actions: Vec<serde_json::Value> = game
             .actions
             .iter()
-            .map(|(seat, action)| serde_json::json!({"seat": seat, "action": action}))
+            .map(|stored| serde_json::json!({"seat": stored.seat, "action": stored.action}))
             .collect();
         body["actions"] = actions.into();
     }

@@ -19,6 +19,9 @@ pub struct Config {
     /// disconnected (its seat is then held as for any disconnected player).
     /// An HTTP client gets two intervals to send each request's headers.
     pub keepalive: Duration,
+    /// How long a new WebSocket connection has to say `hello` before it is
+    /// closed (status 4003).
+    pub hello_timeout: Duration,
     /// Connections beyond this are refused at the upgrade with 503.
     pub max_connections: usize,
     /// Sockets open at once, WebSocket or plain HTTP: past this the server
@@ -77,6 +80,7 @@ impl Default for Config {
             turn_time: Duration::from_secs(30),
             seat_hold: Duration::from_secs(60),
             keepalive: Duration::from_secs(15),
+            hello_timeout: Duration::from_secs(10),
             max_connections: 25_000,
             max_sockets: usize::MAX,
             outbox_capacity: 256,
@@ -125,6 +129,9 @@ impl Config {
         }
         if self.keepalive.is_zero() || self.keepalive > Duration::from_secs(3600) {
             return Err("the keepalive interval must be above zero and at most an hour".into());
+        }
+        if self.hello_timeout.is_zero() || self.hello_timeout > Duration::from_secs(3600) {
+            return Err("the time to say hello must be above zero and at most an hour".into());
         }
         if self.max_sockets == 0 {
             return Err("the server must be allowed at least one socket".into());

@@ -11,12 +11,11 @@ use std::time::{Duration, Instant};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
-use serde_json::Value;
 use spades_engine::{Action, Bid, Preset};
+use spades_protocol::read::read_client_message;
 use spades_protocol::ws::{
     ClientMessage, ErrorCode, MAX_FRAME_BYTES, MessageId, PROTOCOL_VERSION, ServerMessage,
 };
-use strum::VariantNames;
 use tokio::time::Sleep;
 use tokio_util::sync::WaitForCancellationFutureOwned;
 
@@ -38,13 +37,31 @@ where
     let id = state.next_connection_id();
     let (outbox, receiver) = outbox::outbox(id, state.config().outbox_capacity, state.shutdown_token());
     let mut link = Link::new(socket, receiver, state.config().keepalive);
+    let hello_by = tokio::time::Instant::now() + state.config().hello_timeout;
     let mut session = Session::new(state, outbox.clone());
     loop {
-        match link.next_frame().await {
-            None | Some(Ok(Message::Close(_))) => break,
+        // A connection that has not said who it is gets a few seconds to,
+        // so that silent sockets cannot hold places meant for players.
+        let frame = if session.player.is_some() {
+            link.next_frame().await
+        } else {
+            match tokio::time::timeout_at(hello_by, link.next_frame()).await {
+                Ok(frame) => frame,
+                Err(_) => {
+                    outbox.close(CloseReason::NoHello);
+                    break;
+                }
+            }
+        };
+        match frame {
+            None => break,
+            Some(Ok(Message::Close(_))) => {
+                link.closed_by_client = true;
+                break;
+            }
             Some(Err(error)) => {
-                if is_too_big(error) {
-                    outbox.close(CloseReason::MessageTooBig);
+                if let Some(reason) = failure(error) {
+                    outbox.close(reason);
                 }
                 break;
             }
@@ -52,9 +69,7 @@ where
             // keeping that state inline would make every idle connection
             // as large as the busiest moment of any.
             Some(Ok(Message::Text(text))) => Box::pin(session.on_text(text.as_str())).await,
-            Some(Ok(Message::Binary(_))) => {
-                session.send_error(None, ErrorCode::BadMessage, "messages are JSON in text frames")
-            }
+            Some(Ok(Message::Binary(_))) => session.on_binary(),
             // Pings are answered by the WebSocket layer.
             Some(Ok(_)) => {}
         }
@@ -63,9 +78,14 @@ where
     // the room and the lobby, which would otherwise double the size of a
     // connection that spends its whole life waiting for frames.
     Box::pin(session.close()).await;
+    outbox.departed();
     outbox.stop();
     Box::pin(link.close()).await;
 }
+
+/// How long a `hello` that replaces a player's connection waits for the
+/// old one to leave its room.
+const REPLACE_WAIT: Duration = Duration::from_secs(2);
 
 /// How long a batch that is not urgent may wait for more messages to share
 /// its write.
@@ -108,6 +128,9 @@ struct Link<S> {
     ping_due: bool,
     /// The client answered nothing, pings included, for two intervals.
     unresponsive: bool,
+    /// The client sent a close frame; the WebSocket layer has queued the
+    /// answer, which the goodbye writes.
+    closed_by_client: bool,
 }
 
 impl<S> Link<S>
@@ -133,6 +156,7 @@ where
             pinged: false,
             ping_due: false,
             unresponsive: false,
+            closed_by_client: false,
         }
     }
 
@@ -285,7 +309,15 @@ where
             reason: reason.text().into(),
         });
         let socket = &mut self.socket;
+        let answer_only = self.closed_by_client;
         let goodbye = async move {
+            if answer_only {
+                // The client closed first: its close frame is answered
+                // with the same code, which the WebSocket layer queued and
+                // a flush writes. A close frame of our own would be one
+                // too many.
+                return socket.flush().await;
+            }
             if let Some(notice) = notice {
                 socket
                     .feed(Message::Text(Utf8Bytes::from(notice.to_json())))
@@ -409,50 +441,41 @@ impl Session {
         });
     }
 
+    /// Whether a frame the client sent may be handled, under the rate
+    /// limit. Every frame counts (text of any size, binary), so that no
+    /// kind of frame escapes the limit; one dropped for it gets a notice
+    /// at most once a second.
+    fn within_rate(&mut self) -> bool {
+        if self.limit.take() {
+            return true;
+        }
+        if self.limit.should_notify() {
+            let message = format!(
+                "at most {} messages a second; this one was dropped",
+                self.state.config().message_rate
+            );
+            self.send_error(None, ErrorCode::RateLimited, message);
+        }
+        false
+    }
+
     async fn on_text(&mut self, text: &str) {
+        if !self.within_rate() {
+            return;
+        }
         if text.len() > MAX_FRAME_BYTES {
             let message = format!("messages are at most {MAX_FRAME_BYTES} bytes");
             return self.send_error(None, ErrorCode::FrameTooLarge, message);
         }
-        if !self.limit.take() {
-            if self.limit.should_notify() {
-                let message = format!(
-                    "at most {} messages a second; this one was dropped",
-                    self.state.config().message_rate
-                );
-                self.send_error(None, ErrorCode::RateLimited, message);
-            }
-            return;
+        match read_client_message(text) {
+            Ok(message) => self.dispatch(message).await,
+            Err(unreadable) => self.send_error(unreadable.id, unreadable.code, unreadable.message),
         }
-        // Well-formed messages are read in one pass; only a message that
-        // fails is looked at again to say precisely what is wrong with it.
-        if let Ok(message) = serde_json::from_str::<ClientMessage>(text) {
-            if !message.id().is_valid() {
-                let limit = MessageId::MAX_LEN;
-                let reason = format!("ids are at most {limit} characters");
-                return self.send_error(None, ErrorCode::BadMessage, reason);
-            }
-            return self.dispatch(message).await;
-        }
-        let value: Value = match serde_json::from_str(text) {
-            Ok(value) => value,
-            Err(error) => return self.send_error(None, ErrorCode::BadJson, format!("not JSON: {error}")),
-        };
-        let id = value
-            .get("id")
-            .and_then(|id| serde_json::from_value::<MessageId>(id.clone()).ok())
-            .filter(MessageId::is_valid);
-        let Some(kind) = value.get("type").and_then(Value::as_str) else {
-            return self.send_error(id, ErrorCode::BadMessage, "a message needs a string \"type\"");
-        };
-        if !ClientMessage::VARIANTS.contains(&kind) {
-            let message = format!("unknown message type {kind:?}");
-            return self.send_error(id, ErrorCode::UnknownType, message);
-        }
-        match serde_json::from_value::<ClientMessage>(value) {
-            Err(error) => self.send_error(id, ErrorCode::BadMessage, error.to_string()),
-            // The typed parse failed above, so this one cannot succeed.
-            Ok(_) => self.send_error(id, ErrorCode::BadMessage, "malformed message"),
+    }
+
+    fn on_binary(&mut self) {
+        if self.within_rate() {
+            self.send_error(None, ErrorCode::BadMessage, "messages are JSON in text frames");
         }
     }
 
@@ -562,7 +585,9 @@ impl Session {
                 let Some(room) = self.room.take() else {
                     return self.send_error(Some(id), ErrorCode::NotInRoom, "you are not in a room");
                 };
-                let _ = room.send(RoomRequest::Leave { player: me }).await;
+                // The room has let go of this connection before the ack, so
+                // that none of its events follows it.
+                let _ = room.leave(me).await;
                 self.ack(id);
             }
             ClientMessage::Sit { id, seat } => {
@@ -697,7 +722,13 @@ impl Session {
             Ok(found) => found,
             Err((code, message)) => return self.send_error(Some(id), code, message),
         };
-        self.state.online().connect(&player, self.outbox.clone());
+        if let Some(previous) = self.state.online().connect(&player, self.outbox.clone()) {
+            // The old connection leaves its room before this one can ask
+            // to come back in, so that the others always see the player
+            // away, then back, in that order. It takes a moment; the
+            // bound only matters for a connection stuck in its goodbyes.
+            let _ = tokio::time::timeout(REPLACE_WAIT, previous.has_departed()).await;
+        }
         let room = self
             .state
             .lobby()
@@ -728,14 +759,12 @@ impl Session {
         let Some(player) = self.player.clone() else {
             return;
         };
+        // The old room lets go of the connection before the new one is
+        // asked in, or one of its events could follow the new room's reply.
         if let Some(old) = self.room.take()
             && old.code() != room.code()
         {
-            let _ = old
-                .send(RoomRequest::Leave {
-                    player: player.id.clone(),
-                })
-                .await;
+            let _ = old.leave(player.id.clone()).await;
         }
         let outbox = self.outbox.clone();
         let request = match last_seq {
@@ -773,9 +802,20 @@ impl Session {
     }
 }
 
-/// Whether a read failed because a frame was above the hard size limit.
-fn is_too_big(error: axum::Error) -> bool {
+/// Why a read failed, as the close frame says it: a frame above the hard
+/// size limit (1009), text that is not UTF-8 (1007), or a frame that breaks
+/// the WebSocket protocol (1002: reserved bits or opcodes, an unmasked
+/// frame, a bad fragment). `None` when the connection itself is gone, and
+/// no close frame could reach the client.
+fn failure(error: axum::Error) -> Option<CloseReason> {
     use tokio_tungstenite::tungstenite::Error;
+    use tokio_tungstenite::tungstenite::error::ProtocolError;
     let inner = error.into_inner();
-    matches!(inner.downcast_ref::<Error>(), Some(Error::Capacity(_)))
+    match inner.downcast_ref::<Error>()? {
+        Error::Capacity(_) => Some(CloseReason::MessageTooBig),
+        Error::Utf8(_) => Some(CloseReason::NotUtf8),
+        Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => None,
+        Error::Protocol(_) => Some(CloseReason::ProtocolError),
+        _ => None,
+    }
 }

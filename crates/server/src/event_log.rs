@@ -80,8 +80,12 @@ enum Body {
 pub struct EventLog {
     /// The room's code, which every event names.
     room: Arc<str>,
-    /// The sequence number of the last event (0 before the first).
+    /// The sequence number of the last event (the base before the first).
     seq: u64,
+    /// The number the room's events started after when it opened. Numbers
+    /// up to it belong to an earlier opening of the room (before a restart),
+    /// whose events this log never held.
+    base: u64,
     capacity: usize,
     /// How many events the log holds.
     events: usize,
@@ -89,10 +93,12 @@ pub struct EventLog {
 }
 
 impl EventLog {
-    pub fn new(room: Arc<str>, capacity: usize) -> EventLog {
+    /// A log whose first event will be numbered `base + 1`.
+    pub fn new(room: Arc<str>, capacity: usize, base: u64) -> EventLog {
         EventLog {
             room,
-            seq: 0,
+            seq: base,
+            base,
             capacity: capacity.max(1),
             events: 0,
             bytes: VecDeque::new(),
@@ -214,9 +220,13 @@ impl EventLog {
 
     /// The events after `after` as `seat` (or a spectator) received them,
     /// if the log still holds all of them.
+    ///
+    /// A number below the base was seen in an earlier opening of the room:
+    /// what followed it there is not what followed it here, so the answer
+    /// is `None` even when the log is complete.
     pub fn since(&self, after: u64, seat: Option<Seat>) -> Option<Vec<Utf8Bytes>> {
         let oldest = self.seq + 1 - self.events as u64;
-        if after + 1 < oldest || after > self.seq {
+        if after < self.base || after + 1 < oldest || after > self.seq {
             return None;
         }
         let mut messages: Vec<Utf8Bytes> = Vec::new();
@@ -403,7 +413,7 @@ mod tests {
     impl Harness {
         fn new(capacity: usize) -> Harness {
             Harness {
-                log: EventLog::new("R".into(), capacity),
+                log: EventLog::new("R".into(), capacity, 0),
                 sent: Vec::new(),
             }
         }
@@ -496,6 +506,30 @@ mod tests {
         assert_eq!(h.log.events, 2);
         assert!(h.log.since(0, None).is_none(), "event 1 is gone");
         assert_eq!(texts(h.log.since(1, Some(seat(0)))), h.expected(1, Some(seat(0))));
+    }
+
+    #[test]
+    fn a_reopened_room_numbers_on_and_replays_nothing_from_before() {
+        let mut log = EventLog::new("R".into(), 10, 1000);
+        assert_eq!(log.seq(), 1000);
+        assert_eq!(log.next_seq(), 1001);
+        let event = text_event(1001, "after the restart");
+        let text = event.to_json();
+        log.push(
+            Sent {
+                message: &event,
+                text: &text,
+            },
+            &[],
+        );
+        assert_eq!(texts(log.since(1000, None)), [text]);
+        assert_eq!(texts(log.since(1001, None)), Vec::<String>::new());
+        for before in [0, 25, 999] {
+            assert!(
+                log.since(before, None).is_none(),
+                "event {before} was of the earlier opening"
+            );
+        }
     }
 
     #[test]

@@ -189,12 +189,12 @@ impl Online {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Records the player's new connection and closes the old one, if any.
-    pub fn connect(&self, player: &PlayerRef, outbox: Outbox) {
-        let previous = self.connections().insert(player.id.clone(), outbox);
-        if let Some(previous) = previous {
-            previous.close(CloseReason::Replaced);
-        }
+    /// Records the player's new connection and closes the old one, if any,
+    /// which it returns.
+    pub fn connect(&self, player: &PlayerRef, outbox: Outbox) -> Option<Outbox> {
+        let previous = self.connections().insert(player.id.clone(), outbox)?;
+        previous.close(CloseReason::Replaced);
+        Some(previous)
     }
 
     /// Forgets the connection, unless the player has already moved to a newer one.

@@ -304,6 +304,8 @@ mod tests {
             index,
             seat: (index % 4) as u8,
             action: "bid 3".into(),
+            request_id: None,
+            room_seq: u64::from(index) + 1,
         }
     }
 

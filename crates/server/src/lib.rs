@@ -114,7 +114,13 @@ impl AppState {
         );
         let online = Arc::new(Online::default());
         let (table_notes, table_rx) = tokio::sync::mpsc::unbounded_channel();
-        let lobby = lobby::spawn(config.clone(), journal.clone(), lifecycle.clone(), table_notes);
+        let lobby = lobby::spawn(
+            config.clone(),
+            store.clone(),
+            journal.clone(),
+            lifecycle.clone(),
+            table_notes,
+        );
         let tournaments = tournament::spawn(
             store.clone(),
             lobby.clone(),

@@ -17,7 +17,7 @@ use spades_engine::Seat;
 use spades_protocol::ws::{
     BotLevel, ErrorCode, MessageId, RoomStatus, RoomSummary, ServerMessage, UnqueueReason,
 };
-use spades_store::TableLink;
+use spades_store::{Store, TableLink};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::Lifecycle;
@@ -228,6 +228,7 @@ struct Entry {
 
 struct Lobby {
     config: Arc<Config>,
+    store: Store,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
     rooms: HashMap<Arc<str>, Entry>,
@@ -248,6 +249,7 @@ const MATCH_INTERVAL: Duration = Duration::from_millis(250);
 /// Starts the lobby task.
 pub fn spawn(
     config: Arc<Config>,
+    store: Store,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
     tournaments: mpsc::UnboundedSender<room::TableNote>,
@@ -262,6 +264,7 @@ pub fn spawn(
     });
     let mut lobby = Lobby {
         config,
+        store,
         journal,
         lifecycle,
         rooms: HashMap::new(),
@@ -336,7 +339,8 @@ impl Lobby {
                     tournament: None,
                 };
                 let (handle, summary) = room::spawn(settings, self.context(), room::Opening::Empty);
-                self.publish(&summary);
+                // Watchers first hear of the room once its creator is in
+                // it, when the room itself announces how it looks.
                 self.rooms.insert(
                     code,
                     Entry {
@@ -570,6 +574,7 @@ impl Lobby {
     fn context(&self) -> room::Context {
         room::Context {
             config: self.config.clone(),
+            store: self.store.clone(),
             lobby: self.notes.clone(),
             journal: self.journal.clone(),
             lifecycle: self.lifecycle.clone(),

@@ -36,6 +36,12 @@ pub enum CloseReason {
     /// It answered nothing, not even the server's pings, for too long: the
     /// client or the network between is gone.
     Unresponsive,
+    /// It did not say `hello` in time.
+    NoHello,
+    /// It sent a frame that breaks the WebSocket protocol.
+    ProtocolError,
+    /// It sent a text frame that is not UTF-8.
+    NotUtf8,
 }
 
 impl CloseReason {
@@ -47,6 +53,9 @@ impl CloseReason {
             CloseReason::Shutdown => 1001,
             CloseReason::MessageTooBig => 1009,
             CloseReason::Unresponsive => 4002,
+            CloseReason::NoHello => 4003,
+            CloseReason::ProtocolError => 1002,
+            CloseReason::NotUtf8 => 1007,
         }
     }
 
@@ -57,6 +66,9 @@ impl CloseReason {
             CloseReason::Shutdown => "server shutting down",
             CloseReason::MessageTooBig => "frame above the size limit",
             CloseReason::Unresponsive => "no answer to pings",
+            CloseReason::NoHello => "no hello in time",
+            CloseReason::ProtocolError => "WebSocket protocol error",
+            CloseReason::NotUtf8 => "text frame is not UTF-8",
         }
     }
 }
@@ -89,6 +101,9 @@ struct Shared {
     closed: AtomicBool,
     /// Cancelled to end the connection; a child of the server's shutdown.
     kill: CancellationToken,
+    /// Cancelled once the connection has left its room and the lobby's
+    /// queue, so that a connection replacing it can wait for that.
+    departed: CancellationToken,
     reason: OnceLock<CloseReason>,
 }
 
@@ -152,6 +167,7 @@ pub fn outbox(id: ConnectionId, capacity: usize, shutdown: CancellationToken) ->
         waker: AtomicWaker::new(),
         closed: AtomicBool::new(false),
         kill: shutdown.child_token(),
+        departed: CancellationToken::new(),
         reason: OnceLock::new(),
     });
     (
@@ -221,6 +237,17 @@ impl Outbox {
     pub fn stop(&self) {
         self.shared.closed.store(true, Ordering::Release);
         self.shared.kill.cancel();
+    }
+
+    /// Says that the connection has left everything it was in (its room,
+    /// the queue): what it told them is on its way to them.
+    pub fn departed(&self) {
+        self.shared.departed.cancel();
+    }
+
+    /// Waits until the connection has [`departed`](Outbox::departed).
+    pub async fn has_departed(&self) {
+        self.shared.departed.cancelled().await;
     }
 
     /// The connection is gone or going.

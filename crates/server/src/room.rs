@@ -20,9 +20,9 @@ use spades_protocol::ws::{
     AutoReason, BotLevel, ErrorCode, MAX_CHAT_CHARS, MessageId, RoomState, RoomStatus, RoomSummary, SeatInfo,
     ServerMessage,
 };
-use spades_store::{FinishedGame, NewGame, PlayerStats, StoredGame, TableLink, Write};
+use spades_store::{FinishedGame, NewGame, PlayerStats, RoomSeqs, Store, StoredGame, TableLink, Write};
 use time::OffsetDateTime;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -80,8 +80,11 @@ pub enum RoomRequest {
         id: MessageId,
         last_seq: u64,
     },
+    /// Leave the room. `left` is answered once the room has let go of the
+    /// player's connection: it sends him nothing after that.
     Leave {
         player: Arc<str>,
+        left: oneshot::Sender<()>,
     },
     /// The player's connection is gone.
     Detach {
@@ -153,12 +156,24 @@ impl RoomHandle {
     pub async fn send(&self, request: RoomRequest) -> Result<(), RoomGone> {
         self.requests.send(request).await.map_err(|_| RoomGone)
     }
+
+    /// Takes the player out of the room and waits until the room has let
+    /// go of his connection, so that nothing of this room reaches it
+    /// after whatever the connection does next.
+    pub async fn leave(&self, player: Arc<str>) -> Result<(), RoomGone> {
+        let (left, done) = oneshot::channel();
+        self.send(RoomRequest::Leave { player, left }).await?;
+        done.await.map_err(|_| RoomGone)
+    }
 }
 
 /// What a room shares with the rest of the server.
 #[derive(Clone, Debug)]
 pub struct Context {
     pub config: Arc<Config>,
+    /// Where the room reads the mark its event numbers start above when it
+    /// opens; everything else it stores goes through the journal.
+    pub store: Store,
     pub lobby: mpsc::UnboundedSender<LobbyNote>,
     pub journal: Journal,
     pub lifecycle: Arc<Lifecycle>,
@@ -178,6 +193,10 @@ pub struct Resumed {
     actions: u32,
     stats: [PlayerStats; 4],
     players: [PlayerRef; 4],
+    /// Each seat's last requests that made actions, oldest first, with the
+    /// room's event after each: a player who sends one again after the
+    /// restart is answered as before it.
+    requests: [Vec<(MessageId, Action, u64)>; 4],
 }
 
 impl Resumed {
@@ -188,9 +207,14 @@ impl Resumed {
             serde_json::from_value(stored.rules).map_err(|error| format!("rules: {error}"))?;
         let mut game = Game::new(rules, stored.seed).map_err(|error| error.to_string())?;
         let mut stats = [PlayerStats::default(); 4];
-        for (index, (seat, text)) in stored.actions.iter().enumerate() {
-            let seat = Seat::new(*seat).ok_or_else(|| format!("action {index}: no seat {seat}"))?;
-            let action: Action = text.parse().map_err(|error| format!("action {index}: {error}"))?;
+        let mut requests: [Vec<(MessageId, Action, u64)>; 4] = Default::default();
+        for (index, stored_action) in stored.actions.iter().enumerate() {
+            let seat = stored_action.seat;
+            let seat = Seat::new(seat).ok_or_else(|| format!("action {index}: no seat {seat}"))?;
+            let action: Action = stored_action
+                .action
+                .parse()
+                .map_err(|error| format!("action {index}: {error}"))?;
             let events = game
                 .apply(seat, action)
                 .map_err(|error| format!("action {index} refused: {error}"))?;
@@ -199,6 +223,19 @@ impl Resumed {
                 .any(|event| matches!(event, Event::HandEnded { .. }))
             {
                 count_hand(&game, &mut stats);
+            }
+            // An id that does not read back only costs its retry the
+            // duplicate answer.
+            let request = stored_action
+                .request_id
+                .as_deref()
+                .and_then(|id| serde_json::from_str::<MessageId>(id).ok());
+            if let (Some(id), Some(seq)) = (request, stored_action.room_seq) {
+                let recent = &mut requests[seat.index()];
+                if recent.len() == RECENT_IDS {
+                    recent.remove(0);
+                }
+                recent.push((id, action, seq));
             }
         }
         let actions = stored.actions.len() as u32;
@@ -233,6 +270,7 @@ impl Resumed {
             actions,
             stats,
             players,
+            requests,
         };
         Ok((settings, resumed))
     }
@@ -263,6 +301,10 @@ fn count_hand(game: &Game, stats: &mut [PlayerStats; 4]) {
 }
 
 /// Starts a room's task and returns its handle and first lobby summary.
+///
+/// The room opens in its task: it first reads from the store where its
+/// event numbers start (see [`SEQ_RESERVE`]), and handles requests only
+/// once it has opened.
 pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHandle, RoomSummary) {
     let (requests, receiver) = mpsc::channel(64);
     let (thoughts, thought_rx) = mpsc::unbounded_channel();
@@ -270,10 +312,13 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         code: settings.code.clone(),
         requests,
     };
-    let mut room = Room {
-        log: EventLog::new(settings.code.clone(), context.config.resync_window),
+    let summary = opening_summary(&settings, &opening);
+    let room = Room {
+        log: EventLog::new(settings.code.clone(), context.config.resync_window, 0),
+        reserved: 0,
         settings,
         config: context.config,
+        store: context.store,
         lobby: context.lobby,
         journal: context.journal,
         lifecycle: context.lifecycle,
@@ -286,15 +331,42 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         pending: Vec::new(),
         thoughts,
     };
-    match opening {
-        Opening::Empty => {}
-        Opening::Resumed(resumed) => room.resume(*resumed),
-        Opening::Matched(players) => room.open_matched(*players),
-    }
-    let summary = room.summary();
-    tokio::spawn(room.run(receiver, thought_rx));
+    tokio::spawn(room.run(opening, receiver, thought_rx));
     (handle, summary)
 }
+
+/// How a room will look to the lobby once it has opened: empty and
+/// waiting, or playing with the players of its game.
+fn opening_summary(settings: &Settings, opening: &Opening) -> RoomSummary {
+    let (status, seats) = match opening {
+        Opening::Empty => (RoomStatus::Waiting, Default::default()),
+        Opening::Resumed(resumed) => (
+            RoomStatus::Playing,
+            resumed.players.clone().map(|p| Some(p.info())),
+        ),
+        Opening::Matched(players) => (RoomStatus::Playing, (**players).clone().map(|p| Some(p.info()))),
+    };
+    RoomSummary {
+        room: settings.code.to_string(),
+        name: settings.name.clone(),
+        rules: settings.rules.name().to_string(),
+        private: settings.private,
+        status,
+        seats,
+        spectators: 0,
+    }
+}
+
+/// How many event numbers a room sets aside at a time. Before it sends an
+/// event numbered above its stored mark, it stores a mark this much
+/// higher; when it opens again (after a restart) its numbers start above
+/// the last mark. The numbers thus jump by up to this much across a
+/// restart, and the mark is stored about once per game.
+pub const SEQ_RESERVE: u64 = 1000;
+
+/// How long a room waits before it asks the store again for where its
+/// numbers start, when the store did not answer.
+const OPEN_RETRY: Duration = Duration::from_millis(500);
 
 /// A decision a strong bot made away from the room's task.
 #[derive(Debug)]
@@ -460,6 +532,10 @@ impl Table {
 struct Room {
     settings: Settings,
     config: Arc<Config>,
+    store: Store,
+    /// The highest event number the store allows the room (see
+    /// [`SEQ_RESERVE`]).
+    reserved: u64,
     lobby: mpsc::UnboundedSender<LobbyNote>,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
@@ -490,6 +566,7 @@ impl Refusal {
 impl Room {
     async fn run(
         mut self,
+        opening: Opening,
         mut requests: mpsc::Receiver<RoomRequest>,
         mut thoughts: mpsc::UnboundedReceiver<Thought>,
     ) {
@@ -499,6 +576,17 @@ impl Room {
         // shared token and timer wheel once per card played.
         let stopped = stop.cancelled();
         tokio::pin!(stopped);
+        let seqs = tokio::select! {
+            () = &mut stopped => return,
+            seqs = self.open_numbering() => seqs,
+        };
+        self.log = EventLog::new(self.settings.code.clone(), self.config.resync_window, seqs.base);
+        self.reserved = seqs.reserved;
+        match opening {
+            Opening::Empty => {}
+            Opening::Resumed(resumed) => self.resume(*resumed),
+            Opening::Matched(players) => self.open_matched(*players),
+        }
         let timer = tokio::time::sleep_until(Instant::now());
         tokio::pin!(timer);
         let mut armed = None;
@@ -544,6 +632,22 @@ impl Room {
         });
     }
 
+    /// Where this opening's event numbers start, from the store. A store
+    /// that does not answer is asked again until it does: numbering from
+    /// anywhere else could repeat numbers a client saw before a restart.
+    /// Requests wait meanwhile.
+    async fn open_numbering(&self) -> RoomSeqs {
+        loop {
+            match self.store.open_room(&self.settings.code, SEQ_RESERVE).await {
+                Ok(seqs) => return seqs,
+                Err(error) => {
+                    tracing::warn!(room = %self.settings.code, %error, "cannot open the room's numbering; retrying");
+                    tokio::time::sleep(OPEN_RETRY).await;
+                }
+            }
+        }
+    }
+
     /// Stores the writes made since the last time, then tells the
     /// tournament, if any, what they were about.
     async fn store_pending(&mut self) {
@@ -561,13 +665,18 @@ impl Room {
         let hold = Instant::now() + self.config.seat_hold;
         let mut bots = SeatSet::EMPTY;
         let mut holds = [None; 4];
-        for (seat, player) in Seat::ALL.into_iter().zip(resumed.players) {
+        for ((seat, player), requests) in Seat::ALL.into_iter().zip(resumed.players).zip(resumed.requests) {
             if player.bot.is_some() {
                 bots.insert(seat);
             } else {
                 holds[seat.index()] = Some(hold);
             }
-            self.seat_member(seat, player.renumbered(seat.index() as u8));
+            let key = self.seat_member(seat, player.renumbered(seat.index() as u8));
+            if let Some(member) = self.members.get_mut(&key) {
+                for (id, action, seq) in requests {
+                    member.remember(&id, &Applied::Action(action), seq);
+                }
+            }
         }
         self.games = resumed.number + 1;
         self.table = Some(Table {
@@ -738,6 +847,14 @@ impl Room {
     /// which is sent only when `private` holds that seat.
     fn emit(&mut self, private: SeatSet, make: impl Fn(u64, Option<Seat>) -> ServerMessage) {
         let seq = self.log.next_seq();
+        if seq > self.reserved {
+            // Stored with the request's other writes, before its messages go.
+            self.reserved = seq - 1 + SEQ_RESERVE;
+            self.pending.push(Write::RoomSeq {
+                room: self.code(),
+                seq: self.reserved,
+            });
+        }
         let message = make(seq, None);
         let public = Utf8Bytes::from(message.to_json());
         let versions: Vec<(Seat, ServerMessage, Utf8Bytes)> = private
@@ -813,7 +930,10 @@ impl Room {
                 id,
                 last_seq,
             } => self.join(player, outbox, id, Some(last_seq)),
-            RoomRequest::Leave { player } => self.leave(&player),
+            RoomRequest::Leave { player, left } => {
+                self.leave(&player);
+                let _ = left.send(());
+            }
             RoomRequest::Detach { player, connection } => self.detach(&player, connection),
             RoomRequest::Sit { player, id, seat } => {
                 let result = self.sit(&player, seat);
@@ -850,6 +970,10 @@ impl Room {
     /// Enters or re-enters the room. With `last_seq`, the missed events are
     /// sent if the log still has them; otherwise, and on a plain join, a
     /// snapshot is.
+    ///
+    /// What the join itself causes (a `seats` or `player_back` event) is
+    /// emitted first, so that the reply comes after it: a snapshot then
+    /// shows the room as of that event, and a catch-up ends with it.
     fn join(&mut self, player: PlayerRef, outbox: Outbox, id: MessageId, last_seq: Option<u64>) {
         let key = player.id.clone();
         let is_new = !self.members.contains_key(&key);
@@ -858,39 +982,6 @@ impl Room {
             .entry(key.clone())
             .or_insert_with(|| Member::new(player, None));
         let seat = member.seat;
-
-        // The client gets its catch-up before it is attached, so that no
-        // new event can overtake the ones it missed. It goes as one batch,
-        // however long, so that it takes one place in the outbox.
-        let catch_up = match last_seq.and_then(|seq| self.log.since(seq, seat)) {
-            Some(mut messages) => {
-                let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
-                if let Some(turn) = self.turn_message(viewer) {
-                    messages.push(Utf8Bytes::from(turn.to_json()));
-                }
-                let ack = ServerMessage::Ack {
-                    id,
-                    seq: Some(self.log.seq()),
-                    duplicate: false,
-                };
-                messages.push(Utf8Bytes::from(ack.to_json()));
-                messages
-            }
-            None => {
-                let snapshot = ServerMessage::Snapshot {
-                    id: Some(id),
-                    seq: self.log.seq(),
-                    state: Box::new(self.state_for(&key)),
-                };
-                vec![Utf8Bytes::from(snapshot.to_json())]
-            }
-        };
-        outbox.send_batch(Batch {
-            messages: catch_up,
-            urgent: true,
-        });
-
-        let member = self.members.get_mut(&key).expect("inserted above");
         let was_detached = member.outbox.is_none() && !is_new;
         let first_arrival = std::mem::take(&mut member.fresh);
         let connection = outbox.id();
@@ -927,6 +1018,38 @@ impl Room {
         } else if is_new {
             self.emit_seats();
         }
+
+        // The client's catch-up replaces what the join queued for him: it
+        // holds those events (or the state after them) and the turn. It
+        // goes as one batch, however long, so that it takes one place in
+        // the outbox, and like every message after the request's writes
+        // are stored.
+        let catch_up = match last_seq.and_then(|seq| self.log.since(seq, seat)) {
+            Some(mut messages) => {
+                let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+                if let Some(turn) = self.turn_message(viewer) {
+                    messages.push(Utf8Bytes::from(turn.to_json()));
+                }
+                let ack = ServerMessage::Ack {
+                    id,
+                    seq: Some(self.log.seq()),
+                    duplicate: false,
+                };
+                messages.push(Utf8Bytes::from(ack.to_json()));
+                messages
+            }
+            None => {
+                let snapshot = ServerMessage::Snapshot {
+                    id: Some(id),
+                    seq: self.log.seq(),
+                    state: Box::new(self.state_for(&key)),
+                };
+                vec![Utf8Bytes::from(snapshot.to_json())]
+            }
+        };
+        let member = self.members.get_mut(&key).expect("inserted above");
+        member.batch = catch_up;
+        member.urgent = true;
     }
 
     fn leave(&mut self, player: &str) {
@@ -1272,7 +1395,7 @@ impl Room {
             let refusal = Refusal::new(ErrorCode::NoGame, "no game is being played");
             return self.refuse(player, Some(id), refusal);
         }
-        match self.apply(seat, action) {
+        match self.apply(seat, action, Some(&id)) {
             Ok(()) => {
                 let seq = self.log.seq();
                 if let Some(member) = self.members.get_mut(player) {
@@ -1287,19 +1410,36 @@ impl Room {
         }
     }
 
-    /// Applies one action to the game and sends its events.
-    fn apply(&mut self, seat: Seat, action: Action) -> Result<(), spades_engine::RuleError> {
+    /// Applies one action to the game and sends its events. `request` is
+    /// the id of the player's message that asked for it, stored with it so
+    /// that a retry is recognised even after a restart.
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        request: Option<&MessageId>,
+    ) -> Result<(), spades_engine::RuleError> {
         let table = self.table.as_mut().expect("only called while playing");
         let events = table.game.apply(seat, action)?;
+        let write = self.pending.len();
         self.pending.push(Write::Action {
             game: table.id,
             index: table.actions,
             seat: seat.index() as u8,
             action: action.to_string(),
+            request_id: request.map(|id| serde_json::to_string(id).unwrap_or_default()),
+            room_seq: 0,
         });
         table.actions += 1;
         for event in events {
             self.emit_game_event(event);
+        }
+        // The action's own write comes before those of its events (a hand
+        // record, the end of the game), and the event number it is
+        // answered with is known only now.
+        let after = self.log.seq();
+        if let Some(Write::Action { room_seq, .. }) = self.pending.get_mut(write) {
+            *room_seq = after;
         }
         self.schedule_turn(Some(seat));
         Ok(())
@@ -1777,7 +1917,7 @@ impl Room {
                 reason,
             });
         }
-        match self.apply(seat, action) {
+        match self.apply(seat, action, None) {
             Ok(()) => true,
             Err(error) => {
                 tracing::error!(room = %self.settings.code, %seat, %action, %error, "a bot's action was refused");

@@ -28,6 +28,10 @@ pub struct Args {
     /// each request's headers.
     #[arg(long, env = "SPADES_KEEPALIVE", default_value_t = 15.0, value_parser = seconds)]
     keepalive: f64,
+    /// Seconds a new WebSocket connection has to say hello before it is
+    /// closed.
+    #[arg(long, env = "SPADES_HELLO_TIMEOUT", default_value_t = 10.0, value_parser = seconds)]
+    hello_timeout: f64,
     /// Most WebSocket connections open at once.
     #[arg(long, env = "SPADES_MAX_CONNECTIONS", default_value_t = 25_000)]
     max_connections: usize,
@@ -128,6 +132,7 @@ impl Args {
             turn_time: Duration::from_secs_f64(self.turn_time),
             seat_hold: Duration::from_secs_f64(self.seat_hold),
             keepalive: Duration::from_secs_f64(self.keepalive),
+            hello_timeout: Duration::from_secs_f64(self.hello_timeout),
             max_connections: self.max_connections,
             // Set from the open-file limit when the server starts.
             max_sockets: usize::MAX,

@@ -6,8 +6,9 @@
 //! few thread wake-ups per statement. A journal batch is on the path from a
 //! player's action to its confirmation, and a thread switch on this kind
 //! of machine costs tens of microseconds, as much as the SQLite work itself.
-//! So the journal's batches of actions and hand records, nearly all of what
-//! it writes, go through a plain SQLite connection (rusqlite) run on the
+//! So the journal's batches of actions and hand records (and the rooms'
+//! marks for their event numbers), nearly all of what it writes, go
+//! through a plain SQLite connection (rusqlite) run on the
 //! caller's thread; the writes that start and finish games, rarer and full
 //! of queries, take the shared path. Both connections open the same file
 //! and the journal uses them one at a time, so its order is kept.
@@ -61,14 +62,18 @@ impl Store {
 impl JournalWriter {
     /// Stores a batch, all of it or nothing, as [`Store::write`] does.
     ///
-    /// On SQLite, a batch of actions and hand records alone is written on
+    /// On SQLite, a batch of actions, hand records and rooms' marks alone
+    /// (see [`Store::open_room`]) is written on
     /// the calling thread, which waits for the file (and for another
     /// connection's write, up to five seconds) without yielding: on SQLite,
     /// call this from a thread of its own, never from a runtime's worker.
     pub async fn write(&mut self, writes: &[Write]) -> Result<()> {
-        let plain = writes
-            .iter()
-            .all(|write| matches!(write, Write::Action { .. } | Write::Hand { .. }));
+        let plain = writes.iter().all(|write| {
+            matches!(
+                write,
+                Write::Action { .. } | Write::Hand { .. } | Write::RoomSeq { .. }
+            )
+        });
         match &mut self.sqlite {
             Some((file, connection)) if plain && !writes.is_empty() => {
                 let result = match connection {
@@ -208,8 +213,8 @@ impl ActionLog {
     fn open(connection: &mut Connection) -> Result<ActionLog> {
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         transaction.execute(
-            "INSERT INTO game_actions (game_id, idx, seat, action) \
-             SELECT game_id, idx, seat, action FROM action_log WHERE true \
+            "INSERT INTO game_actions (game_id, idx, seat, action, request_id, room_seq) \
+             SELECT game_id, idx, seat, action, request_id, room_seq FROM action_log WHERE true \
              ON CONFLICT (game_id, idx) DO NOTHING",
             [],
         )?;
@@ -234,13 +239,8 @@ impl ActionLog {
         let mut appended = 0;
         for write in writes {
             match write {
-                Write::Action {
-                    game,
-                    index,
-                    seat,
-                    action,
-                } if logged => {
-                    self.append(&transaction, *game, *index, *seat, action)?;
+                Write::Action { .. } if logged => {
+                    self.append(&transaction, write)?;
                     appended += 1;
                 }
                 Write::Action {
@@ -248,13 +248,27 @@ impl ActionLog {
                     index,
                     seat,
                     action,
+                    request_id,
+                    room_seq,
                 } => {
                     transaction
                         .prepare_cached(
-                            "INSERT INTO game_actions (game_id, idx, seat, action) VALUES (?1, ?2, ?3, ?4) \
-                             ON CONFLICT (game_id, idx) DO NOTHING",
+                            "INSERT INTO game_actions (game_id, idx, seat, action, request_id, room_seq) \
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (game_id, idx) DO NOTHING",
                         )?
-                        .execute(params![&game.as_bytes()[..], index, seat, action])?;
+                        .execute(params![
+                            &game.as_bytes()[..],
+                            index,
+                            seat,
+                            action,
+                            request_id,
+                            *room_seq as i64
+                        ])?;
+                }
+                Write::RoomSeq { room, seq } => {
+                    transaction
+                        .prepare_cached("UPDATE rooms SET seq = ?1 WHERE code = ?2 AND seq < ?1")?
+                        .execute(params![*seq as i64, room])?;
                 }
                 Write::Hand { game, hand, record } => {
                     let record = serde_json::to_string(record)
@@ -297,20 +311,35 @@ impl ActionLog {
         Ok(true)
     }
 
-    fn append(
-        &mut self,
-        transaction: &Transaction,
-        game: Uuid,
-        index: u32,
-        seat: u8,
-        action: &str,
-    ) -> Result<()> {
+    /// Appends an action to the log; `write` is a [`Write::Action`].
+    fn append(&mut self, transaction: &Transaction, write: &Write) -> Result<()> {
+        let Write::Action {
+            game,
+            index,
+            seat,
+            action,
+            request_id,
+            room_seq,
+        } = write
+        else {
+            return Ok(());
+        };
         self.last += 1;
         transaction
             .prepare_cached(
-                "INSERT INTO action_log (seq, game_id, idx, seat, action) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO action_log (seq, game_id, idx, seat, action, request_id, room_seq) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
-            .execute(params![self.last, &game.as_bytes()[..], index, seat, action])?;
+            .execute(params![
+                self.last,
+                &game.as_bytes()[..],
+                index,
+                seat,
+                action,
+                request_id,
+                *room_seq as i64
+            ])?;
+        let game = *game;
         let rows = self.uncopied.entry(game).or_default();
         if rows.is_empty() {
             self.oldest.insert((self.last, game));
@@ -338,8 +367,8 @@ impl ActionLog {
         let list = serde_json::to_string(&copied).map_err(|error| StoreError::Corrupt(error.to_string()))?;
         transaction
             .prepare_cached(
-                "INSERT INTO game_actions (game_id, idx, seat, action) \
-                 SELECT game_id, idx, seat, action FROM action_log \
+                "INSERT INTO game_actions (game_id, idx, seat, action, request_id, room_seq) \
+                 SELECT game_id, idx, seat, action, request_id, room_seq FROM action_log \
                  WHERE seq IN (SELECT value FROM json_each(?1)) \
                  ON CONFLICT (game_id, idx) DO NOTHING",
             )?

@@ -194,6 +194,8 @@ struct ActionRow<'a> {
     index: i32,
     seat: i16,
     action: &'a str,
+    request_id: Option<&'a str>,
+    room_seq: i64,
 }
 
 /// How each backend stores a batch of actions inside a transaction. The
@@ -216,15 +218,19 @@ impl InsertActions for sqlx::Postgres {
         let indexes: Vec<i32> = rows.iter().map(|row| row.index).collect();
         let seats: Vec<i16> = rows.iter().map(|row| row.seat).collect();
         let actions: Vec<&str> = rows.iter().map(|row| row.action).collect();
+        let requests: Vec<Option<&str>> = rows.iter().map(|row| row.request_id).collect();
+        let room_seqs: Vec<i64> = rows.iter().map(|row| row.room_seq).collect();
         sqlx::query(
-            "INSERT INTO game_actions (game_id, idx, seat, action) \
-             SELECT * FROM UNNEST($1::uuid[], $2::integer[], $3::smallint[], $4::text[]) \
-             ON CONFLICT (game_id, idx) DO NOTHING",
+            "INSERT INTO game_actions (game_id, idx, seat, action, request_id, room_seq) \
+             SELECT * FROM UNNEST($1::uuid[], $2::integer[], $3::smallint[], $4::text[], $5::text[], \
+             $6::bigint[]) ON CONFLICT (game_id, idx) DO NOTHING",
         )
         .bind(games)
         .bind(indexes)
         .bind(seats)
         .bind(actions)
+        .bind(requests)
+        .bind(room_seqs)
         .execute(executor)
         .await?;
         Ok(())
@@ -239,15 +245,26 @@ impl InsertActions for sqlx::Sqlite {
     where
         E: sqlx::Executor<'e, Database = Self>,
     {
-        let batch: Vec<(String, i32, i16, &str)> = rows
+        type Row<'a> = (String, i32, i16, &'a str, Option<&'a str>, i64);
+        let batch: Vec<Row<'_>> = rows
             .iter()
-            .map(|row| (row.game.simple().to_string(), row.index, row.seat, row.action))
+            .map(|row| {
+                let game = row.game.simple().to_string();
+                (
+                    game,
+                    row.index,
+                    row.seat,
+                    row.action,
+                    row.request_id,
+                    row.room_seq,
+                )
+            })
             .collect();
         let batch = serde_json::to_string(&batch).map_err(|error| StoreError::Corrupt(error.to_string()))?;
         sqlx::query(
-            "INSERT INTO game_actions (game_id, idx, seat, action) \
-             SELECT unhex(value ->> 0), value ->> 1, value ->> 2, value ->> 3 FROM json_each($1) WHERE true \
-             ON CONFLICT (game_id, idx) DO NOTHING",
+            "INSERT INTO game_actions (game_id, idx, seat, action, request_id, room_seq) \
+             SELECT unhex(value ->> 0), value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 \
+             FROM json_each($1) WHERE true ON CONFLICT (game_id, idx) DO NOTHING",
         )
         .bind(batch)
         .execute(executor)
@@ -266,11 +283,15 @@ fn action_rows(writes: &[Write]) -> Vec<ActionRow<'_>> {
                 index,
                 seat,
                 action,
+                request_id,
+                room_seq,
             } => Some(ActionRow {
                 game: *game,
                 index: *index as i32,
                 seat: i16::from(*seat),
                 action,
+                request_id: request_id.as_deref(),
+                room_seq: *room_seq as i64,
             }),
             _ => None,
         })
@@ -383,6 +404,16 @@ pub enum Write {
         index: u32,
         seat: u8,
         action: String,
+        /// The id the player gave the request, as its JSON; `None` for an
+        /// action the server made for him.
+        request_id: Option<String>,
+        /// The room's last event after the action.
+        room_seq: u64,
+    },
+    /// The room may number its events up to `seq` (see [`Store::open_room`]).
+    RoomSeq {
+        room: String,
+        seq: u64,
     },
     Hand {
         game: Uuid,
@@ -420,6 +451,29 @@ pub struct GamePlayer {
     pub abandoned: bool,
 }
 
+/// An action of a stored game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredAction {
+    pub seat: u8,
+    pub action: String,
+    /// The id the player gave the request, as its JSON, if a player sent it.
+    pub request_id: Option<String>,
+    /// The room's last event after the action, where it was stored.
+    pub room_seq: Option<u64>,
+}
+
+/// Where a room's event numbers start when it opens, and how far it may
+/// go before it must store a higher mark (see [`Store::open_room`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomSeqs {
+    /// The number before the room's first event in this opening: higher
+    /// than any event it had before.
+    pub base: u64,
+    /// The highest number the room may give an event before it stores a
+    /// new mark.
+    pub reserved: u64,
+}
+
 /// Everything needed to resume a game: its room, rules, seed, players and
 /// every action so far.
 #[derive(Clone, Debug, PartialEq)]
@@ -429,7 +483,7 @@ pub struct StoredGame {
     pub rules: serde_json::Value,
     pub seed: u64,
     pub players: Vec<GamePlayer>,
-    pub actions: Vec<(u8, String)>,
+    pub actions: Vec<StoredAction>,
     /// The tournament table the game is played at, if any.
     pub tournament: Option<TableLink>,
 }
@@ -775,6 +829,13 @@ impl Store {
                 match write {
                     // Stored above.
                     Write::Started(_) | Write::Action { .. } => {}
+                    Write::RoomSeq { room, seq } => {
+                        sqlx::query("UPDATE rooms SET seq = $1 WHERE code = $2 AND seq < $1")
+                            .bind(*seq as i64)
+                            .bind(room)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
                     Write::Hand { game, hand, record } => {
                         sqlx::query(
                             "INSERT INTO hands (game_id, hand, record) VALUES ($1, $2, $3) \
@@ -885,6 +946,26 @@ impl Store {
         Ok(())
     }
 
+    // Rooms.
+
+    /// Opens a room, new or again: returns the number its first event in
+    /// this opening comes after, above every number it used before, and
+    /// stores a mark `reserve` above that. The room must store a higher
+    /// mark ([`Write::RoomSeq`]) before it sends an event numbered above
+    /// the mark, so that the next opening starts above whatever it sent.
+    /// A room that was never opened starts at 0.
+    pub async fn open_room(&self, code: &str, reserve: u64) -> Result<RoomSeqs> {
+        let sql = "INSERT INTO rooms (code, seq) VALUES ($1, $2) \
+                   ON CONFLICT (code) DO UPDATE SET seq = rooms.seq + 1 + $2 RETURNING seq";
+        let reserved: i64 = on_pool!(self, pool => sqlx::query_scalar(sql)
+            .bind(code).bind(reserve as i64).fetch_one(pool).await?);
+        let reserved = reserved as u64;
+        Ok(RoomSeqs {
+            base: reserved - reserve,
+            reserved,
+        })
+    }
+
     /// Games that were being played when the server stopped, with all they
     /// need to be resumed.
     pub async fn unfinished_games(&self) -> Result<Vec<StoredGame>> {
@@ -919,20 +1000,25 @@ impl Store {
             "SELECT p.seat, p.account_id, a.name, p.abandoned FROM game_players p \
              JOIN accounts a ON a.id = p.account_id WHERE p.game_id = $1 ORDER BY p.seat")
             .bind(id).fetch_all(pool).await?);
-        let actions: Vec<(i16, String)> = match &self.pool {
+        type Row = (i16, String, Option<String>, Option<i64>);
+        let actions: Vec<Row> = match &self.pool {
             Pool::Postgres(pool) => {
-                sqlx::query_as("SELECT seat, action FROM game_actions WHERE game_id = $1 ORDER BY idx")
-                    .bind(id)
-                    .fetch_all(pool)
-                    .await?
+                sqlx::query_as(
+                    "SELECT seat, action, request_id, room_seq FROM game_actions WHERE game_id = $1 \
+                     ORDER BY idx",
+                )
+                .bind(id)
+                .fetch_all(pool)
+                .await?
             }
             // The journal's latest actions may be in its log still, and an
             // action may be in both tables while it is being copied.
             Pool::Sqlite(pool) => {
                 sqlx::query_as(
-                    "SELECT seat, action FROM (\
-                     SELECT idx, seat, action FROM game_actions WHERE game_id = $1 \
-                     UNION SELECT idx, seat, action FROM action_log WHERE game_id = $1) ORDER BY idx",
+                    "SELECT seat, action, request_id, room_seq FROM (\
+                     SELECT idx, seat, action, request_id, room_seq FROM game_actions WHERE game_id = $1 \
+                     UNION SELECT idx, seat, action, request_id, room_seq FROM action_log \
+                     WHERE game_id = $1) ORDER BY idx",
                 )
                 .bind(id)
                 .fetch_all(pool)
@@ -949,7 +1035,12 @@ impl Store {
             players,
             actions: actions
                 .into_iter()
-                .map(|(seat, action)| (seat as u8, action))
+                .map(|(seat, action, request_id, room_seq)| StoredAction {
+                    seat: seat as u8,
+                    action,
+                    request_id,
+                    room_seq: room_seq.map(|seq| seq as u64),
+                })
                 .collect(),
         })
     }

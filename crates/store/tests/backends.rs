@@ -215,6 +215,8 @@ async fn games_are_journaled_resumed_and_finished(store: &Store) {
             index: index as u32,
             seat: (index % 4) as u8,
             action: action.to_string(),
+            request_id: Some(format!("\"r{index}\"")),
+            room_seq: 10 + index as u64,
         });
     }
     store.write(&writes).await.unwrap();
@@ -232,9 +234,12 @@ async fn games_are_journaled_resumed_and_finished(store: &Store) {
         players
     );
     assert_eq!(stored.players[1].name, "P1");
-    let actions: Vec<&str> = stored.actions.iter().map(|(_, a)| a.as_str()).collect();
+    let actions: Vec<&str> = stored.actions.iter().map(|a| a.action.as_str()).collect();
     assert_eq!(actions, ["bid 3", "bid 4", "bid nil", "bid 2", "play 2C"]);
-    assert_eq!(stored.actions[1].0, 1);
+    assert_eq!(stored.actions[1].seat, 1);
+    // Each action keeps the request that made it and the room's event after it.
+    assert_eq!(stored.actions[4].request_id.as_deref(), Some("\"r4\""));
+    assert_eq!(stored.actions[4].room_seq, Some(14));
 
     let hand = serde_json::json!({"hand": 0, "score": [50, 40]});
     store
@@ -334,6 +339,8 @@ fn orphan_action() -> Write {
         index: 0,
         seat: 0,
         action: "bid 1".into(),
+        request_id: None,
+        room_seq: 1,
     }
 }
 
@@ -350,11 +357,14 @@ async fn a_failing_batch_stores_nothing(store: &Store) {
 async fn the_journal_writer_stores_batches_whole(store: &Store) {
     let game = new_game(guests(store, "w").await);
     let id = game.id;
+    // Even actions were sent by players, odd ones made by the server.
     let action = |index: u32, text: &str| Write::Action {
         game: id,
         index,
         seat: (index % 4) as u8,
         action: text.into(),
+        request_id: index.is_multiple_of(2).then(|| index.to_string()),
+        room_seq: u64::from(index) * 3,
     };
     let mut writer = store.journal_writer();
     writer
@@ -393,8 +403,23 @@ async fn the_journal_writer_stores_batches_whole(store: &Store) {
     let actions: Vec<(u8, &str)> = stored
         .actions
         .iter()
-        .map(|(seat, a)| (*seat, a.as_str()))
+        .map(|a| (a.seat, a.action.as_str()))
         .collect();
+    let requests: Vec<(Option<&str>, Option<u64>)> = stored
+        .actions
+        .iter()
+        .map(|a| (a.request_id.as_deref(), a.room_seq))
+        .collect();
+    assert_eq!(
+        requests,
+        [
+            (Some("0"), Some(0)),
+            (None, Some(3)),
+            (Some("2"), Some(6)),
+            (None, Some(9)),
+            (Some("4"), Some(12))
+        ]
+    );
     assert_eq!(
         actions,
         [
@@ -598,6 +623,8 @@ async fn the_sqlite_journal_logs_copies_and_trims() {
         index,
         seat: (index % 4) as u8,
         action: format!("bid {}", index % 14),
+        request_id: Some(format!("{index}")),
+        room_seq: u64::from(index) + 100,
     };
     let hand = |game: Uuid, hand: u32| Write::Hand {
         game,
@@ -606,7 +633,12 @@ async fn the_sqlite_journal_logs_copies_and_trims() {
     };
     let read = async |game: Uuid| -> Vec<String> {
         let stored = store.game(game).await.unwrap().unwrap();
-        stored.actions.into_iter().map(|(_, action)| action).collect()
+        // Whichever table an action was read from, its request came with it.
+        for (index, stored) in stored.actions.iter().enumerate() {
+            assert_eq!(stored.request_id, Some(index.to_string()));
+            assert_eq!(stored.room_seq, Some(index as u64 + 100));
+        }
+        stored.actions.into_iter().map(|stored| stored.action).collect()
     };
     let expected = |game: Uuid, actions: std::ops::Range<u32>| -> Vec<String> {
         actions
@@ -699,6 +731,32 @@ async fn the_sqlite_journal_logs_copies_and_trims() {
     }
 }
 
+/// A room's numbering starts at 0, and every later opening starts above
+/// both the mark stored at the last opening and any mark raised since.
+async fn rooms_number_their_events_above_every_earlier_opening(store: &Store) {
+    let first = store.open_room("ABC123", 100).await.unwrap();
+    assert_eq!((first.base, first.reserved), (0, 100));
+    let second = store.open_room("ABC123", 100).await.unwrap();
+    assert_eq!(second.base, 101, "above every number the first opening could use");
+    assert_eq!(second.reserved, 201);
+    // The room went past its mark and raised it through the journal.
+    let raise = Write::RoomSeq {
+        room: "ABC123".into(),
+        seq: 450,
+    };
+    store.journal_writer().write(&[raise]).await.unwrap();
+    // A lower mark, from a batch retried late, does not lower it.
+    let lower = Write::RoomSeq {
+        room: "ABC123".into(),
+        seq: 300,
+    };
+    store.write(&[lower]).await.unwrap();
+    let third = store.open_room("ABC123", 100).await.unwrap();
+    assert_eq!(third.base, 451);
+    let other = store.open_room("XYZ789", 100).await.unwrap();
+    assert_eq!(other.base, 0, "rooms are numbered apart");
+}
+
 macro_rules! suite {
     ($backend:ident, $open:expr) => {
         mod $backend {
@@ -723,6 +781,7 @@ macro_rules! suite {
             case!(the_journal_writer_stores_batches_whole);
             case!(bots_have_accounts_and_their_games_are_not_rated);
             case!(tournaments_keep_their_bracket);
+            case!(rooms_number_their_events_above_every_earlier_opening);
         }
     };
 }

@@ -1,0 +1,304 @@
+//! Reading a client's message, and saying in words for people what is
+//! wrong with one that cannot be read.
+//!
+//! Well-formed messages are read in one pass. A message that fails is
+//! looked at again, as plain JSON, to find the most precise refusal: not
+//! JSON at all, no `type`, an unknown `type`, a bid out of range, or a
+//! field of the wrong kind. Serde's own error texts name Rust types
+//! (`expected u8`, `struct RulesSpec`); they are reworded here, and any
+//! that would still show one is replaced by a plain sentence, so that no
+//! refusal shows the server's internals.
+
+use serde_json::Value;
+use strum::VariantNames;
+
+use crate::ws::{ClientMessage, ErrorCode, MessageId};
+
+/// A message the server cannot act on, and what to answer.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Unreadable {
+    /// The message's id, when it has a valid one to echo.
+    pub id: Option<MessageId>,
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl Unreadable {
+    fn new(id: Option<MessageId>, code: ErrorCode, message: impl Into<String>) -> Unreadable {
+        Unreadable {
+            id,
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// Reads one text frame as a client message.
+pub fn read_client_message(text: &str) -> Result<ClientMessage, Unreadable> {
+    if let Ok(message) = serde_json::from_str::<ClientMessage>(text) {
+        if !message.id().is_valid() {
+            return Err(Unreadable::new(None, ErrorCode::BadMessage, bad_id()));
+        }
+        return Ok(message);
+    }
+    let value: Value = serde_json::from_str(text)
+        .map_err(|error| Unreadable::new(None, ErrorCode::BadJson, format!("not JSON: {error}")))?;
+    let Some(object) = value.as_object() else {
+        return Err(Unreadable::new(
+            None,
+            ErrorCode::BadMessage,
+            "a message is a JSON object with a \"type\" and an \"id\"",
+        ));
+    };
+    let id = object
+        .get("id")
+        .and_then(|id| serde_json::from_value::<MessageId>(id.clone()).ok())
+        .filter(MessageId::is_valid);
+    let Some(kind) = object.get("type").and_then(Value::as_str) else {
+        return Err(Unreadable::new(
+            id,
+            ErrorCode::BadMessage,
+            "a message needs a string \"type\"",
+        ));
+    };
+    if !ClientMessage::VARIANTS.contains(&kind) {
+        return Err(Unreadable::new(
+            id,
+            ErrorCode::UnknownType,
+            format!("unknown message type {kind:?}"),
+        ));
+    }
+    if object.get("id").is_some() && id.is_none() {
+        return Err(Unreadable::new(None, ErrorCode::BadMessage, bad_id()));
+    }
+    // A bid that is a number, but too far out of range to be read as
+    // one, is a bad bid (14 to 255 are read, and refused by the rules).
+    let unreadable_number = |bid: &Value| bid.is_number() && bid.as_u64().is_none_or(|n| n > 255);
+    if kind == "bid" && object.get("bid").is_some_and(unreadable_number) {
+        return Err(Unreadable::new(
+            id,
+            ErrorCode::InvalidBid,
+            "a bid is a whole number from 0 (nil) to 13",
+        ));
+    }
+    let message = match serde_json::from_value::<ClientMessage>(value) {
+        Err(error) => in_words(&error.to_string()),
+        // The typed read failed above; reading the same value cannot pass.
+        Ok(_) => "the message could not be read".to_string(),
+    };
+    Err(Unreadable::new(id, ErrorCode::BadMessage, message))
+}
+
+fn bad_id() -> String {
+    format!(
+        "an id is a whole number of 0 or more, or a string of at most {} characters",
+        MessageId::MAX_LEN
+    )
+}
+
+/// Serde's words for what it expected, and ours.
+const EXPECTED: &[(&str, &str)] = &[
+    ("expected u8", "expected a whole number from 0 to 255"),
+    ("expected u16", "expected a whole number from 0 to 65535"),
+    ("expected u32", "expected a whole number from 0 to 4294967295"),
+    ("expected u64", "expected a whole number of 0 or more"),
+    ("expected i8", "expected a whole number from -128 to 127"),
+    ("expected i16", "expected a whole number from -32768 to 32767"),
+    (
+        "expected i32",
+        "expected a whole number from -2147483648 to 2147483647",
+    ),
+    ("expected i64", "expected a whole number"),
+    ("expected struct RulesSpec", "expected an object of rule settings"),
+    ("expected a boolean", "expected true or false"),
+    ("unknown variant", "unknown value"),
+];
+
+/// Words that would show the server's internals in a refusal.
+const INTERNAL: &[&str] = &[
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "u128",
+    "usize",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "i128",
+    "isize",
+    "f32",
+    "f64",
+    "struct",
+    "enum",
+    "variant",
+    "tuple",
+    "untagged",
+    "ClientMessage",
+    "MessageId",
+    "RulesSpec",
+    "Preset",
+    "PassOrder",
+    "BotLevel",
+    "CardSet",
+    "Option",
+    "Vec",
+];
+
+/// A serde error, reworded for people.
+fn in_words(error: &str) -> String {
+    let mut text = error.to_string();
+    for (theirs, ours) in EXPECTED {
+        text = text.replace(theirs, ours);
+    }
+    let leaks = text
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|word| INTERNAL.contains(&word));
+    if leaks {
+        "a field has a value of the wrong kind or out of range".to_string()
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(text: &str) -> Unreadable {
+        read_client_message(text).expect_err(text)
+    }
+
+    #[test]
+    fn well_formed_messages_are_read() {
+        let message = read_client_message(r#"{"type":"play","id":3,"card":"TS"}"#).unwrap();
+        assert_eq!(message.id(), &MessageId::Number(3));
+    }
+
+    #[test]
+    fn each_fault_gets_its_own_code() {
+        assert_eq!(refusal("{").code, ErrorCode::BadJson);
+        assert_eq!(refusal("[1]").code, ErrorCode::BadMessage);
+        assert_eq!(refusal(r#"{"id":1}"#).code, ErrorCode::BadMessage);
+        let unknown = refusal(r#"{"type":"dance","id":4}"#);
+        assert_eq!(
+            (unknown.code, unknown.id),
+            (ErrorCode::UnknownType, Some(MessageId::Number(4)))
+        );
+        let missing = refusal(r#"{"type":"play","id":"a"}"#);
+        assert_eq!(missing.code, ErrorCode::BadMessage);
+        assert_eq!(missing.id, Some(MessageId::Text("a".into())));
+        assert!(missing.message.contains("card"), "{}", missing.message);
+    }
+
+    #[test]
+    fn a_bid_out_of_range_is_an_invalid_bid() {
+        for bid in ["-1", "300", "1.5", "1e40"] {
+            let refused = refusal(&format!(r#"{{"type":"bid","id":9,"bid":{bid}}}"#));
+            assert_eq!(refused.code, ErrorCode::InvalidBid, "{bid}");
+            assert_eq!(refused.id, Some(MessageId::Number(9)));
+        }
+        // A bid that is not a number at all is a malformed message.
+        assert_eq!(
+            refusal(r#"{"type":"bid","id":9,"bid":"four"}"#).code,
+            ErrorCode::BadMessage
+        );
+    }
+
+    #[test]
+    fn ids_are_counted_in_characters() {
+        let long = "é".repeat(MessageId::MAX_LEN);
+        let text = format!(r#"{{"type":"ping","id":"{long}"}}"#);
+        assert!(
+            read_client_message(&text).is_ok(),
+            "64 characters in 128 bytes is a valid id"
+        );
+        let longer = "é".repeat(MessageId::MAX_LEN + 1);
+        let refused = refusal(&format!(r#"{{"type":"ping","id":"{longer}"}}"#));
+        assert_eq!((refused.code, refused.id), (ErrorCode::BadMessage, None));
+        let negative = refusal(r#"{"type":"ping","id":-1}"#);
+        assert_eq!((negative.code, negative.id), (ErrorCode::BadMessage, None));
+    }
+
+    /// Every field of every message, given values of every wrong kind,
+    /// is refused in words that name no Rust type.
+    #[test]
+    fn no_refusal_names_the_servers_types() {
+        let samples = [
+            r#"{"type":"hello","id":1,"version":1,"name":"Ann","token":"t"}"#,
+            r#"{"type":"create_room","id":1,"name":"r","rules":{"preset":"classic","target":300,"mercy":-300,"no_mercy":false,"max_hands":7,"nil_value":100,"blind_nil_value":200,"blind_nil":true,"blind_nil_min_deficit":100,"nil_pass":1,"blind_nil_pass":2,"pass_order":"sequential","bag_limit":10,"bag_penalty":100},"private":true,"bots":"basic"}"#,
+            r#"{"type":"join_room","id":1,"room":"ABC"}"#,
+            r#"{"type":"sit","id":1,"seat":2}"#,
+            r#"{"type":"add_bot","id":1,"seat":2}"#,
+            r#"{"type":"remove_bot","id":1,"seat":2}"#,
+            r#"{"type":"queue","id":1,"rules":"tournament","partner":"Bo"}"#,
+            r#"{"type":"watch_tournament","id":1,"tournament":"x"}"#,
+            r#"{"type":"bid","id":1,"bid":3,"blind":false}"#,
+            r#"{"type":"pass_cards","id":1,"cards":["AS","KS"]}"#,
+            r#"{"type":"play","id":1,"card":"AS"}"#,
+            r#"{"type":"chat","id":1,"text":"hi"}"#,
+            r#"{"type":"resync","id":1,"room":"ABC","last_seq":4}"#,
+        ];
+        let wrong = [
+            "-1",
+            "300",
+            "70000",
+            "5000000000",
+            "-5000000000",
+            "1e40",
+            "1.5",
+            "true",
+            "null",
+            "\"x\"",
+            "[]",
+            "[1,2]",
+            "{}",
+            r#"["AS","AS"]"#,
+            r#"["ZZ"]"#,
+        ];
+        let mut tried = 0;
+        for sample in samples {
+            let value: Value = serde_json::from_str(sample).unwrap();
+            assert!(read_client_message(sample).is_ok(), "{sample}");
+            let mut paths: Vec<Vec<String>> = Vec::new();
+            for (key, field) in value.as_object().unwrap() {
+                if key == "type" {
+                    continue;
+                }
+                paths.push(vec![key.clone()]);
+                if let Some(inner) = field.as_object() {
+                    paths.extend(inner.keys().map(|inner| vec![key.clone(), inner.clone()]));
+                }
+            }
+            for path in paths {
+                for bad in wrong {
+                    let mut broken = value.clone();
+                    let mut slot = &mut broken;
+                    for key in &path {
+                        slot = &mut slot[key.as_str()];
+                    }
+                    *slot = serde_json::from_str(bad).unwrap();
+                    let text = broken.to_string();
+                    let Err(refused) = read_client_message(&text) else {
+                        continue;
+                    };
+                    tried += 1;
+                    let words: Vec<&str> = refused
+                        .message
+                        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .collect();
+                    for internal in INTERNAL {
+                        assert!(
+                            !words.contains(internal),
+                            "{text} was refused with {:?}",
+                            refused.message
+                        );
+                    }
+                    assert!(!refused.message.is_empty());
+                }
+            }
+        }
+        assert!(tried > 300, "only {tried} refusals were tried");
+    }
+}
