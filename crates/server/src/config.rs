@@ -26,6 +26,13 @@ pub struct Config {
     /// socket closes. The binary sets it from the open-file limit, so that
     /// clients cannot take the files the store needs.
     pub max_sockets: usize,
+    /// Sockets one client address may hold at once, WebSocket or plain
+    /// HTTP; a socket past this is closed as soon as it is accepted, so that
+    /// one client cannot take every place under `max_sockets`. IPv6 clients
+    /// count by their /64 prefix, which one host usually holds whole. The
+    /// default leaves room for a household or an office behind one NAT
+    /// address. `usize::MAX` is no limit.
+    pub max_sockets_per_address: usize,
     /// Messages queued for one connection before it counts as too slow and
     /// is disconnected.
     pub outbox_capacity: usize,
@@ -79,6 +86,7 @@ impl Default for Config {
             keepalive: Duration::from_secs(15),
             max_connections: 25_000,
             max_sockets: usize::MAX,
+            max_sockets_per_address: 128,
             outbox_capacity: 256,
             message_rate: 100,
             message_burst: 200,
@@ -126,8 +134,8 @@ impl Config {
         if self.keepalive.is_zero() || self.keepalive > Duration::from_secs(3600) {
             return Err("the keepalive interval must be above zero and at most an hour".into());
         }
-        if self.max_sockets == 0 {
-            return Err("the server must be allowed at least one socket".into());
+        if self.max_sockets == 0 || self.max_sockets_per_address == 0 {
+            return Err("the server must be allowed at least one socket, and each address one".into());
         }
         Ok(())
     }

@@ -44,7 +44,7 @@ pub use api::PasswordCost;
 pub use config::Config;
 use identity::Online;
 use journal::Journal;
-use listener::CappedListener;
+use listener::{CappedListener, SocketCaps, SocketsClosed};
 use lobby::LobbyHandle;
 use tournament::TournamentHandle;
 
@@ -95,6 +95,8 @@ struct Shared {
     tournaments: TournamentHandle,
     login_limiter: api::LoginLimiter,
     connections: AtomicUsize,
+    /// Sockets the listener closed without serving them.
+    sockets_closed: Arc<SocketsClosed>,
     next_connection: AtomicU64,
     /// Cancelled to close every connection.
     shutdown: CancellationToken,
@@ -133,6 +135,7 @@ impl AppState {
                 online,
                 login_limiter,
                 connections: AtomicUsize::new(0),
+                sockets_closed: Arc::default(),
                 next_connection: AtomicU64::new(1),
                 shutdown: CancellationToken::new(),
                 tracker: TaskTracker::new(),
@@ -259,8 +262,8 @@ async fn readyz(State(state): State<AppState>) -> Response {
 }
 
 /// Counters in the Prometheus text format: connections and the most
-/// admitted, degraded state, and the journal's writes, transactions and
-/// commit waits.
+/// admitted, sockets closed unserved, degraded state, and the journal's
+/// writes, transactions and commit waits.
 async fn metrics(State(state): State<AppState>) -> Response {
     use std::fmt::Write as _;
     let stats = state.shared.journal.stats();
@@ -275,6 +278,15 @@ async fn metrics(State(state): State<AppState>) -> Response {
         "# TYPE spades_connections_max gauge\nspades_connections_max {}",
         state.config().max_connections
     );
+    let closed = &state.shared.sockets_closed;
+    let _ = writeln!(text, "# TYPE spades_sockets_closed_total counter");
+    for (reason, count) in [("per_address", &closed.per_address), ("evicted", &closed.evicted)] {
+        let _ = writeln!(
+            text,
+            "spades_sockets_closed_total{{reason=\"{reason}\"}} {}",
+            count.load(Ordering::Relaxed)
+        );
+    }
     let _ = writeln!(
         text,
         "# TYPE spades_degraded gauge\nspades_degraded {}",
@@ -383,8 +395,12 @@ impl Server {
         let shutdown = state.shutdown_token();
         let listener = CappedListener::new(
             listener,
-            state.config().max_sockets,
+            SocketCaps {
+                sockets: state.config().max_sockets,
+                per_address: state.config().max_sockets_per_address,
+            },
             state.config().http_timeout(),
+            state.shared.sockets_closed.clone(),
         );
         let serving = tokio::spawn(listener::serve(
             listener,

@@ -31,6 +31,11 @@ pub struct Args {
     /// Most WebSocket connections open at once.
     #[arg(long, env = "SPADES_MAX_CONNECTIONS", default_value_t = 25_000)]
     max_connections: usize,
+    /// Most sockets, WebSocket or HTTP, one client address (an IPv6
+    /// client's /64) may hold at once; the next are closed as soon as they
+    /// are accepted. 0 is no limit.
+    #[arg(long, env = "SPADES_MAX_SOCKETS_PER_ADDRESS", default_value_t = 128)]
+    max_sockets_per_address: usize,
     /// Most rooms open at once.
     #[arg(long, env = "SPADES_MAX_ROOMS", default_value_t = 20_000)]
     max_rooms: usize,
@@ -104,6 +109,11 @@ fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A cap given on the command line, where 0 stands for none.
+fn no_limit_at_zero(cap: usize) -> usize {
+    if cap == 0 { usize::MAX } else { cap }
+}
+
 /// Where the store is.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DatabaseArgs {
@@ -131,6 +141,7 @@ impl Args {
             max_connections: self.max_connections,
             // Set from the open-file limit when the server starts.
             max_sockets: usize::MAX,
+            max_sockets_per_address: no_limit_at_zero(self.max_sockets_per_address),
             max_rooms: self.max_rooms,
             outbox_capacity: self.outbox.max(1),
             message_rate: self.message_rate,
