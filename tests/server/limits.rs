@@ -13,9 +13,10 @@ use std::time::Duration;
 
 use spades_client::Client;
 
-use spades_protocol::ws::RulesSpec;
+use spades_protocol::ws::{RulesSpec, ServerMessage};
 use tokio::io::AsyncReadExt;
 use tokio::net::{TcpSocket, TcpStream};
+use tokio::time::Instant;
 
 use crate::durability::{ServerProcess, free_port, play_into_hand};
 use crate::support::*;
@@ -80,6 +81,21 @@ async fn get_from(source: IpAddr, server: SocketAddr, path: &str) -> HttpAnswer 
         .unwrap_or_else(|_| panic!("GET {path} from {source} was not answered within {PROMPT:?}"))
 }
 
+/// The server's answer to a WebSocket upgrade from `source` that it
+/// refuses. The request asks the server to close the connection after a
+/// refusal, so that the answer ends there.
+async fn refused_upgrade_from(source: IpAddr, server: SocketAddr) -> HttpAnswer {
+    let stream = connect_from(source, server).await;
+    let request = "GET /ws HTTP/1.1\r\nHost: localhost\r\nConnection: Upgrade, close\r\n\
+                   Upgrade: websocket\r\nSec-WebSocket-Version: 13\r\n\
+                   Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n";
+    let answer = tokio::time::timeout(PROMPT, http_over(stream, request))
+        .await
+        .expect("the upgrade was not answered");
+    assert_ne!(answer.status, 101, "the upgrade was accepted: {}", answer.headers);
+    answer
+}
+
 /// A WebSocket client connected from `source`, or the error that refused
 /// it.
 async fn client_from(source: IpAddr, server: &ServerProcess) -> Result<Client, spades_client::ClientError> {
@@ -138,8 +154,16 @@ async fn connections_past_the_hard_limit_are_refused_cleanly() {
                 .expect("a connection that fits"),
         );
     }
-    // The next is turned away at the upgrade, while HTTP goes on.
+    // The next is turned away at the upgrade, with a body that says why,
+    // while HTTP goes on.
+    let refused = refused_upgrade_from(LOCAL, server.address).await;
+    assert_eq!(refused.status, 503);
+    assert_eq!(refused.json()["error"], "server_full", "{}", refused.body);
     assert!(Client::connect(&server.url()).await.is_err());
+    assert_eq!(
+        metric(&server, "spades_connections_refused_total{reason=\"full\"}").await,
+        2
+    );
     assert_eq!(
         http(server.address, "GET", "/healthz", None, None).await.status,
         200
@@ -184,12 +208,80 @@ async fn connections_past_the_hard_limit_are_refused_cleanly() {
     assert!(!server.log().contains("Too many open files"), "{}", server.log());
 }
 
+#[tokio::test]
+async fn one_address_cannot_take_every_connection() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
+    command
+        .env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "3")
+        .env("SPADES_KEEPALIVE", "300");
+    let server = start(command).await;
+
+    let mut held = Vec::new();
+    for n in 0..3 {
+        let mut client = client_from(LOCAL, &server)
+            .await
+            .expect("a connection under the address's cap");
+        client.hello(&format!("held{n}")).await.expect("welcome");
+        held.push(client);
+    }
+    // The next from the same address is refused, with a body that says why.
+    assert!(
+        client_from(LOCAL, &server).await.is_err(),
+        "a fourth connection from one address was admitted"
+    );
+    let refused = refused_upgrade_from(LOCAL, server.address).await;
+    assert_eq!(refused.status, 503);
+    assert_eq!(
+        refused.json()["error"],
+        "too_many_connections",
+        "{}",
+        refused.body
+    );
+
+    // Another address connects and is welcomed.
+    let mut other = client_from(OTHER, &server)
+        .await
+        .expect("another address is not held to the first one's cap");
+    let welcome = other.hello("Elsewhere").await.expect("served");
+    assert!(matches!(welcome, ServerMessage::Welcome { .. }), "{welcome:?}");
+    assert_eq!(
+        metric(
+            &server,
+            "spades_connections_refused_total{reason=\"per_address\"}"
+        )
+        .await,
+        2
+    );
+    assert_eq!(
+        metric(&server, "spades_connections_refused_total{reason=\"full\"}").await,
+        0
+    );
+
+    // A connection that closes gives its address's place back, once the
+    // server has seen it close.
+    held.pop().unwrap().close().await;
+    let deadline = Instant::now() + PROMPT;
+    let mut again = loop {
+        if let Ok(client) = client_from(LOCAL, &server).await {
+            break client;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the closed connection's place stays taken"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    again.hello("again").await.expect("served");
+}
+
 /// The server under an open-file limit that leaves it 40 sockets (and 8
-/// WebSocket connections), 16 sockets for each address.
+/// WebSocket connections), 16 sockets and 4 connections for each address.
 async fn start_with_40_sockets() -> ServerProcess {
     // 72 files: 32 for the server's own, 40 sockets.
     let mut command = limited("-n 72");
-    command.env("SPADES_MAX_SOCKETS_PER_ADDRESS", "16");
+    command
+        .env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "4")
+        .env("SPADES_MAX_SOCKETS_PER_ADDRESS", "16");
     let server = start(command).await;
     assert_eq!(admitted(&server).await, 8, "{}", server.log());
     server

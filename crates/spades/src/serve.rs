@@ -31,9 +31,14 @@ pub struct Args {
     /// Most WebSocket connections open at once.
     #[arg(long, env = "SPADES_MAX_CONNECTIONS", default_value_t = 25_000)]
     max_connections: usize,
+    /// Most WebSocket connections one client address (an IPv6 client's /64)
+    /// may hold at once; the next are refused with 503. 0 is no limit.
+    #[arg(long, env = "SPADES_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
+    max_connections_per_address: usize,
     /// Most sockets, WebSocket or HTTP, one client address (an IPv6
     /// client's /64) may hold at once; the next are closed as soon as they
-    /// are accepted. 0 is no limit.
+    /// are accepted. Must be above --max-connections-per-address. 0 is no
+    /// limit.
     #[arg(long, env = "SPADES_MAX_SOCKETS_PER_ADDRESS", default_value_t = 128)]
     max_sockets_per_address: usize,
     /// Most rooms open at once.
@@ -139,6 +144,7 @@ impl Args {
             seat_hold: Duration::from_secs_f64(self.seat_hold),
             keepalive: Duration::from_secs_f64(self.keepalive),
             max_connections: self.max_connections,
+            max_connections_per_address: no_limit_at_zero(self.max_connections_per_address),
             // Set from the open-file limit when the server starts.
             max_sockets: usize::MAX,
             max_sockets_per_address: no_limit_at_zero(self.max_sockets_per_address),
