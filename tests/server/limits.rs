@@ -354,3 +354,30 @@ async fn idle_sockets_from_many_addresses_make_room_for_a_request() {
     let mut player = client_from(OTHER, &server).await.expect("a place for a player");
     player.hello("Player").await.expect("served");
 }
+
+#[tokio::test]
+async fn the_load_test_names_the_setting_that_turns_it_away() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
+    command.env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "3");
+    let server = start(command).await;
+    // One table is four clients from one address, one past the cap.
+    let mut loadtest = Command::new(env!("CARGO_BIN_EXE_spades"));
+    loadtest
+        .args(["loadtest", "--server", &server.url()])
+        .args(["--tables", "1", "--duration", "1"])
+        .stdin(std::process::Stdio::null());
+    let output = tokio::time::timeout(
+        Duration::from_secs(60),
+        tokio::task::spawn_blocking(move || loadtest.output()),
+    )
+    .await
+    .expect("the load test neither stopped nor finished")
+    .unwrap()
+    .expect("the load test runs");
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{errors}");
+    assert!(
+        errors.contains("too_many_connections") && errors.contains("--max-connections-per-address 0"),
+        "{errors}"
+    );
+}
