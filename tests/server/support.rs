@@ -450,8 +450,7 @@ pub async fn http(
     body: Option<serde_json::Value>,
     token: Option<&str>,
 ) -> HttpAnswer {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let mut stream = tokio::net::TcpStream::connect(address).await.expect("connects");
+    let stream = tokio::net::TcpStream::connect(address).await.expect("connects");
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let mut request = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
     if let Some(token) = token {
@@ -461,6 +460,14 @@ pub async fn http(
         request.push_str("Content-Type: application/json\r\n");
     }
     request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    http_over(stream, &request).await
+}
+
+/// Sends `request`, written out whole, over `stream`, and reads the answer
+/// until the server closes the connection (so the request should ask it
+/// to).
+pub async fn http_over(mut stream: tokio::net::TcpStream, request: &str) -> HttpAnswer {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).await.unwrap();

@@ -22,13 +22,28 @@ pub struct Config {
     /// How long a new WebSocket connection has to say `hello` before it is
     /// closed (status 4003).
     pub hello_timeout: Duration,
-    /// Connections beyond this are refused at the upgrade with 503.
+    /// Connections beyond this are refused at the upgrade with 503
+    /// (`server_full`).
     pub max_connections: usize,
+    /// WebSocket connections one client address may hold at once; beyond
+    /// this the upgrade is refused with 503 (`too_many_connections`), so
+    /// that one client cannot take every place under `max_connections`.
+    /// IPv6 clients count by their /64 prefix, which one host usually holds
+    /// whole. The default leaves room for a household or an office behind
+    /// one NAT address. `usize::MAX` is no limit.
+    pub max_connections_per_address: usize,
     /// Sockets open at once, WebSocket or plain HTTP: past this the server
     /// stops accepting, and clients wait in the kernel's queue until a
     /// socket closes. The binary sets it from the open-file limit, so that
     /// clients cannot take the files the store needs.
     pub max_sockets: usize,
+    /// Sockets one client address (an IPv6 client's /64) may hold at once,
+    /// WebSocket or plain HTTP; a socket past this is closed as soon as it
+    /// is accepted, so that one client cannot take every place under
+    /// `max_sockets`. Above `max_connections_per_address`, so that a client
+    /// at that cap still gets its refusal and its HTTP answers.
+    /// `usize::MAX` is no limit.
+    pub max_sockets_per_address: usize,
     /// Messages queued for one connection before it counts as too slow and
     /// is disconnected.
     pub outbox_capacity: usize,
@@ -82,7 +97,9 @@ impl Default for Config {
             keepalive: Duration::from_secs(15),
             hello_timeout: Duration::from_secs(10),
             max_connections: 25_000,
+            max_connections_per_address: 64,
             max_sockets: usize::MAX,
+            max_sockets_per_address: 128,
             outbox_capacity: 256,
             message_rate: 100,
             message_burst: 200,
@@ -136,6 +153,47 @@ impl Config {
         if self.max_sockets == 0 {
             return Err("the server must be allowed at least one socket".into());
         }
+        if self.max_connections_per_address == 0 || self.max_sockets_per_address == 0 {
+            return Err("each address must be allowed at least one connection and one socket".into());
+        }
+        if self.max_sockets_per_address != usize::MAX
+            && self.max_connections_per_address >= self.max_sockets_per_address
+        {
+            // Otherwise a client at its cap on sockets would have its upgrade
+            // cut off at the accept rather than refused with an answer.
+            let connections = match self.max_connections_per_address {
+                usize::MAX => "no limit".to_string(),
+                n => n.to_string(),
+            };
+            return Err(format!(
+                "an address must be allowed fewer connections ({connections}) than sockets ({}), \
+                 so that a connection past its cap is refused with an answer",
+                self.max_sockets_per_address
+            ));
+        }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_is_allowed_fewer_connections_than_sockets() {
+        let caps = |connections, sockets| Config {
+            max_connections_per_address: connections,
+            max_sockets_per_address: sockets,
+            ..Config::default()
+        };
+        assert_eq!(Config::default().validate(), Ok(()));
+        assert_eq!(caps(usize::MAX, usize::MAX).validate(), Ok(()));
+        assert_eq!(caps(64, usize::MAX).validate(), Ok(()));
+        // A connection past the cap on sockets would be cut off at the
+        // accept, with no answer to say why.
+        assert!(caps(128, 128).validate().is_err());
+        assert!(caps(usize::MAX, 128).validate().is_err());
+        assert!(caps(0, 128).validate().is_err());
+        assert!(caps(1, 0).validate().is_err());
     }
 }

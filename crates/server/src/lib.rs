@@ -23,13 +23,14 @@ mod tournament;
 
 use std::future::Future;
 use std::io;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{State, WebSocketUpgrade};
+use axum::extract::rejection::ExtensionRejection;
+use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -44,7 +45,7 @@ pub use api::PasswordCost;
 pub use config::Config;
 use identity::Online;
 use journal::Journal;
-use listener::CappedListener;
+use listener::{AddressPlace, CappedListener, PerAddress, SocketCaps, SocketsClosed};
 use lobby::LobbyHandle;
 use tournament::TournamentHandle;
 
@@ -95,6 +96,12 @@ struct Shared {
     tournaments: TournamentHandle,
     login_limiter: api::LoginLimiter,
     connections: AtomicUsize,
+    /// WebSocket connections held by each client address.
+    connections_per_address: Arc<PerAddress>,
+    /// WebSocket upgrades refused, indexed by `Refusal`.
+    refused: [AtomicU64; Refusal::ALL.len()],
+    /// Sockets the listener closed without serving them.
+    sockets_closed: Arc<SocketsClosed>,
     next_connection: AtomicU64,
     /// Cancelled to close every connection.
     shutdown: CancellationToken,
@@ -132,6 +139,7 @@ impl AppState {
             shared: Arc::new(Shared {
                 lobby,
                 tournaments,
+                connections_per_address: PerAddress::new(config.max_connections_per_address),
                 config,
                 store,
                 journal,
@@ -139,6 +147,8 @@ impl AppState {
                 online,
                 login_limiter,
                 connections: AtomicUsize::new(0),
+                refused: Default::default(),
+                sockets_closed: Arc::default(),
                 next_connection: AtomicU64::new(1),
                 shutdown: CancellationToken::new(),
                 tracker: TaskTracker::new(),
@@ -192,29 +202,95 @@ impl AppState {
         self.shared.journal.is_degraded()
     }
 
-    /// Counts a new connection, unless the server is full or stopping.
-    fn admit(&self) -> Option<ConnectionSlot> {
-        if self.is_shutting_down() {
-            return None;
+    /// Counts a new connection from `address`, unless the server is
+    /// stopping or full, or the address holds as many as it may. Without an
+    /// address (a router served by something other than this crate's
+    /// listener), only the server's cap applies.
+    fn admit(&self, address: Option<IpAddr>) -> Result<ConnectionSlot, Refusal> {
+        let admitted = self.try_admit(address);
+        if let Err(refusal) = admitted {
+            self.shared.refused[refusal as usize].fetch_add(1, Ordering::Relaxed);
         }
+        admitted
+    }
+
+    fn try_admit(&self, address: Option<IpAddr>) -> Result<ConnectionSlot, Refusal> {
+        if self.is_shutting_down() {
+            return Err(Refusal::ShuttingDown);
+        }
+        // The address's place first: giving it back when the server turns
+        // out to be full can only refuse the same address meanwhile, where
+        // giving back a place under the server's cap could refuse anyone.
+        let place = match address {
+            Some(address) => Some(
+                self.shared
+                    .connections_per_address
+                    .take(address)
+                    .ok_or(Refusal::PerAddress)?,
+            ),
+            None => None,
+        };
         let max = self.shared.config.max_connections;
-        let admitted = self
-            .shared
+        self.shared
             .connections
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
                 (n < max).then_some(n + 1)
             })
-            .is_ok();
-        admitted.then(|| ConnectionSlot(self.shared.clone()))
+            .map_err(|_| Refusal::Full)?;
+        Ok(ConnectionSlot {
+            shared: self.shared.clone(),
+            _place: place,
+        })
     }
 }
 
-/// One counted connection; dropping it frees the place.
-struct ConnectionSlot(Arc<Shared>);
+/// Why a WebSocket upgrade was refused.
+#[derive(Clone, Copy, Debug)]
+enum Refusal {
+    ShuttingDown,
+    Full,
+    PerAddress,
+}
+
+impl Refusal {
+    const ALL: [Refusal; 3] = [Refusal::ShuttingDown, Refusal::Full, Refusal::PerAddress];
+
+    /// The `reason` label of the refusal's counter in `/metrics`.
+    fn label(self) -> &'static str {
+        match self {
+            Refusal::ShuttingDown => "shutting_down",
+            Refusal::Full => "full",
+            Refusal::PerAddress => "per_address",
+        }
+    }
+
+    /// The answer: `503` with the HTTP API's error body.
+    fn answer(self) -> Response {
+        let (code, message) = match self {
+            Refusal::ShuttingDown => ("shutting_down", "the server is stopping"),
+            Refusal::Full => (
+                "server_full",
+                "the server holds as many connections as it may; try again later",
+            ),
+            Refusal::PerAddress => (
+                "too_many_connections",
+                "your address holds as many connections as the server allows one address; \
+                 close one to open another",
+            ),
+        };
+        api::ApiError::new(StatusCode::SERVICE_UNAVAILABLE, code, message).into_response()
+    }
+}
+
+/// One counted connection; dropping it frees the place, and the address's.
+struct ConnectionSlot {
+    shared: Arc<Shared>,
+    _place: Option<AddressPlace>,
+}
 
 impl Drop for ConnectionSlot {
     fn drop(&mut self) {
-        self.0.connections.fetch_sub(1, Ordering::AcqRel);
+        self.shared.connections.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -264,9 +340,9 @@ async fn readyz(State(state): State<AppState>) -> Response {
     }
 }
 
-/// Counters in the Prometheus text format: connections and the most
-/// admitted, degraded state, and the journal's writes, transactions and
-/// commit waits.
+/// Counters in the Prometheus text format: connections, the most admitted
+/// and those refused, sockets closed unserved, degraded state, and the
+/// journal's writes, transactions and commit waits.
 async fn metrics(State(state): State<AppState>) -> Response {
     use std::fmt::Write as _;
     let stats = state.shared.journal.stats();
@@ -281,6 +357,24 @@ async fn metrics(State(state): State<AppState>) -> Response {
         "# TYPE spades_connections_max gauge\nspades_connections_max {}",
         state.config().max_connections
     );
+    let _ = writeln!(text, "# TYPE spades_connections_refused_total counter");
+    for refusal in Refusal::ALL {
+        let _ = writeln!(
+            text,
+            "spades_connections_refused_total{{reason=\"{}\"}} {}",
+            refusal.label(),
+            state.shared.refused[refusal as usize].load(Ordering::Relaxed)
+        );
+    }
+    let closed = &state.shared.sockets_closed;
+    let _ = writeln!(text, "# TYPE spades_sockets_closed_total counter");
+    for (reason, count) in [("per_address", &closed.per_address), ("evicted", &closed.evicted)] {
+        let _ = writeln!(
+            text,
+            "spades_sockets_closed_total{{reason=\"{reason}\"}} {}",
+            count.load(Ordering::Relaxed)
+        );
+    }
     let _ = writeln!(
         text,
         "# TYPE spades_degraded gauge\nspades_degraded {}",
@@ -322,13 +416,15 @@ async fn metrics(State(state): State<AppState>) -> Response {
         .into_response()
 }
 
-async fn websocket(State(state): State<AppState>, upgrade: WebSocketUpgrade) -> Response {
-    let Some(slot) = state.admit() else {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the server is full or stopping\n",
-        )
-            .into_response();
+async fn websocket(
+    State(state): State<AppState>,
+    peer: Result<ConnectInfo<SocketAddr>, ExtensionRejection>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
+    let address = peer.ok().map(|ConnectInfo(address)| address.ip());
+    let slot = match state.admit(address) {
+        Ok(slot) => slot,
+        Err(refusal) => return refusal.answer(),
     };
     let tracker = state.shared.tracker.clone();
     upgrade
@@ -389,8 +485,12 @@ impl Server {
         let shutdown = state.shutdown_token();
         let listener = CappedListener::new(
             listener,
-            state.config().max_sockets,
+            SocketCaps {
+                sockets: state.config().max_sockets,
+                per_address: state.config().max_sockets_per_address,
+            },
             state.config().http_timeout(),
+            state.shared.sockets_closed.clone(),
         );
         let serving = tokio::spawn(listener::serve(
             listener,

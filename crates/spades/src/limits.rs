@@ -10,7 +10,8 @@
 
 /// Files the server keeps open besides its sockets: the store's
 /// connections (two files each on SQLite, a socket each on Postgres, nine
-/// at most), the runtime's own, the listener, and its log.
+/// at most), the runtime's own, the listener and the one client it holds
+/// while it makes room for it, and its log.
 pub const SERVER_FILES: u64 = 32;
 
 /// Sockets kept beside the WebSocket connections: for HTTP requests, and

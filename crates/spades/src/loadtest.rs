@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use spades_client::table::Move;
-use spades_client::{Client, TableState};
+use spades_client::{Client, ClientError, TableState};
 use spades_protocol::ws::{BotLevel, ClientMessage, RulesSpec, ServerMessage};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
@@ -230,7 +230,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
 async fn seat_table(url: &str, table: usize) -> anyhow::Result<Vec<(Client, TableState)>> {
     let mut clients = Vec::with_capacity(4);
     for seat in 0..4 {
-        let mut client = Client::connect(url).await.context("cannot connect")?;
+        let mut client = connect(url).await?;
         client.timeout = Duration::from_secs(60);
         let welcome = client.hello(&format!("t{table}s{seat}")).await?;
         let ServerMessage::Welcome { player, .. } = welcome else {
@@ -273,6 +273,45 @@ async fn seat_table(url: &str, table: usize) -> anyhow::Result<Vec<(Client, Tabl
         }
     }
     Ok(clients)
+}
+
+/// Connects one client, and says what to change when the server turns it
+/// away.
+async fn connect(url: &str) -> anyhow::Result<Client> {
+    use tokio_tungstenite::tungstenite::Error;
+    match Client::connect(url).await {
+        Ok(client) => Ok(client),
+        Err(ClientError::WebSocket(Error::Http(response))) if response.status() == 503 => {
+            bail!("{}", refusal(response.body().as_deref()))
+        }
+        Err(error) => Err(error).context("cannot connect"),
+    }
+}
+
+/// What a `503` refusal of the upgrade means for the run, from its body (the
+/// HTTP API's `{"error": code, "message": text}`).
+fn refusal(body: Option<&[u8]>) -> String {
+    let code = body
+        .and_then(|body| serde_json::from_slice::<serde_json::Value>(body).ok())
+        .and_then(|body| body["error"].as_str().map(str::to_owned));
+    match code.as_deref() {
+        Some("too_many_connections") => "the server refused a connection because this address holds as many \
+             as it allows one address (too_many_connections); every client of the load test comes from \
+             one address, so start the server with `--max-connections-per-address 0 \
+             --max-sockets-per-address 0` (no limit per address)"
+            .into(),
+        Some("server_full") => "the server refused a connection because it is full (server_full); \
+             raise its --max-connections and its open-file limit, or run fewer tables"
+            .into(),
+        _ => {
+            let body = body.map(String::from_utf8_lossy).unwrap_or_default();
+            format!(
+                "the server refused a connection with 503 ({}); if it limits connections per address, \
+                 start it with `--max-connections-per-address 0 --max-sockets-per-address 0`",
+                body.trim()
+            )
+        }
+    }
 }
 
 /// Plays until the run stops; returns this client's latency samples in
@@ -507,6 +546,26 @@ fn listening_pid(port: u16) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refusal_names_the_setting_to_change() {
+        let per_address = refusal(Some(
+            br#"{"error":"too_many_connections","message":"your address holds as many"}"#,
+        ));
+        assert!(
+            per_address.contains("--max-connections-per-address 0"),
+            "{per_address}"
+        );
+        let full = refusal(Some(br#"{"error":"server_full","message":"full"}"#));
+        assert!(
+            full.contains("--max-connections") && !full.contains("per-address"),
+            "{full}"
+        );
+        // An answer without a body (or from an older server) still points
+        // at the likeliest cause.
+        let unknown = refusal(None);
+        assert!(unknown.contains("--max-connections-per-address 0"), "{unknown}");
+    }
 
     #[test]
     fn ports() {

@@ -35,6 +35,16 @@ pub struct Args {
     /// Most WebSocket connections open at once.
     #[arg(long, env = "SPADES_MAX_CONNECTIONS", default_value_t = 25_000)]
     max_connections: usize,
+    /// Most WebSocket connections one client address (an IPv6 client's /64)
+    /// may hold at once; the next are refused with 503. 0 is no limit.
+    #[arg(long, env = "SPADES_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
+    max_connections_per_address: usize,
+    /// Most sockets, WebSocket or HTTP, one client address (an IPv6
+    /// client's /64) may hold at once; the next are closed as soon as they
+    /// are accepted. Must be above --max-connections-per-address. 0 is no
+    /// limit.
+    #[arg(long, env = "SPADES_MAX_SOCKETS_PER_ADDRESS", default_value_t = 128)]
+    max_sockets_per_address: usize,
     /// Most rooms open at once.
     #[arg(long, env = "SPADES_MAX_ROOMS", default_value_t = 20_000)]
     max_rooms: usize,
@@ -108,6 +118,11 @@ fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A cap given on the command line, where 0 stands for none.
+fn no_limit_at_zero(cap: usize) -> usize {
+    if cap == 0 { usize::MAX } else { cap }
+}
+
 /// Where the store is.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DatabaseArgs {
@@ -134,8 +149,10 @@ impl Args {
             keepalive: Duration::from_secs_f64(self.keepalive),
             hello_timeout: Duration::from_secs_f64(self.hello_timeout),
             max_connections: self.max_connections,
+            max_connections_per_address: no_limit_at_zero(self.max_connections_per_address),
             // Set from the open-file limit when the server starts.
             max_sockets: usize::MAX,
+            max_sockets_per_address: no_limit_at_zero(self.max_sockets_per_address),
             max_rooms: self.max_rooms,
             outbox_capacity: self.outbox.max(1),
             message_rate: self.message_rate,
