@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 use spades_client::Client;
 use spades_engine::Seat;
-use spades_protocol::ws::{ClientMessage, ErrorCode, RulesSpec, ServerMessage};
+use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, RulesSpec, ServerMessage};
 use spades_server::Config;
 
 use crate::support::*;
@@ -417,4 +417,76 @@ async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over()
             .collect();
         assert_eq!(winners_on_board.contains(&profile["name"].as_str().unwrap()), won);
     }
+}
+
+/// Names that show as nothing, or that turn the text after them around.
+const HIDDEN_NAMES: [&str; 8] = [
+    "\u{200B}",
+    "\u{202E}evil",
+    "evil\u{202E}",
+    "Ann\u{200D}",
+    "\u{2066}Bob\u{2069}",
+    "\u{3164}",
+    "\u{2800}",
+    "\u{FE0F}",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invisible_and_direction_changing_names_are_refused() {
+    let server = TestServer::start(Config::default()).await;
+    for name in HIDDEN_NAMES {
+        let mut client = Client::connect(&server.url).await.unwrap();
+        let hello = client.hello(name).await;
+        assert!(
+            matches!(
+                hello,
+                Err(spades_client::ClientError::Refused {
+                    code: ErrorCode::BadName,
+                    ..
+                })
+            ),
+            "hello as {name:?}: {hello:?}"
+        );
+        let answer = register(&server, name, "long enough").await;
+        assert_eq!(
+            (answer.status, answer.json()["error"].clone()),
+            (400, json!("bad_name")),
+            "registering {name:?}"
+        );
+        assert!(
+            answer.json()["message"].as_str().unwrap().contains("direction"),
+            "{}",
+            answer.body
+        );
+    }
+
+    // A room's name follows the same rules; one it refuses gives way to
+    // the owner's.
+    let mut owner = Player::connect(&server.url, "Ivy").await;
+    let reply = owner
+        .request(|id| ClientMessage::CreateRoom {
+            id,
+            name: Some("\u{202E}moor".into()),
+            rules: RulesSpec::default(),
+            private: false,
+            bots: BotLevel::Basic,
+        })
+        .await
+        .unwrap();
+    let ServerMessage::Snapshot { state, .. } = reply else {
+        panic!("{reply:?}")
+    };
+    assert_eq!(state.name, "Ivy's table");
+
+    // Names are stored in one Unicode form: an accent typed as a letter of
+    // its own and one typed as a combining mark make the same name.
+    assert_eq!(register(&server, "Jose\u{301}", "long enough").await.status, 201);
+    let twin = register(&server, "Jos\u{E9}", "long enough").await;
+    assert_eq!(
+        (twin.status, twin.json()["error"].clone()),
+        (409, json!("name_taken"))
+    );
+    let found = login(&server, "JOS\u{E9}", "long enough").await;
+    assert_eq!(found.status, 200, "{}", found.body);
+    assert_eq!(found.json()["player"]["name"], "Jos\u{E9}");
 }

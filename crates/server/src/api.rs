@@ -22,7 +22,7 @@ use spades_store::{Account, Profile, StoreError};
 use uuid::Uuid;
 
 use crate::AppState;
-use crate::identity::{self, PlayerRef, TokenKind, clean_name};
+use crate::identity::{self, NAME_RULES, PlayerRef, TokenKind, clean_name};
 
 /// The cost of hashing a password with Argon2id.
 #[derive(Clone, Copy, Debug)]
@@ -203,13 +203,7 @@ fn check_password(password: &str) -> ApiResult<()> {
 }
 
 fn check_name(name: &str) -> ApiResult<String> {
-    clean_name(name).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_name",
-            "a name is 1 to 24 characters, with no control characters",
-        )
-    })
+    clean_name(name).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "bad_name", NAME_RULES))
 }
 
 /// Failed logins, counted per account name and per client address.
@@ -341,7 +335,7 @@ async fn register(State(state): State<AppState>, Json(body): Json<Credentials>) 
         .config()
         .admin
         .as_deref()
-        .is_some_and(|admin| admin.trim().eq_ignore_ascii_case(&name));
+        .is_some_and(|admin| identity::normalize(admin).eq_ignore_ascii_case(&name));
     if named {
         state.store().set_permissions(id, true, true).await?;
     } else {
@@ -358,7 +352,8 @@ async fn login(
     Json(body): Json<Credentials>,
 ) -> ApiResult<Json<SessionAnswer>> {
     let limiter = state.login_limiter();
-    if let Some(wait) = limiter.blocked(&body.name, address) {
+    let name = identity::normalize(&body.name);
+    if let Some(wait) = limiter.blocked(&name, address) {
         return Err(ApiError {
             retry_after: Some(wait),
             ..ApiError::new(
@@ -368,18 +363,18 @@ async fn login(
             )
         });
     }
-    let account = state.store().registered_account(body.name.trim()).await?;
+    let account = registered_account(&state, &body.name, &name).await?;
     let verified = match account.as_ref().and_then(|account| account.password_hash.clone()) {
         Some(hash) => verify_password(hash, body.password).await,
         None => false,
     };
     match account {
         Some(account) if verified => {
-            limiter.succeeded(&body.name);
+            limiter.succeeded(&name);
             Ok(Json(session_for(&state, account.id, &account.name).await?))
         }
         _ => {
-            limiter.failed(&body.name, address);
+            limiter.failed(&name, address);
             Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
                 "bad_credentials",
@@ -387,6 +382,20 @@ async fn login(
             ))
         }
     }
+}
+
+/// The registered account named `name` (normalised from `typed`). A name
+/// registered before names were stored normalised is found as it was typed.
+async fn registered_account(state: &AppState, typed: &str, name: &str) -> ApiResult<Option<Account>> {
+    let store = state.store();
+    if let Some(account) = store.registered_account(name).await? {
+        return Ok(Some(account));
+    }
+    let typed = typed.trim();
+    if typed == name {
+        return Ok(None);
+    }
+    Ok(store.registered_account(typed).await?)
 }
 
 /// `POST /api/logout`: ends the bearer token's session.

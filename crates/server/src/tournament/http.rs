@@ -101,8 +101,12 @@ async fn create(
     Json(body): Json<NewSettings>,
 ) -> ApiResult<Response> {
     let account = organizer(&state, &headers).await?;
-    let name = clean_text(&body.name, MAX_TOURNAMENT_NAME)
-        .ok_or_else(|| bad("a tournament name is 1 to 60 characters, with no control characters"))?;
+    let name = clean_text(&body.name, MAX_TOURNAMENT_NAME).ok_or_else(|| {
+        bad(format!(
+            "a tournament name is 1 to {MAX_TOURNAMENT_NAME} characters and starts with a visible one; \
+                 control characters, invisible ones and those that change the direction of text are refused"
+        ))
+    })?;
     let format: &'static str = match body.format.as_str() {
         "knockout" => "knockout",
         "swiss" => "swiss",
