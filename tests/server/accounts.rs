@@ -2,6 +2,7 @@
 //! names, passwords, lockout, expiry, logout, guests claiming their name,
 //! and what a token does and does not give access to.
 
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 use serde_json::json;
@@ -9,6 +10,7 @@ use spades_client::Client;
 use spades_engine::Seat;
 use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, RulesSpec, ServerMessage};
 use spades_server::Config;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::support::*;
 
@@ -101,7 +103,7 @@ async fn register_log_in_and_names_are_unique_in_any_case() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn repeated_failures_lock_the_account_and_the_address() {
+async fn repeated_failures_lock_the_name_and_then_the_address_from_there() {
     let server = TestServer::start(Config::default()).await;
     register(&server, "Carol", "carol's password").await;
     for _ in 0..5 {
@@ -110,7 +112,7 @@ async fn repeated_failures_lock_the_account_and_the_address() {
     let locked = login(&server, "Carol", "carol's password").await;
     assert_eq!(
         locked.status, 429,
-        "even the right password waits: {}",
+        "even the right password waits, from this address: {}",
         locked.body
     );
     assert_eq!(locked.json()["error"], "too_many_attempts");
@@ -489,4 +491,106 @@ async fn invisible_and_direction_changing_names_are_refused() {
     let found = login(&server, "JOS\u{E9}", "long enough").await;
     assert_eq!(found.status, 200, "{}", found.body);
     assert_eq!(found.json()["player"]["name"], "Jos\u{E9}");
+}
+
+/// Another loopback address: Linux routes all of 127/8 to the loopback
+/// interface, so a test can be a second client address.
+const ELSEWHERE: [u8; 4] = [127, 0, 0, 2];
+
+/// Sends a request from the local address `from`: `head` is its request
+/// line and any headers beyond `Host`, `Connection` and `Content-Length`.
+/// The body is written while the answer is read, since the server may
+/// answer a large body, and close, before it has read all of it.
+async fn send_from(server: &TestServer, from: IpAddr, head: &str, body: Vec<u8>) -> HttpAnswer {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(SocketAddr::new(from, 0))
+        .expect("binds to the address");
+    let stream = socket.connect(server.address()).await.expect("connects");
+    let (mut reader, mut writer) = stream.into_split();
+    let request = format!(
+        "{head}\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let writing = tokio::spawn(async move {
+        let _ = writer.write_all(request.as_bytes()).await;
+        let _ = writer.write_all(&body).await;
+        // The write half stays open until the answer is read, since the
+        // server takes a client that closes it for one that is gone.
+        std::future::pending::<()>().await;
+        drop(writer);
+    });
+    // A server that closes with some of the body unread resets the
+    // connection; what it answered before has arrived and is kept.
+    let mut response = Vec::new();
+    let _ = reader.read_to_end(&mut response).await;
+    writing.abort();
+    let response = String::from_utf8_lossy(&response);
+    let (head, body) = response.split_once("\r\n\r\n").expect("an answer");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    HttpAnswer {
+        status,
+        headers: head.to_string(),
+        body: body.to_string(),
+    }
+}
+
+fn json_head(method: &str, path: &str) -> String {
+    format!("{method} {path} HTTP/1.1\r\nContent-Type: application/json")
+}
+
+async fn login_from(server: &TestServer, from: [u8; 4], name: &str, password: &str) -> HttpAnswer {
+    let body = json!({"name": name, "password": password}).to_string();
+    send_from(
+        server,
+        IpAddr::from(from),
+        &json_head("POST", "/api/login"),
+        body.into_bytes(),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attacker_elsewhere_cannot_lock_the_owner_out() {
+    let server = TestServer::start(Config::default()).await;
+    assert_eq!(register(&server, "Gina", "gina's password").await.status, 201);
+    let mut refused = 0;
+    for _ in 0..30 {
+        let guess = login_from(&server, ELSEWHERE, "gina", "a wild guess").await;
+        if guess.status == 429 {
+            assert_eq!(guess.json()["error"], "too_many_attempts");
+            let wait: u64 = guess
+                .headers
+                .lines()
+                .find_map(|line| {
+                    line.to_ascii_lowercase()
+                        .strip_prefix("retry-after: ")
+                        .map(str::to_string)
+                })
+                .and_then(|value| value.trim().parse().ok())
+                .expect("a Retry-After in seconds");
+            assert!((1..=15 * 60).contains(&wait), "{wait}");
+            refused += 1;
+        } else {
+            assert_eq!(guess.status, 401, "{}", guess.body);
+        }
+    }
+    assert_eq!(refused, 25, "the guesser gets 5 tries at the name");
+    assert_eq!(
+        login_from(&server, ELSEWHERE, "gina", "gina's password")
+            .await
+            .status,
+        429,
+        "and then not even the right password from there"
+    );
+
+    // The owner, at another address, is not held back by any of it, nor by
+    // a typing mistake of his own.
+    assert_eq!(login(&server, "Gina", "gina's passwrod").await.status, 401);
+    let owner = login(&server, "Gina", "gina's password").await;
+    assert_eq!(owner.status, 200, "{}", owner.body);
 }

@@ -3,7 +3,7 @@
 //! is `{"error": code, "message": text}` with a fitting status.
 
 use std::collections::{HashMap, VecDeque};
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use spades_protocol::ws::PlayerInfo;
 use spades_store::{Account, Profile, StoreError};
 use uuid::Uuid;
@@ -206,89 +207,133 @@ fn check_name(name: &str) -> ApiResult<String> {
     clean_name(name).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "bad_name", NAME_RULES))
 }
 
-/// Failed logins, counted per account name and per client address.
+/// Login attempts, counted until they are `window` old or succeed. Each
+/// counts twice: for the pair of the account name and the client's address,
+/// and for the address alone. A request is refused only for attempts from
+/// its own address: a count for a name across addresses would be one that
+/// strangers could fill to lock the owner out.
+///
+/// An IPv6 address counts by its /64 network, since a single host is
+/// commonly given a whole /64 and could otherwise change address between
+/// guesses.
 #[derive(Debug)]
 pub struct LoginLimiter {
-    failures: Mutex<HashMap<String, VecDeque<Instant>>>,
-    per_account: usize,
+    attempts: Mutex<HashMap<LoginKey, VecDeque<Instant>>>,
+    per_name: usize,
     per_address: usize,
     window: Duration,
 }
 
+/// What attempts are counted for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum LoginKey {
+    /// An account name from an address. The name is kept as the SHA-256 of
+    /// its lowercase form, so that a key's size does not depend on what a
+    /// client sends.
+    Name([u8; 32], Option<IpAddr>),
+    Address(Option<IpAddr>),
+}
+
+/// A counted attempt, which `LoginLimiter::succeeded` forgives.
+#[derive(Debug)]
+struct Attempt {
+    name: LoginKey,
+    address: LoginKey,
+    at: Instant,
+}
+
 impl LoginLimiter {
-    pub fn new(per_account: usize, per_address: usize, window: Duration) -> LoginLimiter {
+    /// A limit of 0 counts as 1: nobody could ever log in otherwise.
+    pub fn new(per_name: usize, per_address: usize, window: Duration) -> LoginLimiter {
         LoginLimiter {
-            failures: Mutex::new(HashMap::new()),
-            per_account,
-            per_address,
+            attempts: Mutex::new(HashMap::new()),
+            per_name: per_name.max(1),
+            per_address: per_address.max(1),
             window,
         }
     }
 
-    fn keys(name: &str, address: Option<IpAddr>) -> [(String, bool); 2] {
-        [
-            (format!("account:{}", name.trim().to_lowercase()), true),
-            (
-                address.map_or_else(|| "address:unknown".into(), |ip| format!("address:{ip}")),
-                false,
-            ),
-        ]
+    /// The part of a client's address that attempts are counted by.
+    fn source(address: Option<IpAddr>) -> Option<IpAddr> {
+        address.map(|address| match address.to_canonical() {
+            IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX))),
+            v4 => v4,
+        })
     }
 
-    /// How long the caller must wait, if a limit is reached.
-    fn blocked(&self, name: &str, address: Option<IpAddr>) -> Option<Duration> {
-        let mut failures = self
-            .failures
+    fn keys(name: &str, address: Option<IpAddr>) -> (LoginKey, LoginKey) {
+        let source = LoginLimiter::source(address);
+        let folded = identity::normalize(name).to_lowercase();
+        (
+            LoginKey::Name(Sha256::digest(folded.as_bytes()).into(), source),
+            LoginKey::Address(source),
+        )
+    }
+
+    /// Counts an attempt to log in as `name` from `address`, or says how long
+    /// to wait if a limit is reached. An attempt is counted before its
+    /// password is checked, so that many requests sent at once cannot all
+    /// pass the check before any of them has failed.
+    fn attempt(&self, name: &str, address: Option<IpAddr>) -> Result<Attempt, Duration> {
+        let (name, address) = LoginLimiter::keys(name, address);
+        let mut attempts = self
+            .attempts
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let now = Instant::now();
-        let mut wait = None;
-        for (key, is_account) in LoginLimiter::keys(name, address) {
-            let limit = if is_account {
-                self.per_account
-            } else {
-                self.per_address
+        let mut wait: Option<Duration> = None;
+        for (key, limit) in [(name, self.per_name), (address, self.per_address)] {
+            let Some(times) = attempts.get_mut(&key) else {
+                continue;
             };
-            if let Some(times) = failures.get_mut(&key) {
-                while times
-                    .front()
-                    .is_some_and(|&at| now.duration_since(at) >= self.window)
-                {
-                    times.pop_front();
-                }
-                if times.len() >= limit
-                    && let Some(&oldest) = times.front()
-                {
-                    let left = self.window - now.duration_since(oldest);
-                    wait = Some(wait.map_or(left, |w: Duration| w.max(left)));
-                }
+            while times
+                .front()
+                .is_some_and(|&at| now.duration_since(at) >= self.window)
+            {
+                times.pop_front();
+            }
+            // Times are in order: the attempt that must age out for the
+            // count to fall below the limit is the `len - limit`th.
+            if let Some(len) = times.len().checked_sub(limit)
+                && let Some(&at) = times.get(len)
+            {
+                let left = self.window.saturating_sub(now.duration_since(at));
+                wait = Some(wait.map_or(left, |wait| wait.max(left)));
             }
         }
-        wait
-    }
-
-    fn failed(&self, name: &str, address: Option<IpAddr>) {
-        let mut failures = self
-            .failures
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let now = Instant::now();
-        // Forget keys with nothing recent, so the map stays small.
-        if failures.len() > 100_000 {
+        if let Some(wait) = wait {
+            return Err(wait);
+        }
+        // Forget keys with nothing recent, so that the map stays small.
+        if attempts.len() > 100_000 {
             let window = self.window;
-            failures.retain(|_, times| times.back().is_some_and(|&at| now.duration_since(at) < window));
+            attempts.retain(|_, times| times.back().is_some_and(|&at| now.duration_since(at) < window));
         }
-        for (key, _) in LoginLimiter::keys(name, address) {
-            failures.entry(key).or_default().push_back(now);
+        for key in [name, address] {
+            attempts.entry(key).or_default().push_back(now);
         }
+        Ok(Attempt {
+            name,
+            address,
+            at: now,
+        })
     }
 
-    fn succeeded(&self, name: &str) {
-        let mut failures = self
-            .failures
+    /// Forgives a successful attempt, and the name's earlier failures from
+    /// the same address, which were most likely its owner's typing. The
+    /// address's failures at other names stand, so that logging in to an
+    /// account of one's own cannot reset the count of guesses at others.
+    fn succeeded(&self, attempt: Attempt) {
+        let mut attempts = self
+            .attempts
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        failures.remove(&format!("account:{}", name.trim().to_lowercase()));
+        attempts.remove(&attempt.name);
+        if let Some(times) = attempts.get_mut(&attempt.address)
+            && let Some(index) = times.iter().rposition(|&at| at == attempt.at)
+        {
+            times.remove(index);
+        }
     }
 }
 
@@ -353,34 +398,31 @@ async fn login(
 ) -> ApiResult<Json<SessionAnswer>> {
     let limiter = state.login_limiter();
     let name = identity::normalize(&body.name);
-    if let Some(wait) = limiter.blocked(&name, address) {
-        return Err(ApiError {
-            retry_after: Some(wait),
-            ..ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too_many_attempts",
-                "too many failed logins; wait",
-            )
-        });
-    }
-    let account = registered_account(&state, &body.name, &name).await?;
+    let attempt = limiter.attempt(&name, address).map_err(|wait| ApiError {
+        retry_after: Some(wait),
+        ..ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_attempts",
+            "too many failed logins from your address; wait before trying again",
+        )
+    })?;
+    let account = registered_account(&state, &body.name, &name)
+        .await?
+        .filter(|account| account.password_hash.is_some());
     let verified = match account.as_ref().and_then(|account| account.password_hash.clone()) {
         Some(hash) => verify_password(hash, body.password).await,
         None => false,
     };
     match account {
         Some(account) if verified => {
-            limiter.succeeded(&name);
+            limiter.succeeded(attempt);
             Ok(Json(session_for(&state, account.id, &account.name).await?))
         }
-        _ => {
-            limiter.failed(&name, address);
-            Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "bad_credentials",
-                "wrong name or password",
-            ))
-        }
+        _ => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "bad_credentials",
+            "wrong name or password",
+        )),
     }
 }
 
@@ -559,31 +601,107 @@ async fn history(State(state): State<AppState>, Path(id): Path<Uuid>) -> ApiResu
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_limiter_counts_per_account_and_per_address() {
-        let limiter = LoginLimiter::new(3, 5, Duration::from_secs(60));
-        let here = Some(IpAddr::from([127, 0, 0, 1]));
-        for _ in 0..3 {
-            assert!(limiter.blocked("Ann", here).is_none());
-            limiter.failed("ann", here);
+    const HERE: Option<IpAddr> = Some(IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 1)));
+    const THERE: Option<IpAddr> = Some(IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, 1)));
+
+    /// Makes `count` attempts that fail, each of which must be let through.
+    fn fail(limiter: &LoginLimiter, name: &str, address: Option<IpAddr>, count: usize) {
+        for n in 0..count {
+            assert!(
+                limiter.attempt(name, address).is_ok(),
+                "attempt {n} at {name} from {address:?}"
+            );
         }
+    }
+
+    #[test]
+    fn the_limiter_counts_per_name_and_address_and_per_address() {
+        let limiter = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        fail(&limiter, "Ann", HERE, 3);
+        let wait = limiter
+            .attempt("ANN", HERE)
+            .expect_err("the name is locked from here in any case");
         assert!(
-            limiter.blocked("ANN", here).is_some(),
-            "the account is locked in any case"
+            wait > Duration::from_secs(59) && wait <= Duration::from_secs(60),
+            "{wait:?}"
         );
-        assert!(limiter.blocked("Bob", here).is_none(), "another account is not");
-        limiter.failed("Bob", here);
-        limiter.failed("Cy", here);
+        assert!(limiter.attempt("Bob", HERE).is_ok(), "another name is not");
         assert!(
-            limiter.blocked("Dee", here).is_some(),
+            limiter.attempt("Ann", THERE).is_ok(),
+            "nor is the name from elsewhere"
+        );
+        assert!(limiter.attempt("Cy", HERE).is_ok());
+        assert!(
+            limiter.attempt("Dee", HERE).is_err(),
             "the address is locked after 5"
         );
+        assert!(limiter.attempt("Dee", THERE).is_ok());
+    }
+
+    #[test]
+    fn failures_from_elsewhere_never_lock_the_owner_out() {
+        let limiter = LoginLimiter::new(5, 20, Duration::from_secs(60));
+        // Guesses from many addresses, each up to its limit.
+        for host in 0..=255u8 {
+            let address = Some(IpAddr::from([10, 1, 0, host]));
+            fail(&limiter, "owner", address, 5);
+            assert!(limiter.attempt("owner", address).is_err());
+        }
+        let attempt = limiter
+            .attempt("Owner", HERE)
+            .expect("the owner's address is free");
+        limiter.succeeded(attempt);
+    }
+
+    #[test]
+    fn success_forgives_the_names_failures_but_not_the_addresss() {
+        let limiter = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        fail(&limiter, "ann", HERE, 2);
+        let attempt = limiter.attempt("Ann", HERE).expect("a third try");
+        limiter.succeeded(attempt);
+        // Had the name's two failures stood, the second of these would be
+        // refused.
+        fail(&limiter, "Ann", HERE, 2);
+        // The address still counts the two failures before the success and
+        // the two after it, so one more attempt from it is let through.
+        assert!(limiter.attempt("Eve", HERE).is_ok());
+        assert!(limiter.attempt("Eve", HERE).is_err());
+    }
+
+    #[test]
+    fn attempts_age_out() {
+        let limiter = LoginLimiter::new(2, 10, Duration::from_millis(100));
+        fail(&limiter, "ann", HERE, 2);
+        let wait = limiter.attempt("ann", HERE).expect_err("locked");
+        std::thread::sleep(wait + Duration::from_millis(5));
+        assert!(limiter.attempt("ann", HERE).is_ok());
+    }
+
+    #[test]
+    fn an_ipv6_host_counts_by_its_network() {
+        let limiter = LoginLimiter::new(2, 10, Duration::from_secs(60));
+        let host = |last: u16| Some(IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, last]));
+        fail(&limiter, "ann", host(1), 1);
+        fail(&limiter, "ann", host(2), 1);
+        assert!(limiter.attempt("ann", host(3)).is_err(), "one /64");
+        let next_network = Some(IpAddr::from([0x2001, 0xdb8, 0, 2, 0, 0, 0, 1]));
+        assert!(limiter.attempt("ann", next_network).is_ok());
+        let mapped = Some(IpAddr::from(
+            std::net::Ipv4Addr::new(127, 0, 0, 1).to_ipv6_mapped(),
+        ));
+        fail(&limiter, "bob", HERE, 2);
         assert!(
-            limiter
-                .blocked("Dee", Some(IpAddr::from([10, 0, 0, 1])))
-                .is_none()
+            limiter.attempt("bob", mapped).is_err(),
+            "a mapped IPv4 address is itself"
         );
-        limiter.succeeded("ann");
+    }
+
+    #[test]
+    fn names_count_in_their_normal_form() {
+        let limiter = LoginLimiter::new(2, 10, Duration::from_secs(60));
+        fail(&limiter, "Jos\u{E9}", HERE, 1);
+        fail(&limiter, " JOSE\u{301} ", HERE, 1);
+        assert!(limiter.attempt("jos\u{E9}", HERE).is_err());
     }
 
     #[test]
