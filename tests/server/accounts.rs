@@ -3,13 +3,13 @@
 //! and what a token does and does not give access to.
 
 use std::net::{IpAddr, SocketAddr};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 use spades_client::Client;
 use spades_engine::Seat;
 use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, RulesSpec, ServerMessage};
-use spades_server::Config;
+use spades_server::{Config, PasswordCost, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::support::*;
@@ -593,4 +593,70 @@ async fn an_attacker_elsewhere_cannot_lock_the_owner_out() {
     assert_eq!(login(&server, "Gina", "gina's passwrod").await.status, 401);
     let owner = login(&server, "Gina", "gina's password").await;
     assert_eq!(owner.status, 200, "{}", owner.body);
+}
+
+/// Starts a server whose passwords cost what `cost` says (`TestServer`
+/// makes them cheap).
+async fn start_with_cost(config: Config, cost: PasswordCost) -> TestServer {
+    let config = Config {
+        database_url: fresh_database(),
+        password_cost: cost,
+        ..config
+    };
+    let server = Server::start(config, "127.0.0.1:0".parse().unwrap())
+        .await
+        .expect("the server starts");
+    let url = format!("ws://{}/ws", server.local_addr());
+    TestServer { server, url }
+}
+
+async fn timed_login(server: &TestServer, name: &str) -> Duration {
+    let started = Instant::now();
+    let answer = login(server, name, "not the password").await;
+    assert_eq!(answer.status, 401, "{}", answer.body);
+    started.elapsed()
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_name_takes_as_long_to_refuse_as_a_wrong_password() {
+    // A cost that takes tens of milliseconds to check, so that a login
+    // that checks nothing is far quicker than one that does. Unoptimised,
+    // Argon2 is about ten times as slow.
+    let cost = PasswordCost {
+        memory_kib: if cfg!(debug_assertions) {
+            2 * 1024
+        } else {
+            16 * 1024
+        },
+        iterations: 2,
+    };
+    let config = Config {
+        login_failures_per_account: 100,
+        login_failures_per_address: 100,
+        ..Config::default()
+    };
+    let server = start_with_cost(config, cost).await;
+    assert_eq!(register(&server, "Hal", "hal's password").await.status, 201);
+    // Once each first: the first unknown name also makes the decoy hash.
+    timed_login(&server, "Hal").await;
+    timed_login(&server, "Nobody").await;
+    let (mut known, mut unknown) = (Vec::new(), Vec::new());
+    for n in 0..7 {
+        known.push(timed_login(&server, "Hal").await);
+        unknown.push(timed_login(&server, &format!("Nobody{n}")).await);
+    }
+    let (known, unknown) = (median(known), median(unknown));
+    assert!(
+        known >= Duration::from_millis(20),
+        "the cost is high enough to see: {known:?}"
+    );
+    assert!(
+        unknown * 3 >= known,
+        "an unknown name is refused in {unknown:?}, a wrong password in {known:?}"
+    );
 }

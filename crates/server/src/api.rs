@@ -222,6 +222,9 @@ pub struct LoginLimiter {
     per_name: usize,
     per_address: usize,
     window: Duration,
+    /// The hash that the password sent for an unknown name is checked
+    /// against (see `login`), made with the server's cost on first use.
+    decoy: tokio::sync::OnceCell<String>,
 }
 
 /// What attempts are counted for.
@@ -250,6 +253,7 @@ impl LoginLimiter {
             per_name: per_name.max(1),
             per_address: per_address.max(1),
             window,
+            decoy: tokio::sync::OnceCell::new(),
         }
     }
 
@@ -335,6 +339,16 @@ impl LoginLimiter {
             times.remove(index);
         }
     }
+
+    /// A hash of a password nobody has, made with `cost` (the server's; the
+    /// hash carries it, so checking against it costs what checking against
+    /// an account's costs).
+    async fn decoy(&self, cost: PasswordCost) -> ApiResult<String> {
+        self.decoy
+            .get_or_try_init(|| hash_password(cost, Uuid::new_v4().to_string()))
+            .await
+            .cloned()
+    }
 }
 
 #[derive(Deserialize)]
@@ -409,10 +423,14 @@ async fn login(
     let account = registered_account(&state, &body.name, &name)
         .await?
         .filter(|account| account.password_hash.is_some());
-    let verified = match account.as_ref().and_then(|account| account.password_hash.clone()) {
-        Some(hash) => verify_password(hash, body.password).await,
-        None => false,
+    // A name with no password to check is checked against the decoy, whose
+    // cost is the same, so that the answer takes as long as for a wrong
+    // password and does not tell which names are registered.
+    let hash = match account.as_ref().and_then(|account| account.password_hash.clone()) {
+        Some(hash) => hash,
+        None => limiter.decoy(state.config().password_cost).await?,
     };
+    let verified = verify_password(hash, body.password).await;
     match account {
         Some(account) if verified => {
             limiter.succeeded(attempt);
