@@ -11,11 +11,16 @@ use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Algorithm, Argon2, Params, Version};
 use axum::Json;
-use axum::extract::{ConnectInfo, FromRequestParts, Path, Query, State};
+use axum::extract::path::ErrorKind;
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
+use axum::extract::{
+    ConnectInfo, DefaultBodyLimit, FromRequest, FromRequestParts, Path, Query, Request, State,
+};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use spades_protocol::ws::PlayerInfo;
@@ -42,6 +47,10 @@ impl Default for PasswordCost {
     }
 }
 
+/// The largest request body the API reads. Its largest request, a
+/// tournament's settings, takes a few hundred bytes.
+pub(crate) const BODY_LIMIT: usize = 16 * 1024;
+
 /// The routes under `/api`.
 pub fn routes() -> axum::Router<AppState> {
     axum::Router::new()
@@ -55,6 +64,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/history", get(history))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 /// An error answer.
@@ -124,6 +134,228 @@ impl IntoResponse for ApiError {
 }
 
 pub(crate) type ApiResult<T> = Result<T, ApiError>;
+
+/// A JSON body. Unlike `axum::Json`, whose refusals are plain text that
+/// names the server's types, it refuses in the API's shape (see
+/// `From<JsonRejection>`).
+#[derive(Debug)]
+pub(crate) struct ApiJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<ApiJson<T>, ApiError> {
+        let Json(value) = Json::<T>::from_request(request, state).await?;
+        Ok(ApiJson(value))
+    }
+}
+
+/// The parameters in a request's path, refused in the API's shape.
+#[derive(Debug)]
+pub(crate) struct ApiPath<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for ApiPath<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<ApiPath<T>, ApiError> {
+        let Path(value) = Path::<T>::from_request_parts(parts, state).await?;
+        Ok(ApiPath(value))
+    }
+}
+
+/// A request's query string, refused in the API's shape.
+#[derive(Debug)]
+pub(crate) struct ApiQuery<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<ApiQuery<T>, ApiError> {
+        let Query(value) = Query::<T>::from_request_parts(parts, state).await?;
+        Ok(ApiQuery(value))
+    }
+}
+
+/// The first error of type `E` in `error`'s chain of sources. axum keeps
+/// the deserializer's error, which says where the input went wrong, a few
+/// wrappers down.
+fn find<'a, E: std::error::Error + 'static>(error: &'a (dyn std::error::Error + 'static)) -> Option<&'a E> {
+    let mut next = Some(error);
+    while let Some(error) = next {
+        if let Some(found) = error.downcast_ref::<E>() {
+            return Some(found);
+        }
+        next = error.source();
+    }
+    None
+}
+
+/// A name the client sent, cut short enough to quote in a message.
+fn quoted(name: &str) -> String {
+    const LONGEST: usize = 40;
+    match name.char_indices().nth(LONGEST) {
+        Some((end, _)) => format!("`{}...`", &name[..end]),
+        None => format!("`{name}`"),
+    }
+}
+
+/// The messages below are written here rather than taken from serde or
+/// axum, whose texts name the server's Rust types ("expected u32",
+/// "expected struct Credentials").
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> ApiError {
+        match &rejection {
+            JsonRejection::MissingJsonContentType(_) => ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "the body must be JSON, sent with Content-Type: application/json",
+            ),
+            JsonRejection::JsonSyntaxError(_) => ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_json",
+                json_syntax_message(&rejection),
+            ),
+            JsonRejection::JsonDataError(_) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "bad_fields",
+                json_fields_message(&rejection),
+            ),
+            _ if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                format!("a request's body is at most {} KiB", BODY_LIMIT / 1024),
+            ),
+            // The body could not be read: the client stopped sending it.
+            _ => ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "bad_request",
+                "the request's body could not be read",
+            ),
+        }
+    }
+}
+
+fn json_syntax_message(rejection: &JsonRejection) -> String {
+    let error = find::<serde_path_to_error::Error<serde_json::Error>>(rejection)
+        .map(serde_path_to_error::Error::inner)
+        .or_else(|| find::<serde_json::Error>(rejection));
+    match error {
+        Some(error) if error.is_eof() => "the body's JSON ends too soon (or the body is empty)".into(),
+        Some(error) => format!(
+            "the body is not valid JSON (at line {}, column {})",
+            error.line(),
+            error.column()
+        ),
+        None => "the body is not valid JSON".into(),
+    }
+}
+
+fn json_fields_message(rejection: &JsonRejection) -> String {
+    let Some(error) = find::<serde_path_to_error::Error<serde_json::Error>>(rejection) else {
+        return "the body lacks a field, or has one of the wrong type or value".into();
+    };
+    let path = error.path();
+    let at_top = path.iter().next().is_none();
+    // The path leads to the object that lacks a field, but to the field
+    // itself when it is one too many.
+    let missing = |name: &str| {
+        if at_top {
+            quoted(name)
+        } else {
+            quoted(&format!("{path}.{name}"))
+        }
+    };
+    let here = |name: &str| {
+        if at_top {
+            quoted(name)
+        } else {
+            quoted(&path.to_string())
+        }
+    };
+    // serde words these three the same way for every format, and names
+    // the field in backquotes.
+    let text = error.inner().to_string();
+    let named = |prefix: &str| {
+        text.strip_prefix(prefix)
+            .and_then(|rest| rest.split_once('`'))
+            .map(|(name, _)| name)
+    };
+    if let Some(name) = named("missing field `") {
+        format!("the field {} is missing", missing(name))
+    } else if let Some(name) = named("unknown field `") {
+        format!("{} is not a field this request takes", here(name))
+    } else if let Some(name) = named("duplicate field `") {
+        format!("the field {} is given twice", here(name))
+    } else if at_top {
+        "the body must be a JSON object with the fields this request takes".into()
+    } else {
+        format!(
+            "the field {} has a value of the wrong type or out of range",
+            quoted(&path.to_string())
+        )
+    }
+}
+
+impl From<PathRejection> for ApiError {
+    fn from(rejection: PathRejection) -> ApiError {
+        if rejection.status().is_server_error() {
+            // A route whose handler does not fit its path: a bug, not the
+            // client's doing.
+            tracing::error!(%rejection, "a handler cannot read its route's path");
+            return ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal",
+                "the server could not read the path",
+            );
+        }
+        let key = match &rejection {
+            PathRejection::FailedToDeserializePathParams(error) => match error.kind() {
+                ErrorKind::ParseErrorAtKey { key, .. }
+                | ErrorKind::InvalidUtf8InPathParam { key }
+                | ErrorKind::DeserializeError { key, .. } => Some(key.as_str()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let message = match key {
+            Some(key) => format!("the {} in the path is malformed", quoted(key)),
+            None => "a value in the path is malformed".into(),
+        };
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_path", message)
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> ApiError {
+        let parameter = find::<serde_path_to_error::Error<serde::de::value::Error>>(&rejection)
+            .map(serde_path_to_error::Error::path)
+            .filter(|path| path.iter().next().is_some())
+            .map(ToString::to_string);
+        let message = match parameter {
+            Some(parameter) => format!("the query parameter {} is malformed", quoted(&parameter)),
+            None => "the query string is malformed".into(),
+        };
+        ApiError::new(StatusCode::BAD_REQUEST, "bad_query", message)
+    }
+}
+
+/// The answer to a path that no route serves.
+pub(crate) async fn no_route() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "there is nothing at this path",
+    )
+}
+
+/// The answer to a method that a path does not take; axum adds `Allow`.
+pub(crate) async fn wrong_method() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this path does not take that method",
+    )
+}
 
 /// The client's address, when the server knows it.
 pub struct ClientAddress(Option<IpAddr>);
@@ -378,7 +610,7 @@ async fn session_for(state: &AppState, account: Uuid, name: &str) -> ApiResult<S
 }
 
 /// `POST /api/register {name, password}`: a new account and a session.
-async fn register(State(state): State<AppState>, Json(body): Json<Credentials>) -> ApiResult<Response> {
+async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credentials>) -> ApiResult<Response> {
     let name = check_name(&body.name)?;
     check_password(&body.password)?;
     let hash = hash_password(state.config().password_cost, body.password).await?;
@@ -408,7 +640,7 @@ async fn register(State(state): State<AppState>, Json(body): Json<Credentials>) 
 async fn login(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
-    Json(body): Json<Credentials>,
+    ApiJson(body): ApiJson<Credentials>,
 ) -> ApiResult<Json<SessionAnswer>> {
     let limiter = state.login_limiter();
     let name = identity::normalize(&body.name);
@@ -477,7 +709,7 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<
 async fn claim(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Json(body): Json<NewPassword>,
+    ApiJson(body): ApiJson<NewPassword>,
 ) -> ApiResult<Json<SessionAnswer>> {
     let account = caller(&state, &headers).await?;
     if account.registered {
@@ -511,7 +743,7 @@ async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Resp
 }
 
 /// `GET /api/players/{id}`: anyone's public profile.
-async fn player(State(state): State<AppState>, Path(id): Path<Uuid>) -> ApiResult<Json<Profile>> {
+async fn player(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<Profile>> {
     Ok(Json(
         state
             .store()
@@ -528,7 +760,7 @@ struct Page {
 }
 
 /// `GET /api/leaderboard?page=1&per_page=20`: registered players by rating.
-async fn leaderboard(State(state): State<AppState>, Query(page): Query<Page>) -> ApiResult<Response> {
+async fn leaderboard(State(state): State<AppState>, ApiQuery(page): ApiQuery<Page>) -> ApiResult<Response> {
     let per_page = page.per_page.unwrap_or(20).clamp(1, 100);
     let number = page.page.unwrap_or(1).max(1);
     let (players, total) = state
@@ -560,7 +792,7 @@ struct Limit {
 async fn my_games(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Query(limit): Query<Limit>,
+    ApiQuery(limit): ApiQuery<Limit>,
 ) -> ApiResult<Response> {
     let account = caller(&state, &headers).await?;
     let games = state
@@ -572,7 +804,7 @@ async fn my_games(
 
 /// `GET /api/games/{id}`: a stored game. The seed and the actions, which
 /// reveal every card, are given only once the game is over.
-async fn game(State(state): State<AppState>, Path(id): Path<Uuid>) -> ApiResult<Response> {
+async fn game(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Response> {
     let game = state
         .store()
         .game(id)
@@ -594,7 +826,7 @@ async fn game(State(state): State<AppState>, Path(id): Path<Uuid>) -> ApiResult<
 }
 
 /// `GET /api/games/{id}/history`: a finished game's hands as JSON lines.
-async fn history(State(state): State<AppState>, Path(id): Path<Uuid>) -> ApiResult<Response> {
+async fn history(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Response> {
     let game = state
         .store()
         .game(id)
