@@ -1,14 +1,17 @@
 //! Accounts over the HTTP API and their use on the WebSocket: registration,
 //! names, passwords, lockout, expiry, logout, guests claiming their name,
-//! and what a token does and does not give access to.
+//! and what a token does and does not give access to; and the API's
+//! answers to requests it cannot read.
 
-use std::time::Duration;
+use std::net::{IpAddr, SocketAddr};
+use std::time::{Duration, Instant};
 
 use serde_json::json;
 use spades_client::Client;
 use spades_engine::Seat;
-use spades_protocol::ws::{ClientMessage, ErrorCode, RulesSpec, ServerMessage};
-use spades_server::Config;
+use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, RulesSpec, ServerMessage};
+use spades_server::{Config, PasswordCost, Server};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::support::*;
 
@@ -101,7 +104,7 @@ async fn register_log_in_and_names_are_unique_in_any_case() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn repeated_failures_lock_the_account_and_the_address() {
+async fn repeated_failures_lock_the_name_and_then_the_address_from_there() {
     let server = TestServer::start(Config::default()).await;
     register(&server, "Carol", "carol's password").await;
     for _ in 0..5 {
@@ -110,7 +113,7 @@ async fn repeated_failures_lock_the_account_and_the_address() {
     let locked = login(&server, "Carol", "carol's password").await;
     assert_eq!(
         locked.status, 429,
-        "even the right password waits: {}",
+        "even the right password waits, from this address: {}",
         locked.body
     );
     assert_eq!(locked.json()["error"], "too_many_attempts");
@@ -416,5 +419,462 @@ async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over()
             .map(|p| p["name"].as_str().unwrap())
             .collect();
         assert_eq!(winners_on_board.contains(&profile["name"].as_str().unwrap()), won);
+    }
+}
+
+/// Names that show as nothing, or that turn the text after them around.
+const HIDDEN_NAMES: [&str; 8] = [
+    "\u{200B}",
+    "\u{202E}evil",
+    "evil\u{202E}",
+    "Ann\u{200D}",
+    "\u{2066}Bob\u{2069}",
+    "\u{3164}",
+    "\u{2800}",
+    "\u{FE0F}",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invisible_and_direction_changing_names_are_refused() {
+    let server = TestServer::start(Config::default()).await;
+    for name in HIDDEN_NAMES {
+        let mut client = Client::connect(&server.url).await.unwrap();
+        let hello = client.hello(name).await;
+        assert!(
+            matches!(
+                hello,
+                Err(spades_client::ClientError::Refused {
+                    code: ErrorCode::BadName,
+                    ..
+                })
+            ),
+            "hello as {name:?}: {hello:?}"
+        );
+        let answer = register(&server, name, "long enough").await;
+        assert_eq!(
+            (answer.status, answer.json()["error"].clone()),
+            (400, json!("bad_name")),
+            "registering {name:?}"
+        );
+        assert!(
+            answer.json()["message"].as_str().unwrap().contains("direction"),
+            "{}",
+            answer.body
+        );
+    }
+
+    // A room's name follows the same rules; one it refuses gives way to
+    // the owner's.
+    let mut owner = Player::connect(&server.url, "Ivy").await;
+    let reply = owner
+        .request(|id| ClientMessage::CreateRoom {
+            id,
+            name: Some("\u{202E}moor".into()),
+            rules: RulesSpec::default(),
+            private: false,
+            bots: BotLevel::Basic,
+        })
+        .await
+        .unwrap();
+    let ServerMessage::Snapshot { state, .. } = reply else {
+        panic!("{reply:?}")
+    };
+    assert_eq!(state.name, "Ivy's table");
+
+    // Names are stored in one Unicode form: an accent typed as a letter of
+    // its own and one typed as a combining mark make the same name.
+    assert_eq!(register(&server, "Jose\u{301}", "long enough").await.status, 201);
+    let twin = register(&server, "Jos\u{E9}", "long enough").await;
+    assert_eq!(
+        (twin.status, twin.json()["error"].clone()),
+        (409, json!("name_taken"))
+    );
+    let found = login(&server, "JOS\u{E9}", "long enough").await;
+    assert_eq!(found.status, 200, "{}", found.body);
+    assert_eq!(found.json()["player"]["name"], "Jos\u{E9}");
+}
+
+/// Another loopback address: Linux routes all of 127/8 to the loopback
+/// interface, so a test can be a second client address.
+const ELSEWHERE: [u8; 4] = [127, 0, 0, 2];
+
+/// Sends a request from the local address `from`: `head` is its request
+/// line and any headers beyond `Host`, `Connection` and `Content-Length`.
+/// The body is written while the answer is read, since the server may
+/// answer a large body, and close, before it has read all of it.
+async fn send_from(server: &TestServer, from: IpAddr, head: &str, body: Vec<u8>) -> HttpAnswer {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket
+        .bind(SocketAddr::new(from, 0))
+        .expect("binds to the address");
+    let stream = socket.connect(server.address()).await.expect("connects");
+    let (mut reader, mut writer) = stream.into_split();
+    let request = format!(
+        "{head}\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let writing = tokio::spawn(async move {
+        let _ = writer.write_all(request.as_bytes()).await;
+        let _ = writer.write_all(&body).await;
+        // The write half stays open until the answer is read, since the
+        // server takes a client that closes it for one that is gone.
+        std::future::pending::<()>().await;
+        drop(writer);
+    });
+    // A server that closes with some of the body unread resets the
+    // connection; what it answered before has arrived and is kept.
+    let mut response = Vec::new();
+    let _ = reader.read_to_end(&mut response).await;
+    writing.abort();
+    let response = String::from_utf8_lossy(&response);
+    let (head, body) = response.split_once("\r\n\r\n").expect("an answer");
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    HttpAnswer {
+        status,
+        headers: head.to_string(),
+        body: body.to_string(),
+    }
+}
+
+fn json_head(method: &str, path: &str) -> String {
+    format!("{method} {path} HTTP/1.1\r\nContent-Type: application/json")
+}
+
+async fn login_from(server: &TestServer, from: [u8; 4], name: &str, password: &str) -> HttpAnswer {
+    let body = json!({"name": name, "password": password}).to_string();
+    send_from(
+        server,
+        IpAddr::from(from),
+        &json_head("POST", "/api/login"),
+        body.into_bytes(),
+    )
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_attacker_elsewhere_cannot_lock_the_owner_out() {
+    let server = TestServer::start(Config::default()).await;
+    assert_eq!(register(&server, "Gina", "gina's password").await.status, 201);
+    let mut refused = 0;
+    for _ in 0..30 {
+        let guess = login_from(&server, ELSEWHERE, "gina", "a wild guess").await;
+        if guess.status == 429 {
+            assert_eq!(guess.json()["error"], "too_many_attempts");
+            let wait: u64 = guess
+                .headers
+                .lines()
+                .find_map(|line| {
+                    line.to_ascii_lowercase()
+                        .strip_prefix("retry-after: ")
+                        .map(str::to_string)
+                })
+                .and_then(|value| value.trim().parse().ok())
+                .expect("a Retry-After in seconds");
+            assert!((1..=15 * 60).contains(&wait), "{wait}");
+            refused += 1;
+        } else {
+            assert_eq!(guess.status, 401, "{}", guess.body);
+        }
+    }
+    assert_eq!(refused, 25, "the guesser gets 5 tries at the name");
+    assert_eq!(
+        login_from(&server, ELSEWHERE, "gina", "gina's password")
+            .await
+            .status,
+        429,
+        "and then not even the right password from there"
+    );
+
+    // The owner, at another address, is not held back by any of it, nor by
+    // a typing mistake of his own.
+    assert_eq!(login(&server, "Gina", "gina's passwrod").await.status, 401);
+    let owner = login(&server, "Gina", "gina's password").await;
+    assert_eq!(owner.status, 200, "{}", owner.body);
+}
+
+/// Starts a server whose passwords cost what `cost` says (`TestServer`
+/// makes them cheap).
+async fn start_with_cost(config: Config, cost: PasswordCost) -> TestServer {
+    let config = Config {
+        database_url: fresh_database(),
+        password_cost: cost,
+        ..config
+    };
+    let server = Server::start(config, "127.0.0.1:0".parse().unwrap())
+        .await
+        .expect("the server starts");
+    let url = format!("ws://{}/ws", server.local_addr());
+    TestServer { server, url }
+}
+
+async fn timed_login(server: &TestServer, name: &str) -> Duration {
+    let started = Instant::now();
+    let answer = login(server, name, "not the password").await;
+    assert_eq!(answer.status, 401, "{}", answer.body);
+    started.elapsed()
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_name_takes_as_long_to_refuse_as_a_wrong_password() {
+    // A cost that takes tens of milliseconds to check, so that a login
+    // that checks nothing is far quicker than one that does. Unoptimised,
+    // Argon2 is about ten times as slow.
+    let cost = PasswordCost {
+        memory_kib: if cfg!(debug_assertions) {
+            2 * 1024
+        } else {
+            16 * 1024
+        },
+        iterations: 2,
+    };
+    let config = Config {
+        login_failures_per_account: 100,
+        login_failures_per_address: 100,
+        ..Config::default()
+    };
+    let server = start_with_cost(config, cost).await;
+    assert_eq!(register(&server, "Hal", "hal's password").await.status, 201);
+    // Once each first: the first unknown name also makes the decoy hash.
+    timed_login(&server, "Hal").await;
+    timed_login(&server, "Nobody").await;
+    let (mut known, mut unknown) = (Vec::new(), Vec::new());
+    for n in 0..7 {
+        known.push(timed_login(&server, "Hal").await);
+        unknown.push(timed_login(&server, &format!("Nobody{n}")).await);
+    }
+    let (known, unknown) = (median(known), median(unknown));
+    assert!(
+        known >= Duration::from_millis(20),
+        "the cost is high enough to see: {known:?}"
+    );
+    assert!(
+        unknown * 3 >= known,
+        "an unknown name is refused in {unknown:?}, a wrong password in {known:?}"
+    );
+}
+
+/// Words that would show the server's Rust types through an error message.
+fn shows_rust_types(message: &str) -> bool {
+    let words = [
+        "::",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "i32",
+        "i64",
+        "usize",
+        "String",
+        "Uuid",
+        "struct",
+        "Option",
+        "Credentials",
+        "NewPassword",
+        "NewSettings",
+        "Permissions",
+        "Page",
+        "Limit",
+        "serde",
+        "axum",
+        "Rejection",
+        "Failed to",
+    ];
+    words.iter().any(|word| message.contains(word))
+}
+
+/// A request the API cannot read, and its answer: what the request is, its
+/// head and body; the status, the error code, and words its message holds.
+type Unreadable = (&'static str, String, Vec<u8>, u16, &'static str, &'static str);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_the_api_cannot_read_are_answered_in_its_error_shape() {
+    let server = TestServer::start(Config::default()).await;
+    let here = IpAddr::from([127, 0, 0, 1]);
+    let json = |value: serde_json::Value| value.to_string().into_bytes();
+    let big = {
+        let mut body = br#"{"name": "Kim", "password": ""#.to_vec();
+        body.resize(10 * 1024 * 1024, b'x');
+        body.extend_from_slice(br#""}"#);
+        body
+    };
+    let cases: Vec<Unreadable> = vec![
+        (
+            "a 10 MB body",
+            json_head("POST", "/api/register"),
+            big,
+            413,
+            "payload_too_large",
+            "KiB",
+        ),
+        (
+            "a missing field",
+            json_head("POST", "/api/register"),
+            json(json!({"name": "Kim"})),
+            422,
+            "bad_fields",
+            "`password`",
+        ),
+        (
+            "a field of the wrong type",
+            json_head("POST", "/api/login"),
+            json(json!({"name": 5, "password": "long enough"})),
+            422,
+            "bad_fields",
+            "`name`",
+        ),
+        (
+            "a number out of range",
+            json_head("POST", "/api/tournaments"),
+            json(json!({"name": "Cup", "max_players": -1})),
+            422,
+            "bad_fields",
+            "`max_players`",
+        ),
+        (
+            "a field the request does not take",
+            json_head("POST", "/api/tournaments"),
+            json(json!({"name": "Cup", "colour": "red", "format": "swiss"})),
+            422,
+            "bad_fields",
+            "`colour`",
+        ),
+        (
+            "a string for an object",
+            json_head("POST", "/api/register"),
+            json(json!("Kim")),
+            422,
+            "bad_fields",
+            "object",
+        ),
+        (
+            "a body that is not JSON",
+            json_head("POST", "/api/register"),
+            br#"{"name": "Kim" "password"}"#.to_vec(),
+            400,
+            "bad_json",
+            "line 1",
+        ),
+        (
+            "an empty body",
+            json_head("POST", "/api/claim"),
+            Vec::new(),
+            400,
+            "bad_json",
+            "empty",
+        ),
+        (
+            "JSON sent as plain text",
+            "POST /api/register HTTP/1.1\r\nContent-Type: text/plain".into(),
+            json(json!({"name": "Kim", "password": "long enough"})),
+            415,
+            "unsupported_media_type",
+            "application/json",
+        ),
+        (
+            "JSON sent with no content type",
+            "POST /api/login HTTP/1.1".into(),
+            json(json!({"name": "Kim", "password": "long enough"})),
+            415,
+            "unsupported_media_type",
+            "application/json",
+        ),
+        (
+            "a player id that is not a UUID",
+            "GET /api/players/not-an-id HTTP/1.1".into(),
+            Vec::new(),
+            400,
+            "bad_path",
+            "`id`",
+        ),
+        (
+            "a game id that is not a UUID",
+            "GET /api/games/42/history HTTP/1.1".into(),
+            Vec::new(),
+            400,
+            "bad_path",
+            "`id`",
+        ),
+        (
+            "a tournament id that is not a UUID",
+            "GET /api/tournaments/zzz HTTP/1.1".into(),
+            Vec::new(),
+            400,
+            "bad_path",
+            "`id`",
+        ),
+        (
+            "a page that is not a number",
+            "GET /api/leaderboard?page=two HTTP/1.1".into(),
+            Vec::new(),
+            400,
+            "bad_query",
+            "`page`",
+        ),
+        (
+            "a negative limit",
+            "GET /api/me/games?limit=-1 HTTP/1.1".into(),
+            Vec::new(),
+            400,
+            "bad_query",
+            "`limit`",
+        ),
+        (
+            "an unknown path",
+            "GET /api/nothing/here HTTP/1.1".into(),
+            Vec::new(),
+            404,
+            "not_found",
+            "path",
+        ),
+        (
+            "a path outside the API",
+            "GET /index.html HTTP/1.1".into(),
+            Vec::new(),
+            404,
+            "not_found",
+            "path",
+        ),
+        (
+            "a method the path does not take",
+            "DELETE /api/login HTTP/1.1".into(),
+            Vec::new(),
+            405,
+            "method_not_allowed",
+            "method",
+        ),
+    ];
+    for (what, head, body, status, code, said) in cases {
+        let answer = send_from(&server, here, &head, body).await;
+        assert_eq!(answer.status, status, "{what}: {}", answer.body);
+        assert!(
+            answer
+                .headers
+                .to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{what}: {}",
+            answer.headers
+        );
+        let error = answer.json();
+        assert_eq!(error["error"], code, "{what}: {}", answer.body);
+        let message = error["message"].as_str().expect("a message");
+        assert!(message.contains(said), "{what}: {message}");
+        assert!(!shows_rust_types(message), "{what}: {message}");
+        assert_eq!(error.as_object().unwrap().len(), 2, "{what}: {}", answer.body);
+        if status == 405 {
+            assert!(
+                answer.headers.to_ascii_lowercase().contains("allow: post"),
+                "{}",
+                answer.headers
+            );
+        }
     }
 }

@@ -310,6 +310,10 @@ pub fn app(state: AppState) -> Router {
         .route("/ws", get(websocket))
         .merge(api::routes())
         .merge(tournament::routes())
+        // Unknown paths and methods are answered like the API's other
+        // errors, in JSON, rather than with axum's empty bodies.
+        .fallback(api::no_route)
+        .method_not_allowed_fallback(api::wrong_method)
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,
             timeout,

@@ -75,10 +75,16 @@ pub struct Args {
     /// Argon2id iterations for each password.
     #[arg(long, env = "SPADES_PASSWORD_ITERATIONS", default_value_t = 2)]
     password_iterations: u32,
-    /// Failed logins allowed per account name in 15 minutes.
+    /// Failed logins at one account name from one client address in 15
+    /// minutes, after which that address may not try that name until the
+    /// oldest is 15 minutes old. Failures from other addresses never count,
+    /// so nobody elsewhere can lock the owner out. An IPv6 address counts by
+    /// its /64 network.
     #[arg(long, env = "SPADES_LOGIN_FAILURES", default_value_t = 5)]
     login_failures: usize,
-    /// Failed logins allowed per client address in 15 minutes.
+    /// Failed logins from one client address, at any names, in 15 minutes,
+    /// after which that address may not log in until the oldest is 15
+    /// minutes old. An IPv6 address counts by its /64 network.
     #[arg(long, env = "SPADES_LOGIN_FAILURES_PER_ADDRESS", default_value_t = 20)]
     login_failures_per_address: usize,
     /// Milliseconds a strong bot may think about one card.

@@ -2,7 +2,7 @@
 //! that lets accounts run tournaments.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::Refusal;
 use crate::AppState;
-use crate::api::{ApiError, ApiResult, caller};
+use crate::api::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, BODY_LIMIT, caller};
 use crate::identity::clean_text;
 
 /// The longest tournament name, in characters (the stores' limit).
@@ -36,6 +36,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/api/tournaments/{id}/cancel", post(cancel))
         .route("/api/players/{id}/tournaments", get(history))
         .route("/api/players/{id}/permissions", post(grant))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
 impl From<Refusal> for ApiError {
@@ -98,11 +99,15 @@ fn bad(message: impl Into<String>) -> ApiError {
 async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Json(body): Json<NewSettings>,
+    ApiJson(body): ApiJson<NewSettings>,
 ) -> ApiResult<Response> {
     let account = organizer(&state, &headers).await?;
-    let name = clean_text(&body.name, MAX_TOURNAMENT_NAME)
-        .ok_or_else(|| bad("a tournament name is 1 to 60 characters, with no control characters"))?;
+    let name = clean_text(&body.name, MAX_TOURNAMENT_NAME).ok_or_else(|| {
+        bad(format!(
+            "a tournament name is 1 to {MAX_TOURNAMENT_NAME} characters and starts with a visible one; \
+                 control characters, invisible ones and those that change the direction of text are refused"
+        ))
+    })?;
     let format: &'static str = match body.format.as_str() {
         "knockout" => "knockout",
         "swiss" => "swiss",
@@ -163,7 +168,7 @@ struct ListQuery {
 /// `GET /api/tournaments?status=upcoming|running|finished`.
 async fn list(
     State(state): State<AppState>,
-    Query(query): Query<ListQuery>,
+    ApiQuery(query): ApiQuery<ListQuery>,
 ) -> ApiResult<Json<Vec<TournamentSummary>>> {
     let statuses: &[&str] = match query.status.as_deref() {
         None => &["open", "running", "finished", "cancelled"],
@@ -177,7 +182,7 @@ async fn list(
 
 /// `GET /api/tournaments/{id}`: the settings, the entrants with their
 /// standings and places, and every table of every stage.
-async fn show(State(state): State<AppState>, Path(id): Path<Uuid>) -> ApiResult<Json<Tournament>> {
+async fn show(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<Tournament>> {
     state
         .store()
         .tournament(id)
@@ -190,7 +195,7 @@ async fn show(State(state): State<AppState>, Path(id): Path<Uuid>) -> ApiResult<
 async fn register(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<Uuid>,
+    ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<Response> {
     let account = caller(&state, &headers).await?;
     let entry = state.tournaments().register(id, account.id).await?;
@@ -201,7 +206,7 @@ async fn register(
 async fn unregister(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<Uuid>,
+    ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     let account = caller(&state, &headers).await?;
     state.tournaments().unregister(id, account.id).await?;
@@ -217,8 +222,8 @@ struct BotCount {
 async fn add_bots(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<Uuid>,
-    Json(body): Json<BotCount>,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(body): ApiJson<BotCount>,
 ) -> ApiResult<StatusCode> {
     organizer(&state, &headers).await?;
     state.tournaments().add_bots(id, body.count).await?;
@@ -229,7 +234,7 @@ async fn add_bots(
 async fn start(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<Uuid>,
+    ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     organizer(&state, &headers).await?;
     state.tournaments().start(id).await?;
@@ -240,7 +245,7 @@ async fn start(
 async fn cancel(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<Uuid>,
+    ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
     organizer(&state, &headers).await?;
     state.tournaments().cancel(id).await?;
@@ -251,7 +256,7 @@ async fn cancel(
 /// with his standing and place.
 async fn history(
     State(state): State<AppState>,
-    Path(id): Path<Uuid>,
+    ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<Json<Vec<PlayedTournament>>> {
     Ok(Json(state.store().player_tournaments(id, LIST_LIMIT).await?))
 }
@@ -270,8 +275,8 @@ struct Permissions {
 async fn grant(
     State(state): State<AppState>,
     headers: HeaderMap,
-    Path(id): Path<Uuid>,
-    Json(body): Json<Permissions>,
+    ApiPath(id): ApiPath<Uuid>,
+    ApiJson(body): ApiJson<Permissions>,
 ) -> ApiResult<StatusCode> {
     let account = caller(&state, &headers).await?;
     if !account.is_admin {
