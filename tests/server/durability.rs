@@ -646,6 +646,41 @@ async fn when_postgres_goes_away_play_goes_on_and_every_hand_is_stored_when_it_r
     let refused_start = others[0].request(|id| ClientMessage::StartGame { id }).await;
     assert_eq!(refused(refused_start), ErrorCode::ServerBusy);
 
+    // East's connection drops. The server cannot ask the store about his
+    // token, but it has seen his session: he comes back to his seat.
+    let east = &mut players[1];
+    let mut client = Client::connect(&url).await.expect("reconnects");
+    client.continue_ids(&east.client);
+    let welcome = client
+        .hello_again(&east.token)
+        .await
+        .expect("a session seen before is let in while the store is down");
+    assert!(
+        matches!(welcome, ServerMessage::Welcome { room: Some(_), .. }),
+        "{welcome:?}"
+    );
+    east.client = client;
+    east.table.dropped();
+    let (room, last_seq) = (east.table.room.clone().unwrap(), east.table.last_seq);
+    let back = east
+        .request(|id| ClientMessage::Resync { id, room, last_seq })
+        .await
+        .expect("resync");
+    assert!(
+        matches!(back, ServerMessage::Ack { .. } | ServerMessage::Snapshot { .. }),
+        "{back:?}"
+    );
+    // A token the server never saw cannot be checked now.
+    let mut stranger = Client::connect(&url).await.unwrap();
+    assert!(matches!(
+        stranger.hello_again("a_0123456789abcdef0123456789abcdef").await,
+        Err(spades_client::ClientError::Refused {
+            code: ErrorCode::ServerBusy,
+            ..
+        })
+    ));
+    play_into_hand(&mut players, 2, 11).await;
+
     postgres.start();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     while http(server.address, "GET", "/readyz", None, None).await.status != 200 {

@@ -15,5 +15,6 @@ mod matchmaking;
 mod play;
 mod protocol_doc;
 mod reconnect;
+mod sessions;
 mod slow_client;
 mod tournaments;

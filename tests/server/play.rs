@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use spades_engine::{CardSet, Seat};
-use spades_protocol::ws::{ClientMessage, ErrorCode, ServerMessage};
+use spades_protocol::ws::{ClientMessage, ErrorCode, RoomStatus, ServerMessage};
 use spades_server::Config;
 
 use crate::support::*;
@@ -18,9 +18,50 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
 
     let mut watcher = Player::connect(&server.url, "Watcher").await;
     watcher.join_room(&code).await;
+    let mut lobbyist = Player::connect(&server.url, "Lobbyist").await;
+    lobbyist
+        .request(|id| ClientMessage::WatchLobby { id })
+        .await
+        .unwrap();
 
     players[1].start_game().await;
     play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;
+
+    // The lobby shows the room as finished between games.
+    lobbyist
+        .wait_for(Duration::from_secs(5), |m| {
+            matches!(m, ServerMessage::LobbyRoom { room } if room.room == code && room.status == RoomStatus::Finished)
+        })
+        .await;
+    // A card after the end is refused as such.
+    let late = players[0]
+        .request(|id| ClientMessage::Play {
+            id,
+            card: "AS".parse().unwrap(),
+        })
+        .await;
+    assert_eq!(refused(late), ErrorCode::GameOver);
+    // The game's id comes with its start and its end, and its stored
+    // history is there.
+    let started = watcher.received.iter().find_map(|m| match m {
+        ServerMessage::GameStarted { game_id, .. } => Some(game_id.clone()),
+        _ => None,
+    });
+    let ended = watcher.received.iter().find_map(|m| match m {
+        ServerMessage::GameOver { game_id, .. } => Some(game_id.clone()),
+        _ => None,
+    });
+    let game_id = started.expect("a game started");
+    assert_eq!(Some(&game_id), ended.as_ref());
+    let stored = http(
+        server.address(),
+        "GET",
+        &format!("/api/games/{game_id}/history"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(stored.status, 200, "{}", stored.body);
 
     // A second game in the same room.
     players[2].start_game().await;
@@ -127,6 +168,7 @@ async fn the_lobby_lists_public_rooms_and_sends_live_updates() {
         unreachable!()
     };
     assert_eq!(room.room, code);
+    assert_eq!(room.spectators, 1, "the room is announced with its creator in it");
 
     let mut hidden_host = Player::connect(&server.url, "Secret").await;
     let private_code = hidden_host.create_room(Default::default(), true).await;

@@ -415,6 +415,9 @@ pub struct TeamScoreView {
 pub struct GameView {
     /// The game's number in its room, from 0.
     pub game: u32,
+    /// The game's id in the store: its history is at
+    /// `GET /api/games/{id}/history` once it is over.
+    pub game_id: String,
     pub rules: RuleSet,
     pub phase: String,
     pub hand: u32,
@@ -607,6 +610,8 @@ pub enum ServerMessage {
         room: String,
         seq: u64,
         game: u32,
+        /// The game's id in the store (see `GET /api/games/{id}`).
+        game_id: String,
         rules: RuleSet,
     },
     /// A hand was dealt. A player sees his own cards, unless they are hidden
@@ -685,6 +690,7 @@ pub enum ServerMessage {
     GameOver {
         room: String,
         seq: u64,
+        game_id: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         winner: Option<Team>,
         score: [i32; 2],

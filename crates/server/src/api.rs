@@ -603,6 +603,11 @@ struct SessionAnswer {
 async fn session_for(state: &AppState, account: Uuid, name: &str) -> ApiResult<SessionAnswer> {
     let lifetime = state.config().session_lifetime;
     let token = identity::open_session(state.store(), account, TokenKind::Account, lifetime).await?;
+    let player = PlayerRef::new(account, name);
+    let expires_at = time::OffsetDateTime::now_utc() + lifetime;
+    state
+        .known_sessions()
+        .remember(identity::token_hash(&token), &player, expires_at);
     Ok(SessionAnswer {
         token,
         player: PlayerRef::new(account, name).info(),
@@ -693,11 +698,16 @@ async fn registered_account(state: &AppState, typed: &str, name: &str) -> ApiRes
 /// `POST /api/logout`: ends the bearer token's session.
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<StatusCode> {
     let token = bearer(&headers).ok_or_else(ApiError::unauthorized)?;
+    let session = identity::token_hash(token);
     let revoked = state
         .store()
-        .revoke_session(&identity::token_hash(token), time::OffsetDateTime::now_utc())
+        .revoke_session(&session, time::OffsetDateTime::now_utc())
         .await?;
     if revoked {
+        // The session ends everywhere: its WebSocket is closed, and the
+        // server no longer vouches for it while the store is away.
+        state.known_sessions().forget(&session);
+        state.online().end_session(&session);
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiError::unauthorized())
@@ -725,6 +735,8 @@ async fn claim(
     // The guest token opened a session without a password; it ends here.
     let now = time::OffsetDateTime::now_utc();
     state.store().revoke_sessions_of(account.id, now).await?;
+    state.known_sessions().forget_account(account.id);
+    state.online().end_sessions_of(&account.id.to_string());
     Ok(Json(session_for(&state, account.id, &account.name).await?))
 }
 

@@ -65,9 +65,12 @@ pub struct Config {
     pub session_lifetime: Duration,
     /// The cost of hashing passwords.
     pub password_cost: PasswordCost,
-    /// Failed logins allowed per account name within `login_window`.
+    /// Failed logins allowed for one account name from one client address
+    /// within `login_window`. Failures from other addresses do not count,
+    /// so that nobody can lock the owner out.
     pub login_failures_per_account: usize,
-    /// Failed logins allowed per client address within `login_window`.
+    /// Failed logins allowed per client address, whatever the names,
+    /// within `login_window`.
     pub login_failures_per_address: usize,
     pub login_window: Duration,
     /// Deal every game from seeds derived from this one instead of fresh

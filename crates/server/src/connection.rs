@@ -16,6 +16,7 @@ use spades_protocol::read::read_client_message;
 use spades_protocol::ws::{
     ClientMessage, ErrorCode, MAX_FRAME_BYTES, MessageId, PROTOCOL_VERSION, ServerMessage,
 };
+use time::OffsetDateTime;
 use tokio::time::Sleep;
 use tokio_util::sync::WaitForCancellationFutureOwned;
 
@@ -696,25 +697,11 @@ impl Session {
             let message = format!("this server speaks protocol version {PROTOCOL_VERSION}");
             return self.send_error(Some(id), ErrorCode::UnsupportedVersion, message);
         }
-        let store = self.state.store();
-        let unavailable = |error: spades_store::StoreError| {
-            tracing::error!(%error, "storage error during hello");
-            (ErrorCode::ServerBusy, "storage is unavailable; try again later")
-        };
         let found = match (token, name) {
-            (Some(token), _) => match identity::resolve(store, &token).await {
-                Ok(Some(account)) => Ok((PlayerRef::from(&account), token)),
-                Ok(None) => Err((ErrorCode::BadToken, "unknown or expired token")),
-                Err(error) => Err(unavailable(error)),
-            },
+            (Some(token), _) => self.returning(token).await,
             (None, Some(name)) => match identity::clean_name(&name) {
-                None => Err((
-                    ErrorCode::BadName,
-                    "a name is 1 to 24 characters, with no control characters",
-                )),
-                Some(name) => identity::new_guest(store, &name, self.state.config().session_lifetime)
-                    .await
-                    .map_err(unavailable),
+                None => Err((ErrorCode::BadName, identity::NAME_RULES)),
+                Some(name) => self.new_guest(&name).await,
             },
             (None, None) => Err((ErrorCode::BadMessage, "hello needs a name or a token")),
         };
@@ -722,7 +709,8 @@ impl Session {
             Ok(found) => found,
             Err((code, message)) => return self.send_error(Some(id), code, message),
         };
-        if let Some(previous) = self.state.online().connect(&player, self.outbox.clone()) {
+        let session = identity::token_hash(&token);
+        if let Some(previous) = self.state.online().connect(&player, self.outbox.clone(), session) {
             // The old connection leaves its room before this one can ask
             // to come back in, so that the others always see the player
             // away, then back, in that order. It takes a moment; the
@@ -744,6 +732,53 @@ impl Session {
             room,
         });
         self.player = Some(player);
+    }
+
+    /// The player behind a session token. While the store cannot answer,
+    /// a session this server has seen still lets its player in, so that
+    /// he can get back to a table that plays on without the store.
+    async fn returning(&self, token: String) -> Result<(PlayerRef, String), (ErrorCode, &'static str)> {
+        let session = identity::token_hash(&token);
+        let known = self.state.known_sessions();
+        match identity::resolve_session(self.state.store(), &token).await {
+            Ok(Some((account, expires_at))) => {
+                let player = PlayerRef::from(&account);
+                known.remember(session, &player, expires_at);
+                Ok((player, token))
+            }
+            Ok(None) => {
+                known.forget(&session);
+                Err((ErrorCode::BadToken, "unknown or expired token"))
+            }
+            Err(error) => match known.recall(&session, OffsetDateTime::now_utc()) {
+                Some(player) if error.is_transient() => {
+                    tracing::warn!(%error, "storage unavailable during hello; a session seen before lets its player in");
+                    Ok((player, token))
+                }
+                _ => {
+                    tracing::error!(%error, "storage error during hello");
+                    Err((ErrorCode::ServerBusy, "storage is unavailable; try again later"))
+                }
+            },
+        }
+    }
+
+    /// A new guest and his session, which the server remembers.
+    async fn new_guest(&self, name: &str) -> Result<(PlayerRef, String), (ErrorCode, &'static str)> {
+        let lifetime = self.state.config().session_lifetime;
+        match identity::new_guest(self.state.store(), name, lifetime).await {
+            Ok((player, token)) => {
+                let expires_at = OffsetDateTime::now_utc() + lifetime;
+                self.state
+                    .known_sessions()
+                    .remember(identity::token_hash(&token), &player, expires_at);
+                Ok((player, token))
+            }
+            Err(error) => {
+                tracing::error!(%error, "storage error during hello");
+                Err((ErrorCode::ServerBusy, "storage is unavailable; try again later"))
+            }
+        }
     }
 
     async fn find_and_enter(&mut self, id: MessageId, code: &str, last_seq: Option<u64>) {

@@ -244,15 +244,23 @@ pub async fn open_session(
 
 /// The account a token belongs to, if the session is live.
 pub async fn resolve(store: &Store, token: &str) -> Result<Option<Account>, StoreError> {
+    Ok(resolve_session(store, token).await?.map(|(account, _)| account))
+}
+
+/// The account a token belongs to and when its session expires, if the
+/// session is live.
+pub async fn resolve_session(
+    store: &Store,
+    token: &str,
+) -> Result<Option<(Account, OffsetDateTime)>, StoreError> {
     if token.len() > 128 {
         return Ok(None);
     }
-    store
-        .session_account(&token_hash(token), OffsetDateTime::now_utc())
-        .await
+    store.session(&token_hash(token), OffsetDateTime::now_utc()).await
 }
 
-/// Creates a guest account and its session.
+/// Creates a guest account and its session, and returns the player and
+/// the session's token.
 pub async fn new_guest(
     store: &Store,
     name: &str,
@@ -266,15 +274,18 @@ pub async fn new_guest(
     Ok((PlayerRef::new(id, name), token))
 }
 
-/// Which connection each player is on. Its lock is held only for a map
-/// operation, never across an await.
+/// Which connection each player is on, and the session it said hello
+/// with. Its lock is held only for a map operation, never across an await.
 #[derive(Default, Debug)]
 pub struct Online {
-    connections: Mutex<HashMap<Arc<str>, Outbox>>,
+    connections: Mutex<HashMap<Arc<str>, (Outbox, SessionHash)>>,
 }
 
+/// The SHA-256 of a session token: what the server keeps of it.
+pub type SessionHash = [u8; 32];
+
 impl Online {
-    fn connections(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, Outbox>> {
+    fn connections(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, (Outbox, SessionHash)>> {
         // Each operation is one insert or remove, so a panic elsewhere while
         // the lock was held cannot have left the map half updated.
         self.connections
@@ -282,10 +293,10 @@ impl Online {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Records the player's new connection and closes the old one, if any,
-    /// which it returns.
-    pub fn connect(&self, player: &PlayerRef, outbox: Outbox) -> Option<Outbox> {
-        let previous = self.connections().insert(player.id.clone(), outbox)?;
+    /// Records the player's new connection, opened with `session`, and
+    /// closes the old one, if any, which it returns.
+    pub fn connect(&self, player: &PlayerRef, outbox: Outbox, session: SessionHash) -> Option<Outbox> {
+        let (previous, _) = self.connections().insert(player.id.clone(), (outbox, session))?;
         previous.close(CloseReason::Replaced);
         Some(previous)
     }
@@ -295,15 +306,31 @@ impl Online {
         let mut connections = self.connections();
         if connections
             .get(&player.id)
-            .is_some_and(|outbox| outbox.id() == connection)
+            .is_some_and(|(outbox, _)| outbox.id() == connection)
         {
             connections.remove(&player.id);
         }
     }
 
+    /// Closes the connection opened with a session that has ended (the
+    /// player logged out), if there is one.
+    pub fn end_session(&self, session: &SessionHash) {
+        let connections = self.connections();
+        for (outbox, _) in connections.values().filter(|(_, hash)| hash == session) {
+            outbox.close(CloseReason::SessionEnded);
+        }
+    }
+
+    /// Closes the player's connection, whose sessions have all ended.
+    pub fn end_sessions_of(&self, player: &str) {
+        if let Some((outbox, _)) = self.connections().get(player) {
+            outbox.close(CloseReason::SessionEnded);
+        }
+    }
+
     /// Sends a message to the player's connection, if he has one.
     pub fn send(&self, player: &str, message: axum::extract::ws::Utf8Bytes) -> bool {
-        let outbox = self.connections().get(player).cloned();
+        let outbox = self.connections().get(player).map(|(outbox, _)| outbox.clone());
         outbox.is_some_and(|outbox| outbox.send(message))
     }
 
@@ -411,13 +438,34 @@ mod tests {
         let shutdown = tokio_util::sync::CancellationToken::new();
         let (first, _first_rx) = crate::outbox::outbox(1, 4, shutdown.clone());
         let (second, _second_rx) = crate::outbox::outbox(2, 4, shutdown);
-        online.connect(&player, first.clone());
-        online.connect(&player, second.clone());
+        online.connect(&player, first.clone(), [1; 32]);
+        online.connect(&player, second.clone(), [2; 32]);
         assert!(first.is_closed());
         assert!(!second.is_closed());
         online.disconnect(&player, 1);
         assert_eq!(online.count(), 1, "the old connection does not remove the new");
         online.disconnect(&player, 2);
         assert_eq!(online.count(), 0);
+    }
+
+    #[test]
+    fn an_ended_session_closes_its_connection_only() {
+        let online = Online::default();
+        let shutdown = tokio_util::sync::CancellationToken::new();
+        let (ann, bob) = (
+            PlayerRef::new(Uuid::new_v4(), "Ann"),
+            PlayerRef::new(Uuid::new_v4(), "Bob"),
+        );
+        let (ann_outbox, _ann_rx) = crate::outbox::outbox(1, 4, shutdown.clone());
+        let (bob_outbox, _bob_rx) = crate::outbox::outbox(2, 4, shutdown);
+        online.connect(&ann, ann_outbox.clone(), [1; 32]);
+        online.connect(&bob, bob_outbox.clone(), [2; 32]);
+        online.end_session(&[3; 32]);
+        assert!(!ann_outbox.is_closed() && !bob_outbox.is_closed());
+        online.end_session(&[1; 32]);
+        assert!(ann_outbox.is_closed(), "Ann logged out");
+        assert!(!bob_outbox.is_closed());
+        online.end_sessions_of(&bob.id);
+        assert!(bob_outbox.is_closed());
     }
 }

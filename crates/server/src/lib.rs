@@ -19,6 +19,7 @@ mod matchmaking;
 mod outbox;
 mod render;
 mod room;
+mod sessions;
 mod tournament;
 
 use std::future::Future;
@@ -92,6 +93,7 @@ struct Shared {
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
     online: Arc<Online>,
+    known_sessions: sessions::KnownSessions,
     lobby: LobbyHandle,
     tournaments: TournamentHandle,
     login_limiter: api::LoginLimiter,
@@ -145,6 +147,7 @@ impl AppState {
                 journal,
                 lifecycle,
                 online,
+                known_sessions: sessions::KnownSessions::default(),
                 login_limiter,
                 connections: AtomicUsize::new(0),
                 refused: Default::default(),
@@ -162,6 +165,10 @@ impl AppState {
 
     fn store(&self) -> &Store {
         &self.shared.store
+    }
+
+    fn known_sessions(&self) -> &sessions::KnownSessions {
+        &self.shared.known_sessions
     }
 
     fn online(&self) -> &Online {

@@ -38,6 +38,9 @@ pub enum CloseReason {
     Unresponsive,
     /// It did not say `hello` in time.
     NoHello,
+    /// The session it said hello with ended: the player logged out, or
+    /// the guest became a registered player.
+    SessionEnded,
     /// It sent a frame that breaks the WebSocket protocol.
     ProtocolError,
     /// It sent a text frame that is not UTF-8.
@@ -54,6 +57,7 @@ impl CloseReason {
             CloseReason::MessageTooBig => 1009,
             CloseReason::Unresponsive => 4002,
             CloseReason::NoHello => 4003,
+            CloseReason::SessionEnded => 4004,
             CloseReason::ProtocolError => 1002,
             CloseReason::NotUtf8 => 1007,
         }
@@ -67,6 +71,7 @@ impl CloseReason {
             CloseReason::MessageTooBig => "frame above the size limit",
             CloseReason::Unresponsive => "no answer to pings",
             CloseReason::NoHello => "no hello in time",
+            CloseReason::SessionEnded => "session ended",
             CloseReason::ProtocolError => "WebSocket protocol error",
             CloseReason::NotUtf8 => "text frame is not UTF-8",
         }

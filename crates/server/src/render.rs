@@ -7,6 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use spades_engine::{Bid, ByTeam, Game, Legal, Seat, TeamHandScore, View, Viewer};
 use spades_protocol::ws::{BidView, Expected, GameView, PassView, TeamScoreView, TrickView, TurnView};
+use uuid::Uuid;
 
 pub fn bid_view(bid: Bid) -> BidView {
     BidView {
@@ -84,11 +85,18 @@ fn trick_view(view: &View<'_>) -> TrickView {
     }
 }
 
-/// The whole game as one viewer may see it.
-pub fn game_view(game: &Game, number: u32, clocks: &[Option<Duration>; 4], viewer: Viewer) -> GameView {
+/// The whole game as one viewer may see it: the game is the room's
+/// `number`th, stored under `id`.
+pub fn game_view(
+    game: &Game,
+    (number, id): (u32, Uuid),
+    clocks: &[Option<Duration>; 4],
+    viewer: Viewer,
+) -> GameView {
     let view = game.view(viewer);
     GameView {
         game: number,
+        game_id: id.to_string(),
         rules: *view.rules(),
         phase: view.phase().to_string(),
         hand: view.hand_number(),

@@ -805,10 +805,9 @@ impl Room {
             spectators: self.spectators(),
             your_seat: seat,
             games: self.games,
-            game: self
-                .table
-                .as_ref()
-                .map(|table| render::game_view(&table.game, table.number, &table.clocks(now), viewer)),
+            game: self.table.as_ref().map(|table| {
+                render::game_view(&table.game, (table.number, table.id), &table.clocks(now), viewer)
+            }),
         }
     }
 
@@ -1298,11 +1297,12 @@ impl Room {
             thinking: SeatSet::EMPTY,
             over: false,
         });
-        let (room, rules) = (self.code(), self.settings.rules);
+        let (room, rules, game_id) = (self.code(), self.settings.rules, id.to_string());
         self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::GameStarted {
             room: room.clone(),
             seq,
             game: number,
+            game_id: game_id.clone(),
             rules,
         });
         self.emit_hand_started();
@@ -1392,7 +1392,13 @@ impl Room {
             );
         }
         if !self.playing() {
-            let refusal = Refusal::new(ErrorCode::NoGame, "no game is being played");
+            let refusal = match self.table {
+                Some(_) => Refusal::new(
+                    ErrorCode::GameOver,
+                    "the game is over; a seated player can start the next one",
+                ),
+                None => Refusal::new(ErrorCode::NoGame, "no game is being played"),
+            };
             return self.refuse(player, Some(id), refusal);
         }
         match self.apply(seat, action, Some(&id)) {
@@ -1551,10 +1557,11 @@ impl Room {
             }
             Event::HandStarted { .. } => self.emit_hand_started(),
             Event::GameEnded { winner } => {
-                let score = game.score().0;
+                let (score, game_id) = (game.score().0, table.id.to_string());
                 self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::GameOver {
                     room: room.clone(),
                     seq,
+                    game_id: game_id.clone(),
                     winner: Some(winner),
                     score,
                 });
@@ -1833,14 +1840,14 @@ impl Room {
 
     fn abandon(&mut self) {
         let room = self.code();
-        let score = self
-            .table
-            .as_ref()
-            .map(|table| table.game.score().0)
-            .unwrap_or_default();
+        let Some(table) = self.table.as_ref() else {
+            return;
+        };
+        let (score, game_id) = (table.game.score().0, table.id.to_string());
         self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::GameOver {
             room: room.clone(),
             seq,
+            game_id: game_id.clone(),
             winner: None,
             score,
         });

@@ -717,13 +717,28 @@ impl Store {
         token_hash: &[u8; 32],
         now: OffsetDateTime,
     ) -> Result<Option<Account>> {
-        let sql = "SELECT a.id, a.name, a.registered, a.password_hash, a.is_admin, a.can_organize \
-             FROM sessions s JOIN accounts a ON a.id = s.account_id \
+        Ok(self.session(token_hash, now).await?.map(|(account, _)| account))
+    }
+
+    /// The account of a session that has neither expired nor been revoked,
+    /// and when the session expires.
+    pub async fn session(
+        &self,
+        token_hash: &[u8; 32],
+        now: OffsetDateTime,
+    ) -> Result<Option<(Account, OffsetDateTime)>> {
+        #[derive(sqlx::FromRow)]
+        struct Row {
+            #[sqlx(flatten)]
+            account: Account,
+            expires_at: OffsetDateTime,
+        }
+        let sql = "SELECT a.id, a.name, a.registered, a.password_hash, a.is_admin, a.can_organize, \
+             s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id \
              WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2";
-        Ok(
-            on_pool!(self, pool => sqlx::query_as::<_, Account>(sql).bind(&token_hash[..]).bind(now)
-            .fetch_optional(pool).await?),
-        )
+        let row = on_pool!(self, pool => sqlx::query_as::<_, Row>(sql).bind(&token_hash[..]).bind(now)
+            .fetch_optional(pool).await?);
+        Ok(row.map(|row| (row.account, row.expires_at)))
     }
 
     pub async fn revoke_session(&self, token_hash: &[u8; 32], now: OffsetDateTime) -> Result<bool> {
