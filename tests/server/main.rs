@@ -17,4 +17,5 @@ mod protocol_doc;
 mod reconnect;
 mod sessions;
 mod slow_client;
+mod switching;
 mod tournaments;

@@ -574,7 +574,7 @@ impl Session {
                     .await
                 {
                     Ok(Ok(room)) => self.enter(room, id, None).await,
-                    Ok(Err(code)) => self.send_error(Some(id), code, "too many rooms are open; try later"),
+                    Ok(Err(busy)) => self.send_error(Some(id), ErrorCode::ServerBusy, busy.message()),
                     Err(_) => self.shutting_down(id),
                 }
             }

@@ -40,7 +40,7 @@ pub enum LobbyRequest {
         rules: RuleSet,
         private: bool,
         bots: BotLevel,
-        reply: oneshot::Sender<Result<RoomHandle, ErrorCode>>,
+        reply: oneshot::Sender<Result<RoomHandle, Busy>>,
     },
     Find {
         code: String,
@@ -105,6 +105,27 @@ pub struct TournamentTable {
     pub players: [PlayerRef; 4],
 }
 
+/// Why the lobby cannot open a room now.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Busy {
+    ShuttingDown,
+    /// The store is failing: a room could not number its events, and no
+    /// game could start in it.
+    StoreUnavailable,
+    TooManyRooms,
+}
+
+impl Busy {
+    /// What to tell the player.
+    pub fn message(self) -> &'static str {
+        match self {
+            Busy::ShuttingDown => "the server is shutting down",
+            Busy::StoreUnavailable => "storage is unavailable: no room can open now; try again later",
+            Busy::TooManyRooms => "too many rooms are open; try again later",
+        }
+    }
+}
+
 /// What rooms tell the lobby.
 #[derive(Debug)]
 pub enum LobbyNote {
@@ -138,7 +159,7 @@ impl LobbyHandle {
         rules: RuleSet,
         private: bool,
         bots: BotLevel,
-    ) -> Result<Result<RoomHandle, ErrorCode>, LobbyGone> {
+    ) -> Result<Result<RoomHandle, Busy>, LobbyGone> {
         self.ask(|reply| LobbyRequest::Create {
             owner,
             name,
@@ -319,8 +340,17 @@ impl Lobby {
                 bots,
                 reply,
             } => {
-                if self.rooms.len() >= self.config.max_rooms || self.lifecycle.is_draining() {
-                    let _ = reply.send(Err(ErrorCode::ServerBusy));
+                let busy = if self.lifecycle.is_draining() {
+                    Some(Busy::ShuttingDown)
+                } else if self.journal.is_degraded() {
+                    Some(Busy::StoreUnavailable)
+                } else if self.rooms.len() >= self.config.max_rooms {
+                    Some(Busy::TooManyRooms)
+                } else {
+                    None
+                };
+                if let Some(busy) = busy {
+                    let _ = reply.send(Err(busy));
                     return;
                 }
                 let code: Arc<str> = loop {

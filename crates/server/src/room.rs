@@ -576,9 +576,17 @@ impl Room {
         // shared token and timer wheel once per card played.
         let stopped = stop.cancelled();
         tokio::pin!(stopped);
+        let waits_for_store = !matches!(opening, Opening::Empty);
         let seqs = tokio::select! {
             () = &mut stopped => return,
-            seqs = self.open_numbering() => seqs,
+            seqs = self.open_numbering(waits_for_store) => seqs,
+        };
+        let Some(seqs) = seqs else {
+            self.refuse_unopened(&mut requests);
+            let _ = self.lobby.send(LobbyNote::Closed {
+                code: self.settings.code.clone(),
+            });
+            return;
         };
         self.log = EventLog::new(self.settings.code.clone(), self.config.resync_window, seqs.base);
         self.reserved = seqs.reserved;
@@ -632,18 +640,46 @@ impl Room {
         });
     }
 
-    /// Where this opening's event numbers start, from the store. A store
-    /// that does not answer is asked again until it does: numbering from
-    /// anywhere else could repeat numbers a client saw before a restart.
-    /// Requests wait meanwhile.
-    async fn open_numbering(&self) -> RoomSeqs {
+    /// Where this opening's event numbers start, from the store. A room
+    /// with players seated (a resumed game, a quick-play or tournament
+    /// table) asks again until the store answers, and its requests wait
+    /// meanwhile: numbering from anywhere else could repeat numbers a
+    /// client saw before a restart. An empty room gives up at once, since
+    /// its creator would rather be told.
+    async fn open_numbering(&self, waits_for_store: bool) -> Option<RoomSeqs> {
         loop {
             match self.store.open_room(&self.settings.code, SEQ_RESERVE).await {
-                Ok(seqs) => return seqs,
-                Err(error) => {
+                Ok(seqs) => return Some(seqs),
+                Err(error) if waits_for_store => {
                     tracing::warn!(room = %self.settings.code, %error, "cannot open the room's numbering; retrying");
                     tokio::time::sleep(OPEN_RETRY).await;
                 }
+                Err(error) => {
+                    tracing::warn!(room = %self.settings.code, %error, "cannot open the room's numbering");
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Answers the requests of a room that could not open, and takes no
+    /// more: whoever was on his way in is told why.
+    fn refuse_unopened(&self, requests: &mut mpsc::Receiver<RoomRequest>) {
+        requests.close();
+        let refusal = |id: MessageId| ServerMessage::Error {
+            id: Some(id),
+            code: ErrorCode::ServerBusy,
+            message: "storage is unavailable: the room could not open; try again later".into(),
+        };
+        while let Ok(request) = requests.try_recv() {
+            match request {
+                RoomRequest::Join { outbox, id, .. } | RoomRequest::Resync { outbox, id, .. } => {
+                    outbox.send(Utf8Bytes::from(refusal(id).to_json()));
+                }
+                RoomRequest::Leave { left, .. } => {
+                    let _ = left.send(());
+                }
+                _ => {}
             }
         }
     }
