@@ -278,3 +278,13 @@ async fn a_connection_that_never_says_hello_is_closed() {
         .unwrap();
     assert!(matches!(pong, ServerMessage::Pong { .. }));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plain_request_to_the_websocket_path_is_told_what_it_takes() {
+    let server = TestServer::start(Config::default()).await;
+    let answer = http(server.address(), "GET", "/ws", None, None).await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    let body = answer.json();
+    assert_eq!(body["error"], "not_a_websocket");
+    assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+}

@@ -151,6 +151,7 @@ async fn an_http_client_that_sends_no_request_or_stalls_is_let_go() {
     assert!(answered.is_ok(), "a stalled request held its socket");
     let answer = String::from_utf8_lossy(&answer);
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains(r#""error":"request_timeout""#), "{answer}");
 
     // A client that sends its request in time is served as ever.
     let health = http(server.address(), "GET", "/healthz", None, None).await;

@@ -31,8 +31,10 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::rejection::ExtensionRejection;
-use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::{ConnectInfo, Request, State, WebSocketUpgrade};
 use axum::http::StatusCode;
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use spades_protocol::ws::HARD_FRAME_LIMIT;
@@ -40,7 +42,6 @@ use spades_store::Store;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
-use tower_http::timeout::TimeoutLayer;
 
 pub use api::PasswordCost;
 pub use config::Config;
@@ -321,11 +322,23 @@ pub fn app(state: AppState) -> Router {
         // errors, in JSON, rather than with axum's empty bodies.
         .fallback(api::no_route)
         .method_not_allowed_fallback(api::wrong_method)
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            timeout,
-        ))
+        .layer(axum::middleware::from_fn_with_state(timeout, answer_in_time))
         .with_state(state)
+}
+
+/// Answers a request within `limit`, its body included, or with `408` in
+/// the API's error shape: a client that stops sending half way must not
+/// hold its socket and its handler for good.
+async fn answer_in_time(State(limit): State<Duration>, request: Request, next: Next) -> Response {
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => api::ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            "request_timeout",
+            "the request was not sent and answered in time",
+        )
+        .into_response(),
+    }
 }
 
 /// The process is up.
@@ -430,8 +443,19 @@ async fn metrics(State(state): State<AppState>) -> Response {
 async fn websocket(
     State(state): State<AppState>,
     peer: Result<ConnectInfo<SocketAddr>, ExtensionRejection>,
-    upgrade: WebSocketUpgrade,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
+    let upgrade = match upgrade {
+        Ok(upgrade) => upgrade,
+        Err(rejection) => {
+            return api::ApiError::new(
+                rejection.status(),
+                "not_a_websocket",
+                "this address takes WebSocket connections only (see protocol.md)",
+            )
+            .into_response();
+        }
+    };
     let address = peer.ok().map(|ConnectInfo(address)| address.ip());
     let slot = match state.admit(address) {
         Ok(slot) => slot,
