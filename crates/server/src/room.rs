@@ -160,10 +160,17 @@ impl RoomHandle {
     /// Takes the player out of the room and waits until the room has let
     /// go of his connection, so that nothing of this room reaches it
     /// after whatever the connection does next.
+    ///
+    /// A room answers within microseconds, unless it is still opening
+    /// while the store is down; the wait is bounded so that the connection
+    /// is not held for the length of an outage.
     pub async fn leave(&self, player: Arc<str>) -> Result<(), RoomGone> {
         let (left, done) = oneshot::channel();
         self.send(RoomRequest::Leave { player, left }).await?;
-        done.await.map_err(|_| RoomGone)
+        match tokio::time::timeout(LEAVE_WAIT, done).await {
+            Ok(answer) => answer.map_err(|_| RoomGone),
+            Err(_) => Ok(()),
+        }
     }
 }
 
@@ -363,6 +370,9 @@ fn opening_summary(settings: &Settings, opening: &Opening) -> RoomSummary {
 /// the last mark. The numbers thus jump by up to this much across a
 /// restart, and the mark is stored about once per game.
 pub const SEQ_RESERVE: u64 = 1000;
+
+/// The longest a connection waits for a room it leaves to let go of it.
+const LEAVE_WAIT: Duration = Duration::from_secs(5);
 
 /// How long a room waits before it asks the store again for where its
 /// numbers start, when the store did not answer.
