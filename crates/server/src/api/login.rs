@@ -1,0 +1,337 @@
+//! Passwords and failed logins: Argon2id hashing on blocking threads, and
+//! the limiter that slows down guessing without letting anyone lock an
+//! owner out of his account.
+
+use std::collections::{HashMap, VecDeque};
+use std::net::{IpAddr, Ipv6Addr};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use argon2::{Algorithm, Argon2, Params, Version};
+use axum::http::StatusCode;
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use super::error::{ApiError, ApiResult};
+use crate::identity;
+
+/// The cost of hashing a password with Argon2id.
+#[derive(Clone, Copy, Debug)]
+pub struct PasswordCost {
+    pub memory_kib: u32,
+    pub iterations: u32,
+}
+
+impl Default for PasswordCost {
+    /// The OWASP recommendation for Argon2id: 19 MiB, 2 iterations.
+    fn default() -> PasswordCost {
+        PasswordCost {
+            memory_kib: 19 * 1024,
+            iterations: 2,
+        }
+    }
+}
+
+fn hasher(cost: PasswordCost) -> Argon2<'static> {
+    // The parameters are checked once when the server's settings are read
+    // (`Config::validate`), so they are valid here.
+    let params = Params::new(cost.memory_kib, cost.iterations, 1, None).unwrap_or_default();
+    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
+}
+
+/// Hashes a password on a blocking thread: it takes tens of milliseconds.
+pub(super) async fn hash_password(cost: PasswordCost, password: String) -> ApiResult<String> {
+    tokio::task::spawn_blocking(move || {
+        hasher(cost)
+            .hash_password(password.as_bytes())
+            .map(|hash| hash.to_string())
+    })
+    .await
+    .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "hashing failed"))?
+    .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "hashing failed"))
+}
+
+pub(super) async fn verify_password(hash: String, password: String) -> bool {
+    tokio::task::spawn_blocking(move || {
+        PasswordHash::new(&hash)
+            .map(|parsed| {
+                Argon2::default()
+                    .verify_password(password.as_bytes(), &parsed)
+                    .is_ok()
+            })
+            .unwrap_or(false)
+    })
+    .await
+    .unwrap_or(false)
+}
+
+/// Login attempts, counted until they are `window` old or succeed. Each
+/// counts twice: for the pair of the account name and the client's address,
+/// and for the address alone. A request is refused only for attempts from
+/// its own address: a count for a name across addresses would be one that
+/// strangers could fill to lock the owner out.
+///
+/// An IPv6 address counts by its /64 network, since a single host is
+/// commonly given a whole /64 and could otherwise change address between
+/// guesses.
+#[derive(Debug)]
+pub struct LoginLimiter {
+    attempts: Mutex<HashMap<LoginKey, VecDeque<Instant>>>,
+    per_name: usize,
+    per_address: usize,
+    window: Duration,
+    /// The hash that the password sent for an unknown name is checked
+    /// against (see `login`), made with the server's cost on first use.
+    decoy: tokio::sync::OnceCell<String>,
+}
+
+/// What attempts are counted for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum LoginKey {
+    /// An account name from an address. The name is kept as the SHA-256 of
+    /// its lowercase form, so that a key's size does not depend on what a
+    /// client sends.
+    Name([u8; 32], Option<IpAddr>),
+    Address(Option<IpAddr>),
+}
+
+/// A counted attempt, which `LoginLimiter::succeeded` forgives.
+#[derive(Debug)]
+pub(super) struct Attempt {
+    name: LoginKey,
+    address: LoginKey,
+    at: Instant,
+}
+
+impl LoginLimiter {
+    /// A limit of 0 counts as 1: nobody could ever log in otherwise.
+    pub fn new(per_name: usize, per_address: usize, window: Duration) -> LoginLimiter {
+        LoginLimiter {
+            attempts: Mutex::new(HashMap::new()),
+            per_name: per_name.max(1),
+            per_address: per_address.max(1),
+            window,
+            decoy: tokio::sync::OnceCell::new(),
+        }
+    }
+
+    /// The part of a client's address that attempts are counted by.
+    fn source(address: Option<IpAddr>) -> Option<IpAddr> {
+        address.map(|address| match address.to_canonical() {
+            IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from_bits(v6.to_bits() & !u128::from(u64::MAX))),
+            v4 => v4,
+        })
+    }
+
+    fn keys(name: &str, address: Option<IpAddr>) -> (LoginKey, LoginKey) {
+        let source = LoginLimiter::source(address);
+        let folded = identity::normalize(name).to_lowercase();
+        (
+            LoginKey::Name(Sha256::digest(folded.as_bytes()).into(), source),
+            LoginKey::Address(source),
+        )
+    }
+
+    /// Counts an attempt to log in as `name` from `address`, or says how long
+    /// to wait if a limit is reached. An attempt is counted before its
+    /// password is checked, so that many requests sent at once cannot all
+    /// pass the check before any of them has failed.
+    pub(super) fn attempt(&self, name: &str, address: Option<IpAddr>) -> Result<Attempt, Duration> {
+        let (name, address) = LoginLimiter::keys(name, address);
+        let mut attempts = self
+            .attempts
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let now = Instant::now();
+        let mut wait: Option<Duration> = None;
+        for (key, limit) in [(name, self.per_name), (address, self.per_address)] {
+            let Some(times) = attempts.get_mut(&key) else {
+                continue;
+            };
+            while times
+                .front()
+                .is_some_and(|&at| now.duration_since(at) >= self.window)
+            {
+                times.pop_front();
+            }
+            // Times are in order: the attempt that must age out for the
+            // count to fall below the limit is the `len - limit`th.
+            if let Some(len) = times.len().checked_sub(limit)
+                && let Some(&at) = times.get(len)
+            {
+                let left = self.window.saturating_sub(now.duration_since(at));
+                wait = Some(wait.map_or(left, |wait| wait.max(left)));
+            }
+        }
+        if let Some(wait) = wait {
+            return Err(wait);
+        }
+        // Forget keys with nothing recent, so that the map stays small.
+        if attempts.len() > 100_000 {
+            let window = self.window;
+            attempts.retain(|_, times| times.back().is_some_and(|&at| now.duration_since(at) < window));
+        }
+        for key in [name, address] {
+            attempts.entry(key).or_default().push_back(now);
+        }
+        Ok(Attempt {
+            name,
+            address,
+            at: now,
+        })
+    }
+
+    /// Forgives a successful attempt, and the name's earlier failures from
+    /// the same address, which were most likely its owner's typing. The
+    /// address's failures at other names stand, so that logging in to an
+    /// account of one's own cannot reset the count of guesses at others.
+    pub(super) fn succeeded(&self, attempt: Attempt) {
+        let mut attempts = self
+            .attempts
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        attempts.remove(&attempt.name);
+        if let Some(times) = attempts.get_mut(&attempt.address)
+            && let Some(index) = times.iter().rposition(|&at| at == attempt.at)
+        {
+            times.remove(index);
+        }
+    }
+
+    /// A hash of a password nobody has, made with `cost` (the server's; the
+    /// hash carries it, so checking against it costs what checking against
+    /// an account's costs).
+    pub(super) async fn decoy(&self, cost: PasswordCost) -> ApiResult<String> {
+        self.decoy
+            .get_or_try_init(|| hash_password(cost, Uuid::new_v4().to_string()))
+            .await
+            .cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HERE: Option<IpAddr> = Some(IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 1)));
+    const THERE: Option<IpAddr> = Some(IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, 1)));
+
+    /// Makes `count` attempts that fail, each of which must be let through.
+    fn fail(limiter: &LoginLimiter, name: &str, address: Option<IpAddr>, count: usize) {
+        for n in 0..count {
+            assert!(
+                limiter.attempt(name, address).is_ok(),
+                "attempt {n} at {name} from {address:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_limiter_counts_per_name_and_address_and_per_address() {
+        let limiter = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        fail(&limiter, "Ann", HERE, 3);
+        let wait = limiter
+            .attempt("ANN", HERE)
+            .expect_err("the name is locked from here in any case");
+        assert!(
+            wait > Duration::from_secs(59) && wait <= Duration::from_secs(60),
+            "{wait:?}"
+        );
+        assert!(limiter.attempt("Bob", HERE).is_ok(), "another name is not");
+        assert!(
+            limiter.attempt("Ann", THERE).is_ok(),
+            "nor is the name from elsewhere"
+        );
+        assert!(limiter.attempt("Cy", HERE).is_ok());
+        assert!(
+            limiter.attempt("Dee", HERE).is_err(),
+            "the address is locked after 5"
+        );
+        assert!(limiter.attempt("Dee", THERE).is_ok());
+    }
+
+    #[test]
+    fn failures_from_elsewhere_never_lock_the_owner_out() {
+        let limiter = LoginLimiter::new(5, 20, Duration::from_secs(60));
+        // Guesses from many addresses, each up to its limit.
+        for host in 0..=255u8 {
+            let address = Some(IpAddr::from([10, 1, 0, host]));
+            fail(&limiter, "owner", address, 5);
+            assert!(limiter.attempt("owner", address).is_err());
+        }
+        let attempt = limiter
+            .attempt("Owner", HERE)
+            .expect("the owner's address is free");
+        limiter.succeeded(attempt);
+    }
+
+    #[test]
+    fn success_forgives_the_names_failures_but_not_the_addresss() {
+        let limiter = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        fail(&limiter, "ann", HERE, 2);
+        let attempt = limiter.attempt("Ann", HERE).expect("a third try");
+        limiter.succeeded(attempt);
+        // Had the name's two failures stood, the second of these would be
+        // refused.
+        fail(&limiter, "Ann", HERE, 2);
+        // The address still counts the two failures before the success and
+        // the two after it, so one more attempt from it is let through.
+        assert!(limiter.attempt("Eve", HERE).is_ok());
+        assert!(limiter.attempt("Eve", HERE).is_err());
+    }
+
+    #[test]
+    fn attempts_age_out() {
+        let limiter = LoginLimiter::new(2, 10, Duration::from_millis(100));
+        fail(&limiter, "ann", HERE, 2);
+        let wait = limiter.attempt("ann", HERE).expect_err("locked");
+        std::thread::sleep(wait + Duration::from_millis(5));
+        assert!(limiter.attempt("ann", HERE).is_ok());
+    }
+
+    #[test]
+    fn an_ipv6_host_counts_by_its_network() {
+        let limiter = LoginLimiter::new(2, 10, Duration::from_secs(60));
+        let host = |last: u16| Some(IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, last]));
+        fail(&limiter, "ann", host(1), 1);
+        fail(&limiter, "ann", host(2), 1);
+        assert!(limiter.attempt("ann", host(3)).is_err(), "one /64");
+        let next_network = Some(IpAddr::from([0x2001, 0xdb8, 0, 2, 0, 0, 0, 1]));
+        assert!(limiter.attempt("ann", next_network).is_ok());
+        let mapped = Some(IpAddr::from(
+            std::net::Ipv4Addr::new(127, 0, 0, 1).to_ipv6_mapped(),
+        ));
+        fail(&limiter, "bob", HERE, 2);
+        assert!(
+            limiter.attempt("bob", mapped).is_err(),
+            "a mapped IPv4 address is itself"
+        );
+    }
+
+    #[test]
+    fn names_count_in_their_normal_form() {
+        let limiter = LoginLimiter::new(2, 10, Duration::from_secs(60));
+        fail(&limiter, "Jos\u{E9}", HERE, 1);
+        fail(&limiter, " JOSE\u{301} ", HERE, 1);
+        assert!(limiter.attempt("jos\u{E9}", HERE).is_err());
+    }
+
+    #[test]
+    fn passwords_hash_and_verify() {
+        let cost = PasswordCost {
+            memory_kib: 256,
+            iterations: 1,
+        };
+        let hash = hasher(cost).hash_password(b"correct horse").unwrap().to_string();
+        assert!(hash.starts_with("$argon2id$"));
+        let parsed = PasswordHash::new(&hash).unwrap();
+        assert!(
+            Argon2::default()
+                .verify_password(b"correct horse", &parsed)
+                .is_ok()
+        );
+        assert!(Argon2::default().verify_password(b"wrong", &parsed).is_err());
+    }
+}

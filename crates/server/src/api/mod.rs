@@ -1,0 +1,372 @@
+//! The HTTP API: accounts, sessions, profiles, the leaderboard and stored
+//! games. Every answer is JSON (a game's history is JSON lines); every error
+//! is `{"error": code, "message": text}` with a fitting status
+//! (`error.rs`). Passwords and the login limiter are in `login.rs`.
+
+mod error;
+mod login;
+
+use std::net::{IpAddr, SocketAddr};
+
+use axum::Json;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde::{Deserialize, Serialize};
+use spades_protocol::ws::PlayerInfo;
+use spades_store::{Account, Profile};
+use uuid::Uuid;
+
+pub(crate) use error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, no_route, wrong_method};
+pub use login::{LoginLimiter, PasswordCost};
+use login::{hash_password, verify_password};
+
+use crate::AppState;
+use crate::identity::{self, NAME_RULES, PlayerRef, TokenKind, clean_name};
+
+/// The largest request body the API reads. Its largest request, a
+/// tournament's settings, takes a few hundred bytes.
+pub(crate) const BODY_LIMIT: usize = 16 * 1024;
+
+/// The routes under `/api`.
+pub fn routes() -> axum::Router<AppState> {
+    axum::Router::new()
+        .route("/api/register", post(register))
+        .route("/api/login", post(login))
+        .route("/api/logout", post(logout))
+        .route("/api/claim", post(claim))
+        .route("/api/me", get(me))
+        .route("/api/me/games", get(my_games))
+        .route("/api/players/{id}", get(player))
+        .route("/api/leaderboard", get(leaderboard))
+        .route("/api/games/{id}", get(game))
+        .route("/api/games/{id}/history", get(history))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+}
+
+/// The client's address, when the server knows it.
+pub struct ClientAddress(Option<IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<ClientAddress, Self::Rejection> {
+        let info = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+        Ok(ClientAddress(info.map(|ConnectInfo(address)| address.ip())))
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+}
+
+/// The account behind the request's bearer token.
+pub(crate) async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Account> {
+    let token = bearer(headers).ok_or_else(ApiError::unauthorized)?;
+    identity::resolve(state.store(), token)
+        .await?
+        .ok_or_else(ApiError::unauthorized)
+}
+
+const MIN_PASSWORD: usize = 8;
+const MAX_PASSWORD: usize = 256;
+
+fn check_password(password: &str) -> ApiResult<()> {
+    let length = password.chars().count();
+    if (MIN_PASSWORD..=MAX_PASSWORD).contains(&length) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "bad_password",
+            format!("a password is {MIN_PASSWORD} to {MAX_PASSWORD} characters"),
+        ))
+    }
+}
+
+fn check_name(name: &str) -> ApiResult<String> {
+    clean_name(name).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "bad_name", NAME_RULES))
+}
+
+#[derive(Deserialize)]
+struct Credentials {
+    name: String,
+    password: String,
+}
+
+#[derive(Deserialize)]
+struct NewPassword {
+    password: String,
+}
+
+#[derive(Serialize)]
+struct SessionAnswer {
+    token: String,
+    player: PlayerInfo,
+}
+
+async fn session_for(state: &AppState, account: Uuid, name: &str) -> ApiResult<SessionAnswer> {
+    let lifetime = state.config().session_lifetime;
+    let token = identity::open_session(state.store(), account, TokenKind::Account, lifetime).await?;
+    let player = PlayerRef::new(account, name);
+    let expires_at = time::OffsetDateTime::now_utc() + lifetime;
+    state
+        .known_sessions()
+        .remember(identity::token_hash(&token), &player, expires_at);
+    Ok(SessionAnswer {
+        token,
+        player: PlayerRef::new(account, name).info(),
+    })
+}
+
+/// `POST /api/register {name, password}`: a new account and a session.
+async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credentials>) -> ApiResult<Response> {
+    let name = check_name(&body.name)?;
+    check_password(&body.password)?;
+    let hash = hash_password(state.config().password_cost, body.password).await?;
+    let id = Uuid::new_v4();
+    state
+        .store()
+        .create_account(id, &name, Some(&hash), time::OffsetDateTime::now_utc())
+        .await?;
+    // The first registered account administers the server (the first while
+    // there is no administrator), and so does the one the settings name: it
+    // may run tournaments and give that permission to others.
+    let named = state
+        .config()
+        .admin
+        .as_deref()
+        .is_some_and(|admin| identity::normalize(admin).eq_ignore_ascii_case(&name));
+    if named {
+        state.store().set_permissions(id, true, true).await?;
+    } else {
+        state.store().make_first_admin(id).await?;
+    }
+    let answer = session_for(&state, id, &name).await?;
+    Ok((StatusCode::CREATED, Json(answer)).into_response())
+}
+
+/// `POST /api/login {name, password}`: a session for a registered account.
+async fn login(
+    State(state): State<AppState>,
+    ClientAddress(address): ClientAddress,
+    ApiJson(body): ApiJson<Credentials>,
+) -> ApiResult<Json<SessionAnswer>> {
+    let limiter = state.login_limiter();
+    let name = identity::normalize(&body.name);
+    let attempt = limiter.attempt(&name, address).map_err(|wait| {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_many_attempts",
+            "too many failed logins from your address; wait before trying again",
+        )
+        .retry_after(wait)
+    })?;
+    let account = registered_account(&state, &body.name, &name)
+        .await?
+        .filter(|account| account.password_hash.is_some());
+    // A name with no password to check is checked against the decoy, whose
+    // cost is the same, so that the answer takes as long as for a wrong
+    // password and does not tell which names are registered.
+    let hash = match account.as_ref().and_then(|account| account.password_hash.clone()) {
+        Some(hash) => hash,
+        None => limiter.decoy(state.config().password_cost).await?,
+    };
+    let verified = verify_password(hash, body.password).await;
+    match account {
+        Some(account) if verified => {
+            limiter.succeeded(attempt);
+            Ok(Json(session_for(&state, account.id, &account.name).await?))
+        }
+        _ => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "bad_credentials",
+            "wrong name or password",
+        )),
+    }
+}
+
+/// The registered account named `name` (normalised from `typed`). A name
+/// registered before names were stored normalised is found as it was typed.
+async fn registered_account(state: &AppState, typed: &str, name: &str) -> ApiResult<Option<Account>> {
+    let store = state.store();
+    if let Some(account) = store.registered_account(name).await? {
+        return Ok(Some(account));
+    }
+    let typed = typed.trim();
+    if typed == name {
+        return Ok(None);
+    }
+    Ok(store.registered_account(typed).await?)
+}
+
+/// `POST /api/logout`: ends the bearer token's session.
+async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<StatusCode> {
+    let token = bearer(&headers).ok_or_else(ApiError::unauthorized)?;
+    let session = identity::token_hash(token);
+    let revoked = state
+        .store()
+        .revoke_session(&session, time::OffsetDateTime::now_utc())
+        .await?;
+    if revoked {
+        // The session ends everywhere: its WebSocket is closed, and the
+        // server no longer vouches for it while the store is away.
+        state.known_sessions().forget(&session);
+        state.online().end_session(&session);
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiError::unauthorized())
+    }
+}
+
+/// `POST /api/claim {password}` with a guest's token: the guest keeps his
+/// name (if no registered player has it) and becomes a registered player.
+async fn claim(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<NewPassword>,
+) -> ApiResult<Json<SessionAnswer>> {
+    let account = caller(&state, &headers).await?;
+    if account.registered {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "already_registered",
+            "this account has a password already",
+        ));
+    }
+    check_password(&body.password)?;
+    let hash = hash_password(state.config().password_cost, body.password).await?;
+    state.store().claim(account.id, &hash).await?;
+    // The guest token opened a session without a password; it ends here.
+    let now = time::OffsetDateTime::now_utc();
+    state.store().revoke_sessions_of(account.id, now).await?;
+    state.known_sessions().forget_account(account.id);
+    state.online().end_sessions_of(&account.id.to_string());
+    Ok(Json(session_for(&state, account.id, &account.name).await?))
+}
+
+/// `GET /api/me`: the caller's profile, with his permissions.
+async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+    let account = caller(&state, &headers).await?;
+    let profile = state
+        .store()
+        .profile(account.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("player"))?;
+    let mut body = serde_json::to_value(profile).unwrap_or_default();
+    body["is_admin"] = account.is_admin.into();
+    body["can_organize"] = account.can_organize.into();
+    Ok(Json(body).into_response())
+}
+
+/// `GET /api/players/{id}`: anyone's public profile.
+async fn player(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<Profile>> {
+    Ok(Json(
+        state
+            .store()
+            .profile(id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("player"))?,
+    ))
+}
+
+#[derive(Deserialize)]
+struct Page {
+    page: Option<u32>,
+    per_page: Option<u32>,
+}
+
+/// `GET /api/leaderboard?page=1&per_page=20`: registered players by rating.
+async fn leaderboard(State(state): State<AppState>, ApiQuery(page): ApiQuery<Page>) -> ApiResult<Response> {
+    let per_page = page.per_page.unwrap_or(20).clamp(1, 100);
+    let number = page.page.unwrap_or(1).max(1);
+    let (players, total) = state
+        .store()
+        .leaderboard((number - 1) * per_page, per_page)
+        .await?;
+    let first_rank = (number - 1) * per_page + 1;
+    let rows: Vec<serde_json::Value> = players
+        .into_iter()
+        .enumerate()
+        .map(|(i, profile)| {
+            let mut row = serde_json::to_value(profile).unwrap_or_default();
+            row["rank"] = (first_rank + i as u32).into();
+            row
+        })
+        .collect();
+    Ok(
+        Json(serde_json::json!({"page": number, "per_page": per_page, "total": total, "players": rows}))
+            .into_response(),
+    )
+}
+
+#[derive(Deserialize)]
+struct Limit {
+    limit: Option<u32>,
+}
+
+/// `GET /api/me/games?limit=20`: the caller's recent games.
+async fn my_games(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiQuery(limit): ApiQuery<Limit>,
+) -> ApiResult<Response> {
+    let account = caller(&state, &headers).await?;
+    let games = state
+        .store()
+        .recent_games(account.id, limit.limit.unwrap_or(20).clamp(1, 100))
+        .await?;
+    Ok(Json(serde_json::json!({"games": games})).into_response())
+}
+
+/// `GET /api/games/{id}`: a stored game. The seed and the actions, which
+/// reveal every card, are given only once the game is over.
+async fn game(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Response> {
+    let game = state
+        .store()
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    let mut body = serde_json::to_value(&game.summary).unwrap_or_default();
+    body["players"] = serde_json::to_value(&game.players).unwrap_or_default();
+    body["rules"] = game.rules.clone();
+    if game.summary.status != "playing" {
+        body["seed"] = game.seed.to_string().into();
+        let actions: Vec<serde_json::Value> = game
+            .actions
+            .iter()
+            .map(|stored| serde_json::json!({"seat": stored.seat, "action": stored.action}))
+            .collect();
+        body["actions"] = actions.into();
+    }
+    Ok(Json(body).into_response())
+}
+
+/// `GET /api/games/{id}/history`: a finished game's hands as JSON lines.
+async fn history(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Response> {
+    let game = state
+        .store()
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))?;
+    if game.summary.status == "playing" {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_in_progress",
+            "a game's history is given once the game is over",
+        ));
+    }
+    let mut lines = String::new();
+    for record in state.store().hands(id).await? {
+        lines.push_str(&record.to_string());
+        lines.push('\n');
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response())
+}
