@@ -98,6 +98,7 @@ struct Shared {
     lobby: LobbyHandle,
     tournaments: TournamentHandle,
     login_limiter: api::LoginLimiter,
+    passwords: api::Passwords,
     connections: AtomicUsize,
     /// WebSocket connections held by each client address.
     connections_per_address: Arc<PerAddress>,
@@ -122,6 +123,7 @@ impl AppState {
             config.login_failures_per_address,
             config.login_window,
         );
+        let passwords = api::Passwords::start(config.password_cost);
         let online = Arc::new(Online::default());
         let (table_notes, table_rx) = tokio::sync::mpsc::unbounded_channel();
         let lobby = lobby::spawn(
@@ -150,6 +152,7 @@ impl AppState {
                 online,
                 known_sessions: sessions::KnownSessions::default(),
                 login_limiter,
+                passwords,
                 connections: AtomicUsize::new(0),
                 refused: Default::default(),
                 sockets_closed: Arc::default(),
@@ -186,6 +189,10 @@ impl AppState {
 
     fn login_limiter(&self) -> &api::LoginLimiter {
         &self.shared.login_limiter
+    }
+
+    fn passwords(&self) -> &api::Passwords {
+        &self.shared.passwords
     }
 
     fn next_connection_id(&self) -> u64 {

@@ -20,8 +20,8 @@ use super::BODY_LIMIT;
 /// An error answer.
 #[derive(Debug)]
 pub struct ApiError {
-    status: StatusCode,
-    code: &'static str,
+    pub(super) status: StatusCode,
+    pub(super) code: &'static str,
     message: String,
     retry_after: Option<Duration>,
 }

@@ -1,71 +1,17 @@
-//! Passwords and failed logins: Argon2id hashing on blocking threads, and
-//! the limiter that slows down guessing without letting anyone lock an
-//! owner out of his account.
+//! Failed logins: the limiter that slows down guessing without letting
+//! anyone lock an owner out of his account.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use argon2::password_hash::phc::PasswordHash;
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
-use argon2::{Algorithm, Argon2, Params, Version};
-use axum::http::StatusCode;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::error::{ApiError, ApiResult};
+use super::error::ApiResult;
+use super::passwords::Passwords;
 use crate::identity;
-
-/// The cost of hashing a password with Argon2id.
-#[derive(Clone, Copy, Debug)]
-pub struct PasswordCost {
-    pub memory_kib: u32,
-    pub iterations: u32,
-}
-
-impl Default for PasswordCost {
-    /// The OWASP recommendation for Argon2id: 19 MiB, 2 iterations.
-    fn default() -> PasswordCost {
-        PasswordCost {
-            memory_kib: 19 * 1024,
-            iterations: 2,
-        }
-    }
-}
-
-fn hasher(cost: PasswordCost) -> Argon2<'static> {
-    // The parameters are checked once when the server's settings are read
-    // (`Config::validate`), so they are valid here.
-    let params = Params::new(cost.memory_kib, cost.iterations, 1, None).unwrap_or_default();
-    Argon2::new(Algorithm::Argon2id, Version::V0x13, params)
-}
-
-/// Hashes a password on a blocking thread: it takes tens of milliseconds.
-pub(super) async fn hash_password(cost: PasswordCost, password: String) -> ApiResult<String> {
-    tokio::task::spawn_blocking(move || {
-        hasher(cost)
-            .hash_password(password.as_bytes())
-            .map(|hash| hash.to_string())
-    })
-    .await
-    .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "hashing failed"))?
-    .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", "hashing failed"))
-}
-
-pub(super) async fn verify_password(hash: String, password: String) -> bool {
-    tokio::task::spawn_blocking(move || {
-        PasswordHash::new(&hash)
-            .map(|parsed| {
-                Argon2::default()
-                    .verify_password(password.as_bytes(), &parsed)
-                    .is_ok()
-            })
-            .unwrap_or(false)
-    })
-    .await
-    .unwrap_or(false)
-}
 
 /// Login attempts, counted until they are `window` old or succeed. Each
 /// counts twice: for the pair of the account name and the client's address,
@@ -200,12 +146,12 @@ impl LoginLimiter {
         }
     }
 
-    /// A hash of a password nobody has, made with `cost` (the server's; the
-    /// hash carries it, so checking against it costs what checking against
-    /// an account's costs).
-    pub(super) async fn decoy(&self, cost: PasswordCost) -> ApiResult<String> {
+    /// A hash of a password nobody has, made at the server's cost (the hash
+    /// carries it, so checking against it costs what checking against an
+    /// account's costs).
+    pub(super) async fn decoy(&self, passwords: &Passwords) -> ApiResult<String> {
         self.decoy
-            .get_or_try_init(|| hash_password(cost, Uuid::new_v4().to_string()))
+            .get_or_try_init(|| passwords.hash(Uuid::new_v4().to_string()))
             .await
             .cloned()
     }
@@ -316,22 +262,5 @@ mod tests {
         fail(&limiter, "Jos\u{E9}", HERE, 1);
         fail(&limiter, " JOSE\u{301} ", HERE, 1);
         assert!(limiter.attempt("jos\u{E9}", HERE).is_err());
-    }
-
-    #[test]
-    fn passwords_hash_and_verify() {
-        let cost = PasswordCost {
-            memory_kib: 256,
-            iterations: 1,
-        };
-        let hash = hasher(cost).hash_password(b"correct horse").unwrap().to_string();
-        assert!(hash.starts_with("$argon2id$"));
-        let parsed = PasswordHash::new(&hash).unwrap();
-        assert!(
-            Argon2::default()
-                .verify_password(b"correct horse", &parsed)
-                .is_ok()
-        );
-        assert!(Argon2::default().verify_password(b"wrong", &parsed).is_err());
     }
 }

@@ -1,10 +1,12 @@
 //! The HTTP API: accounts, sessions, profiles, the leaderboard and stored
 //! games. Every answer is JSON (a game's history is JSON lines); every error
 //! is `{"error": code, "message": text}` with a fitting status
-//! (`error.rs`). Passwords and the login limiter are in `login.rs`.
+//! (`error.rs`). Password hashing is in `passwords.rs`, the login limiter
+//! in `login.rs`.
 
 mod error;
 mod login;
+mod passwords;
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -20,8 +22,8 @@ use spades_store::{Account, Profile};
 use uuid::Uuid;
 
 pub(crate) use error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, no_route, wrong_method};
-pub use login::{LoginLimiter, PasswordCost};
-use login::{hash_password, verify_password};
+pub use login::LoginLimiter;
+pub use passwords::{PasswordCost, Passwords};
 
 use crate::AppState;
 use crate::identity::{self, NAME_RULES, PlayerRef, TokenKind, clean_name};
@@ -130,7 +132,7 @@ async fn session_for(state: &AppState, account: Uuid, name: &str) -> ApiResult<S
 async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credentials>) -> ApiResult<Response> {
     let name = check_name(&body.name)?;
     check_password(&body.password)?;
-    let hash = hash_password(state.config().password_cost, body.password).await?;
+    let hash = state.passwords().hash(body.password).await?;
     let id = Uuid::new_v4();
     state
         .store()
@@ -177,9 +179,9 @@ async fn login(
     // password and does not tell which names are registered.
     let hash = match account.as_ref().and_then(|account| account.password_hash.clone()) {
         Some(hash) => hash,
-        None => limiter.decoy(state.config().password_cost).await?,
+        None => limiter.decoy(state.passwords()).await?,
     };
-    let verified = verify_password(hash, body.password).await;
+    let verified = state.passwords().verify(hash, body.password).await?;
     match account {
         Some(account) if verified => {
             limiter.succeeded(attempt);
@@ -242,7 +244,7 @@ async fn claim(
         ));
     }
     check_password(&body.password)?;
-    let hash = hash_password(state.config().password_cost, body.password).await?;
+    let hash = state.passwords().hash(body.password).await?;
     state.store().claim(account.id, &hash).await?;
     // The guest token opened a session without a password; it ends here.
     let now = time::OffsetDateTime::now_utc();

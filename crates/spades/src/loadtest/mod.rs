@@ -19,6 +19,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::stats::percentile;
 
+mod fuzz;
+
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The server's WebSocket address.
@@ -41,7 +43,20 @@ pub struct Args {
     /// Tables being set up at once during the ramp-up.
     #[arg(long, default_value_t = 50)]
     ramp: usize,
+    /// Misbehaving clients to run beside the tables (see `loadtest/fuzz.rs`):
+    /// each sends messages of every kind, good and bad, as a new guest on a
+    /// new connection every 40 messages.
+    #[arg(long, default_value_t = 0)]
+    fuzz: u64,
+    /// Messages a second sent by each misbehaving client.
+    #[arg(long, default_value_t = 20.0)]
+    fuzz_rate: f64,
 }
+
+/// Confirmations slower than this are listed with the moment their action
+/// was sent, so that a pause of the whole server (every table slow at the
+/// same moment) shows as such.
+const SLOW: Duration = Duration::from_millis(200);
 
 /// Counters shared by every client of the run.
 #[derive(Default)]
@@ -54,6 +69,8 @@ struct Totals {
     hands: AtomicU64,
     actions: AtomicU64,
     errors: AtomicU64,
+    /// When each action slower than [`SLOW`] was sent, and its latency.
+    slow: std::sync::Mutex<Vec<(Instant, u32)>>,
 }
 
 /// Files the load generator keeps open besides its clients' sockets: the
@@ -125,6 +142,17 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         args.duration
     );
 
+    let fuzz_totals = Arc::new(fuzz::FuzzTotals::default());
+    for index in 0..args.fuzz {
+        tokio::spawn(fuzz::fuzz(
+            args.server.clone(),
+            index,
+            args.fuzz_rate,
+            fuzz_totals.clone(),
+            totals.stop.child_token(),
+        ));
+    }
+
     let after_setup = pid.and_then(ProcessStats::read);
     let own_before = ProcessStats::read(std::process::id());
     let machine_before = MachineTimes::read();
@@ -163,6 +191,17 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         millis(latencies.last().copied()),
     );
     println!("errors {}", totals.errors.load(Ordering::SeqCst));
+    report_slow(&totals, started);
+    if args.fuzz > 0 {
+        println!(
+            "fuzzing clients {}: {} connections, {} messages sent, {} received, {} connections lost or refused",
+            args.fuzz,
+            fuzz_totals.connections.load(Ordering::SeqCst),
+            fuzz_totals.sent.load(Ordering::SeqCst),
+            fuzz_totals.received.load(Ordering::SeqCst),
+            fuzz_totals.dropped.load(Ordering::SeqCst),
+        );
+    }
     if let (Some(before), Some(after)) = (metrics_before, metrics_after) {
         let writes = after.writes - before.writes;
         let transactions = after.transactions - before.transactions;
@@ -363,7 +402,16 @@ async fn play(mut client: Client, mut state: TableState, think: Duration, totals
             .map(|p| p.sent)
         {
             if measuring {
-                samples.push(sent.elapsed().as_micros().min(u128::from(u32::MAX)) as u32);
+                let latency = sent.elapsed();
+                let micros = latency.as_micros().min(u128::from(u32::MAX)) as u32;
+                samples.push(micros);
+                if latency >= SLOW {
+                    totals
+                        .slow
+                        .lock()
+                        .expect("no client panics holding it")
+                        .push((sent, micros));
+                }
                 totals.actions.fetch_add(1, Ordering::Relaxed);
             }
             pending = None;
@@ -384,6 +432,34 @@ async fn play(mut client: Client, mut state: TableState, think: Duration, totals
     }
     client.close().await;
     samples
+}
+
+/// Says how many confirmations were slower than [`SLOW`], and groups them
+/// by the second in which their action was sent: many tables slow in the
+/// same second is a pause of the whole server, one table slow now and then
+/// is not.
+fn report_slow(totals: &Totals, started: Instant) {
+    let slow = totals.slow.lock().expect("no client panics holding it");
+    println!(
+        "confirmations slower than {} ms: {}",
+        SLOW.as_millis(),
+        slow.len()
+    );
+    let mut seconds: std::collections::BTreeMap<u64, (usize, u32)> = Default::default();
+    for (sent, micros) in slow.iter() {
+        let second = sent.saturating_duration_since(started).as_secs();
+        let entry = seconds.entry(second).or_default();
+        entry.0 += 1;
+        entry.1 = entry.1.max(*micros);
+    }
+    let mut worst: Vec<_> = seconds.into_iter().collect();
+    worst.sort_by_key(|(_, (count, _))| std::cmp::Reverse(*count));
+    for (second, (count, max)) in worst.into_iter().take(5) {
+        println!(
+            "  second {second}: {count} slow confirmations, the slowest {}",
+            millis(Some(max))
+        );
+    }
 }
 
 /// Counts a refusal, and shows the first few so that a run that goes wrong
