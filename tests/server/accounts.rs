@@ -837,7 +837,7 @@ async fn requests_the_api_cannot_read_are_answered_in_its_error_shape() {
         ),
         (
             "a path outside the API",
-            "GET /index.html HTTP/1.1".into(),
+            "GET /nothing-here.html HTTP/1.1".into(),
             Vec::new(),
             404,
             "not_found",

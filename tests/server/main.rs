@@ -19,3 +19,4 @@ mod sessions;
 mod slow_client;
 mod switching;
 mod tournaments;
+mod web;

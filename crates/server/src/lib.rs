@@ -21,6 +21,7 @@ mod render;
 mod room;
 mod sessions;
 mod tournament;
+mod web;
 
 use std::future::Future;
 use std::io;
@@ -99,6 +100,8 @@ struct Shared {
     tournaments: TournamentHandle,
     login_limiter: api::LoginLimiter,
     passwords: api::Passwords,
+    /// The web client's files.
+    web: Arc<web::Assets>,
     connections: AtomicUsize,
     /// WebSocket connections held by each client address.
     connections_per_address: Arc<PerAddress>,
@@ -124,6 +127,9 @@ impl AppState {
             config.login_window,
         );
         let passwords = api::Passwords::start(config.password_cost);
+        let web = Arc::new(web::Assets::load());
+        let (files, plain, gzipped) = web.sizes();
+        tracing::debug!(files, plain, gzipped, "the web client's files are ready");
         let online = Arc::new(Online::default());
         let (table_notes, table_rx) = tokio::sync::mpsc::unbounded_channel();
         let lobby = lobby::spawn(
@@ -153,6 +159,7 @@ impl AppState {
                 known_sessions: sessions::KnownSessions::default(),
                 login_limiter,
                 passwords,
+                web,
                 connections: AtomicUsize::new(0),
                 refused: Default::default(),
                 sockets_closed: Arc::default(),
@@ -189,6 +196,10 @@ impl AppState {
 
     fn login_limiter(&self) -> &api::LoginLimiter {
         &self.shared.login_limiter
+    }
+
+    fn web_assets(&self) -> Arc<web::Assets> {
+        self.shared.web.clone()
     }
 
     fn passwords(&self) -> &api::Passwords {
@@ -309,8 +320,8 @@ impl Drop for ConnectionSlot {
     }
 }
 
-/// The HTTP routes: `/healthz`, `/readyz`, the API under `/api`, and the
-/// WebSocket at `/ws`.
+/// The HTTP routes: `/healthz`, `/readyz`, the API under `/api`, the
+/// WebSocket at `/ws`, and the web client at `/` (see `web.rs`).
 ///
 /// A request gets `Config::http_timeout` to be answered, its body included,
 /// so that a client that stops sending half way does not hold its socket
@@ -325,6 +336,7 @@ pub fn app(state: AppState) -> Router {
         .route("/ws", get(websocket))
         .merge(api::routes())
         .merge(tournament::routes())
+        .merge(web::routes(state.web_assets()))
         // Unknown paths and methods are answered like the API's other
         // errors, in JSON, rather than with axum's empty bodies.
         .fallback(api::no_route)

@@ -1,0 +1,140 @@
+// Plain sentences for every error code the server can send, over the
+// WebSocket (protocol.md's error table), over HTTP (the README's API
+// errors), and for the close codes. The server's own `message` is also
+// meant for people, but these are written for a player at a table rather
+// than for a programmer, and they stay the same if the server's wording
+// changes. A test checks that every code in both documents is here.
+
+export const SOCKET_ERRORS = {
+  bad_json: 'The game could not understand what this page sent. Reloading the page should fix it.',
+  unknown_type: 'This page asked the server for something it does not know. Reloading the page should fix it.',
+  bad_message: 'This page sent a request the server could not read. Reloading the page should fix it.',
+  frame_too_large: 'That was too long to send.',
+  rate_limited: 'Too much at once: slow down a little and try again.',
+  hello_first: 'The connection had not been set up yet. Trying again should fix it.',
+  already_hello: 'The connection was already set up.',
+  unsupported_version: 'This page is older than the server. Reload it to get the current version.',
+  bad_token: 'Your session has ended. Please sign in again.',
+  bad_name: 'Names are 1 to 24 characters, start with a visible character, and cannot hold invisible or control characters.',
+  room_not_found: 'There is no open table with that code. Check the code, or the table may have closed.',
+  not_in_room: 'You are not at a table.',
+  seat_taken: 'That seat is taken.',
+  not_seated: 'Take a seat first.',
+  game_in_progress: 'Not while a game is being played.',
+  not_enough_players: 'A game needs all four seats filled. Add bots or wait for players.',
+  no_game: 'No game has started at this table yet.',
+  bad_rules: 'Those rule settings do not make a playable game.',
+  not_owner: 'Only the person who opened the table can do that.',
+  not_a_bot: 'No bot sits in that seat.',
+  not_queued: 'You are not waiting for quick play.',
+  bad_partner: 'Name another player as your partner (not yourself).',
+  tournament_not_found: 'There is no such tournament.',
+  tournament_table: 'A tournament table plays one game, and the tournament seats it.',
+  chat_too_long: 'Chat messages are at most 300 characters.',
+  chat_rate_limited: 'You are chatting too fast. Wait a few seconds.',
+  game_over: 'This game is over. Start a new game to play again.',
+  wrong_phase: 'That does not belong to this part of the hand.',
+  not_your_turn: 'It is not your turn.',
+  invalid_bid: 'Bid nil or 1 to 13 tricks.',
+  blind_nil_not_allowed: 'Blind nil is not allowed now: your team must be far enough behind.',
+  blind_nil_after_looking: 'You have looked at your cards, so blind nil is no longer possible.',
+  must_look_at_hand: 'Look at your cards first, or bid blind nil.',
+  hand_already_visible: 'Your cards are already showing.',
+  nothing_to_pass: 'You have no cards to pass now.',
+  wrong_pass_count: 'Choose the number of cards the exchange asks for.',
+  card_not_in_hand: 'That card is not in your hand.',
+  must_follow_suit: 'You must follow the suit that was led.',
+  spades_not_broken: 'Spades cannot be led until a spade has been played.',
+  server_busy: 'The server is busy right now. Try again in a moment.',
+  internal: 'Something went wrong on the server. Try again.',
+};
+
+export const API_ERRORS = {
+  bad_json: 'The server could not read that request. Reloading the page should fix it.',
+  bad_fields: 'Some of the details are missing or out of range.',
+  unsupported_media_type: 'The server could not read that request. Reloading the page should fix it.',
+  payload_too_large: 'That is too much to send at once.',
+  bad_path: 'That link is not valid.',
+  bad_query: 'That page number or filter is not valid.',
+  bad_request: 'Those settings are not valid.',
+  not_found: 'Not found: it may have been removed, or the link is wrong.',
+  method_not_allowed: 'The server does not allow that.',
+  unauthorized: 'Please sign in first.',
+  forbidden: 'Only tournament organisers can do that.',
+  bad_name: 'Names are 1 to 24 characters, start with a visible character, and cannot hold invisible or control characters.',
+  bad_password: 'A password is 8 to 256 characters.',
+  name_taken: 'Someone has registered that name already. Choose another.',
+  already_registered: 'You are registered already.',
+  bad_credentials: 'Wrong name or password.',
+  too_many_attempts: 'Too many failed sign-ins. Wait a while and try again.',
+  game_in_progress: 'This game is still being played; its replay is ready once it ends.',
+  not_open: 'This tournament is no longer open for that.',
+  full: 'This tournament is full.',
+  not_registered: 'You have not entered this tournament.',
+  too_few_players: 'A tournament needs at least four entries to start.',
+  unavailable: 'The server cannot reach its storage right now. Try again shortly.',
+  busy: 'The server is busy checking passwords. Try again in a few seconds.',
+  internal: 'Something went wrong on the server. Try again.',
+  request_timeout: 'The server took too long to answer. Try again.',
+  not_a_websocket: 'The game connection could not be opened.',
+  // The answer to a WebSocket upgrade that is refused.
+  server_full: 'The server is full right now. Trying again shortly.',
+  too_many_connections: 'Too many connections from your network. Close a few tabs and try again.',
+  shutting_down: 'The server is restarting. Reconnecting shortly.',
+};
+
+/** What the page tells a player about a closed connection, by close code. */
+export const CLOSE_REASONS = {
+  1000: 'The connection was closed.',
+  1001: 'The server is restarting. Reconnecting…',
+  1002: 'The connection broke because of an error in this page. Reload it.',
+  1006: 'The connection was lost. Reconnecting…',
+  1007: 'The connection broke because of an error in this page. Reload it.',
+  1009: 'The connection broke because of an error in this page. Reload it.',
+  4001: 'You opened the game somewhere else (another tab or device). Use it here instead?',
+  4002: 'The connection went quiet and was dropped. Reconnecting…',
+  4003: 'The connection took too long to start. Reconnecting…',
+  4004: 'Your session ended. Please sign in again.',
+  4008: 'The connection fell behind and was dropped. Reconnecting…',
+};
+
+/** Errors that this page makes itself, not the server. */
+export const CLIENT_ERRORS = {
+  connection_lost: 'The connection was lost before the server answered. Try again.',
+  closed: 'The connection is closed.',
+  session_ended: 'Your session ended. Please sign in again.',
+  network: 'The server cannot be reached. Check your connection.',
+  bad_reply: 'The server sent an answer this page does not understand.',
+};
+
+/**
+ * A plain sentence for an error: a ProtocolError or ApiError (with `code`
+ * and `source`), or anything with `error`/`code`, or a bare code.
+ */
+export function describe(error) {
+  if (!error) return '';
+  if (typeof error === 'string') {
+    return SOCKET_ERRORS[error] ?? API_ERRORS[error] ?? CLIENT_ERRORS[error] ?? error;
+  }
+  const code = error.code ?? error.error;
+  const tables = error.source === 'api'
+    ? [API_ERRORS, CLIENT_ERRORS, SOCKET_ERRORS]
+    : [SOCKET_ERRORS, CLIENT_ERRORS, API_ERRORS];
+  for (const table of tables) {
+    if (code && table[code]) {
+      if (code === 'too_many_attempts' && error.retryAfter) {
+        return `Too many failed sign-ins. Try again in ${error.retryAfter} seconds.`;
+      }
+      if (code === 'busy' && error.retryAfter) {
+        return `The server is busy checking passwords. Try again in ${error.retryAfter} seconds.`;
+      }
+      return table[code];
+    }
+  }
+  return error.message || 'Something went wrong.';
+}
+
+/** A sentence for a WebSocket close code. */
+export function describeClose(code) {
+  return CLOSE_REASONS[code] ?? CLOSE_REASONS[1006];
+}

@@ -1,0 +1,511 @@
+// What one seat (or a spectator) knows of a room, rebuilt from the
+// snapshot and the events that follow it. This mirrors crates/client's
+// TableState and adds what a person at the table wants to see: names,
+// who is away, the hand scores, the chat. Nothing here touches the DOM or
+// the network, so the tests can feed it recorded sessions.
+
+import { sortForDisplay, suitOf } from './cards.js';
+
+export const teamOf = (seat) => seat % 2;
+export const partnerOf = (seat) => (seat + 2) % 4;
+export const nextSeat = (seat) => (seat + 1) % 4;
+
+// Events that an action of a seat causes, with the seat that acted. They
+// confirm an action of ours, and they end that seat's part of the turn.
+function actorOf(message) {
+  switch (message.type) {
+    case 'bid_made':
+    case 'hand_revealed':
+    case 'pass_chosen':
+    case 'card_played':
+      return message.seat;
+    case 'cards_passed':
+      return message.from;
+    default:
+      return null;
+  }
+}
+
+const MAX_CHAT = 200;
+const MAX_LOG = 40;
+
+export class TableState {
+  /**
+   * @param {{me?: string|null, now?: () => number}} options
+   *   `me` is this client's player id (from its welcome), used to find its
+   *   seat; `now` is the clock, replaceable in tests.
+   */
+  constructor({ me = null, now = () => Date.now() } = {}) {
+    this.me = me;
+    this.now = now;
+    this.clear();
+  }
+
+  /** Forgets the room, as when the player leaves it. */
+  clear() {
+    this.room = null;
+    this.name = '';
+    this.private = false;
+    this.rules = null;
+    this.botLevel = 'basic';
+    this.status = 'waiting';
+    this.owner = null;
+    this.seats = [null, null, null, null];
+    this.spectators = 0;
+    this.games = 0;
+    this.lastSeq = 0;
+    this.seat = null;
+    this.chat = [];
+    this.log = [];
+    this.resetGame();
+  }
+
+  resetGame() {
+    this.gameNumber = null;
+    this.gameId = null;
+    this.phase = 'waiting';
+    this.score = [0, 0];
+    this.bags = [0, 0];
+    this.handScores = [];
+    this.winner = null;
+    this.abandoned = false;
+    this.resetHand();
+  }
+
+  resetHand() {
+    this.hand = null;
+    this.dealer = null;
+    this.cards = [];
+    this.hidden = false;
+    this.blindNilOffered = false;
+    this.handSizes = [0, 0, 0, 0];
+    this.bids = [null, null, null, null];
+    this.passes = [];
+    this.exchanges = [];
+    this.passChosen = [];
+    this.myPassChosen = null;
+    this.trick = null;
+    this.tricks = [];
+    this.tricksWon = [0, 0, 0, 0];
+    this.spadesBroken = false;
+    this.turn = null;
+    this.pending = null;
+    this.lastActedTurn = null;
+  }
+
+  /**
+   * Folds one server message into the state. Returns false when a room
+   * event skipped sequence numbers, which means something was missed and
+   * the caller should resync (protocol.js does that before it gets here).
+   */
+  apply(message) {
+    if (message.type !== 'snapshot' && message.room !== undefined && this.room !== null
+      && message.room !== this.room) {
+      return true;
+    }
+    let inOrder = true;
+    // Replies such as `ack` carry a seq too, but only events carry a room.
+    if (typeof message.seq === 'number' && typeof message.room === 'string' && message.type !== 'snapshot') {
+      inOrder = this.lastSeq === 0 || message.seq === this.lastSeq + 1;
+      this.lastSeq = message.seq;
+    }
+    const actor = actorOf(message);
+    if (actor !== null) {
+      if (actor === this.seat) this.pending = null;
+      this.endTurnOf(actor);
+    }
+    const handler = HANDLERS[message.type];
+    if (handler) handler.call(this, message);
+    return inOrder;
+  }
+
+  /** The seat acted: it no longer has to, until the next turn message says so. */
+  endTurnOf(seat) {
+    if (!this.turn) return;
+    const seats = this.turn.seats.filter((s) => s !== seat);
+    this.turn = seats.length ? { ...this.turn, seats } : null;
+  }
+
+  addLog(entry) {
+    this.log.push(entry);
+    if (this.log.length > MAX_LOG) this.log.shift();
+  }
+
+  // Derived views. They only read the fields above.
+
+  get isSpectator() {
+    return this.seat === null;
+  }
+
+  get isOwner() {
+    return Boolean(this.owner && this.me && this.owner.id === this.me);
+  }
+
+  get playing() {
+    return this.status === 'playing';
+  }
+
+  get seatedCount() {
+    return this.seats.filter(Boolean).length;
+  }
+
+  /** One's cards in the order they are shown. */
+  get sortedHand() {
+    return sortForDisplay(this.cards);
+  }
+
+  /** Whether the last turn message asks this seat to act. */
+  get myTurn() {
+    return this.playing && this.seat !== null && this.turn !== null
+      && this.turn.seats.includes(this.seat);
+  }
+
+  /** What this seat must do now, or null: `bid`, `blind_nil_or_look`, `pass` or `play`. */
+  get expected() {
+    return this.myTurn ? this.turn.expected : null;
+  }
+
+  /** The cards this seat may play now (empty when it is not its turn to play). */
+  get legalCards() {
+    if (this.expected !== 'play' || this.pending) return [];
+    return this.turn.legal ?? [];
+  }
+
+  /** How many cards this seat must give now, or 0. */
+  get passCount() {
+    return this.expected === 'pass' && !this.pending ? (this.turn.passCount ?? 0) : 0;
+  }
+
+  /** Milliseconds left on the turn clock, or null when nobody's clock runs. */
+  get clockLeft() {
+    if (!this.turn || !this.playing) return null;
+    return Math.max(0, this.turn.endsAt - this.now());
+  }
+
+  /** The last complete trick of this hand, or null. */
+  get lastTrick() {
+    return this.tricks.length ? this.tricks[this.tricks.length - 1] : null;
+  }
+
+  /** The passes this seat gave and got this hand, as card lists. */
+  get exchange() {
+    const gave = this.passes.filter((p) => p.from === this.seat).flatMap((p) => p.cards);
+    const got = this.passes.filter((p) => p.to === this.seat).flatMap((p) => p.cards);
+    return { gave, got };
+  }
+
+  /** The hand score of the last hand scored in this game, or null. */
+  get lastHandScore() {
+    return this.handScores.length ? this.handScores[this.handScores.length - 1] : null;
+  }
+
+  /** A seat's display name, or a placeholder for an empty seat. */
+  nameOf(seat) {
+    return this.seats[seat]?.player.name ?? `Seat ${seat + 1}`;
+  }
+
+  /** Whether a seated player is gone: disconnected, or played for by the server. */
+  absence(seat) {
+    const info = this.seats[seat];
+    if (!info || info.player.bot) return null;
+    if (info.away) return 'away';
+    if (!info.connected) {
+      return info.holdUntil && this.now() >= info.holdUntil ? 'away' : 'disconnected';
+    }
+    return null;
+  }
+
+  /**
+   * Whether a program playing this seat should act now: it is its turn, by
+   * a turn message it has not acted on, and its last action was confirmed.
+   * The server sends a turn again when the table changes (someone comes
+   * back), and that is not a new turn.
+   */
+  shouldAct() {
+    return this.myTurn && !this.pending && this.lastActedTurn !== this.turn.after;
+  }
+
+  /** Notes that this seat sent `move` for the current turn. */
+  acted(move) {
+    this.pending = move;
+    if (this.turn) this.lastActedTurn = this.turn.after;
+  }
+
+  /** Notes that the server refused this seat's last action. */
+  refused() {
+    this.pending = null;
+  }
+}
+
+// One function per message type. `this` is the TableState.
+const HANDLERS = {
+  snapshot(message) {
+    const state = message.state;
+    const previousRoom = this.room;
+    this.room = state.room;
+    this.name = state.name;
+    this.private = state.private;
+    this.rules = state.rules;
+    this.botLevel = state.bots;
+    this.status = state.status;
+    this.owner = state.owner;
+    this.seats = state.seats.map((info) => (info ? { ...info } : null));
+    this.spectators = state.spectators;
+    this.games = state.games;
+    this.seat = state.your_seat ?? null;
+    this.lastSeq = message.seq;
+    if (previousRoom !== state.room) {
+      this.chat = [];
+      this.log = [];
+    }
+    const game = state.game;
+    const handScores = previousRoom === state.room ? this.handScores : [];
+    this.resetGame();
+    if (!game) return;
+    // Hand scores are not in a snapshot; those seen before it still hold
+    // when it is the same game.
+    if (game.game_id && handScores.length && handScores[0].gameId === game.game_id) {
+      this.handScores = handScores;
+    }
+    this.gameNumber = game.game;
+    this.gameId = game.game_id;
+    this.rules = game.rules;
+    this.phase = game.phase;
+    this.hand = game.hand;
+    this.dealer = game.dealer;
+    this.score = [...game.score];
+    this.bags = [...game.bags];
+    this.seat = game.seat ?? this.seat;
+    this.cards = game.cards ? [...game.cards] : [];
+    this.hidden = !game.cards && game.seat !== undefined && game.seat !== null && game.phase === 'bidding';
+    this.blindNilOffered = game.blind_nil_offered;
+    this.handSizes = [...game.hand_sizes];
+    this.bids = game.bids.map((bid) => (bid ? { ...bid } : null));
+    this.passes = game.passes.map((pass) => ({ ...pass, cards: [...pass.cards] }));
+    this.exchanges = this.passes.map(({ from, to, cards }) => ({ from, to, count: cards.length }));
+    this.myPassChosen = game.pass_chosen ? [...game.pass_chosen] : null;
+    this.passChosen = this.myPassChosen && this.seat !== null ? [this.seat] : [];
+    this.trick = game.trick && game.trick.cards.length ? playsOf(game.trick) : null;
+    this.tricks = game.tricks.map((trick) => ({ ...playsOf(trick), winner: trick.winner }));
+    this.tricksWon = [...game.tricks_won];
+    this.spadesBroken = game.spades_broken;
+    this.turn = game.turn ? turnOf(game.turn, message.seq, this.now()) : null;
+    if (game.phase === 'game over') {
+      this.winner = game.winner ?? null;
+      this.abandoned = game.winner === undefined || game.winner === null;
+      this.turn = null;
+    }
+  },
+
+  seats(message) {
+    const old = this.seats;
+    this.seats = message.seats.map((info, seat) => {
+      if (!info) return null;
+      const before = old[seat];
+      const sameHolder = before && before.player.id === info.player.id && !info.connected;
+      return { ...info, holdUntil: sameHolder ? before.holdUntil : undefined };
+    });
+    this.spectators = message.spectators;
+    this.owner = message.owner;
+    if (this.me) {
+      const mine = this.seats.find((info) => info && info.player.id === this.me);
+      this.seat = mine ? mine.seat : null;
+    }
+  },
+
+  game_started(message) {
+    this.resetGame();
+    this.status = 'playing';
+    this.gameNumber = message.game;
+    this.gameId = message.game_id;
+    this.games = message.game + 1;
+    this.rules = message.rules;
+    this.addLog({ seq: message.seq, kind: 'game_started', game: message.game });
+  },
+
+  hand_started(message) {
+    this.resetHand();
+    this.phase = 'bidding';
+    this.hand = message.hand;
+    this.dealer = message.dealer;
+    this.cards = message.cards ? [...message.cards] : [];
+    this.blindNilOffered = Boolean(message.blind_nil_offered);
+    this.hidden = !message.cards && this.blindNilOffered;
+    this.handSizes = [13, 13, 13, 13];
+    this.addLog({ seq: message.seq, kind: 'hand_started', hand: message.hand, dealer: message.dealer });
+  },
+
+  hand_revealed(message) {
+    if (message.seat === this.seat && message.cards) {
+      this.cards = [...message.cards];
+      this.hidden = false;
+    }
+  },
+
+  bid_made(message) {
+    this.bids[message.seat] = { bid: message.bid, blind: message.blind };
+    this.addLog({ seq: message.seq, kind: 'bid', seat: message.seat, bid: message.bid, blind: message.blind });
+  },
+
+  passing_started() {
+    this.phase = 'passing';
+  },
+
+  pass_chosen(message) {
+    if (!this.passChosen.includes(message.seat)) this.passChosen.push(message.seat);
+  },
+
+  cards_passed(message) {
+    const { from, to, count } = message;
+    this.handSizes[from] -= count;
+    this.handSizes[to] += count;
+    this.exchanges.push({ from, to, count });
+    this.passChosen = this.passChosen.filter((seat) => seat !== from);
+    if (from === this.seat) this.myPassChosen = null;
+    if (message.cards) {
+      if (from === this.seat) this.cards = this.cards.filter((card) => !message.cards.includes(card));
+      if (to === this.seat) this.cards = [...this.cards, ...message.cards.filter((c) => !this.cards.includes(c))];
+      this.passes.push({ from, to, cards: [...message.cards] });
+    }
+    this.addLog({ seq: message.seq, kind: 'pass', from, to, count, cards: message.cards ?? null });
+  },
+
+  play_started(message) {
+    this.phase = 'playing';
+    this.trick = null;
+    this.addLog({ seq: message.seq, kind: 'play_started', leader: message.leader });
+  },
+
+  card_played(message) {
+    const { seat, card } = message;
+    if (seat === this.seat) this.cards = this.cards.filter((c) => c !== card);
+    this.handSizes[seat] = Math.max(0, this.handSizes[seat] - 1);
+    if (suitOf(card) === 'S') this.spadesBroken = true;
+    if (!this.trick || this.trick.plays.length === 4) this.trick = { leader: seat, plays: [] };
+    this.trick.plays.push({ seat, card });
+    this.addLog({ seq: message.seq, kind: 'play', seat, card });
+  },
+
+  trick_won(message) {
+    if (this.trick) {
+      this.tricks.push({ ...this.trick, winner: message.winner });
+    }
+    this.tricksWon[message.winner] += 1;
+    this.trick = null;
+    this.addLog({ seq: message.seq, kind: 'trick', trick: message.trick, winner: message.winner });
+  },
+
+  hand_scored(message) {
+    this.tricksWon = [...message.tricks_won];
+    this.score = message.teams.map((team) => team.score);
+    this.bags = message.teams.map((team) => team.bags);
+    this.handScores.push({
+      gameId: this.gameId,
+      hand: message.hand,
+      tricksWon: [...message.tricks_won],
+      bids: this.bids.map((bid) => (bid ? { ...bid } : null)),
+      teams: message.teams.map((team) => ({ ...team })),
+    });
+    this.addLog({ seq: message.seq, kind: 'hand_scored', hand: message.hand });
+  },
+
+  game_over(message) {
+    this.status = 'finished';
+    this.phase = 'game over';
+    this.winner = message.winner ?? null;
+    this.abandoned = message.winner === undefined || message.winner === null;
+    this.score = [...message.score];
+    this.turn = null;
+    this.pending = null;
+    this.addLog({ seq: message.seq, kind: 'game_over', winner: this.winner });
+  },
+
+  turn(message) {
+    // A turn sent before the events already applied is out of date.
+    if (this.turn && message.after < this.turn.after) return;
+    this.turn = turnOf(message, message.after, this.now());
+  },
+
+  auto_played(message) {
+    if (message.reason === 'away' && this.seats[message.seat]) {
+      this.seats[message.seat] = { ...this.seats[message.seat], away: true };
+    }
+    this.addLog({ seq: message.seq, kind: 'auto', seat: message.seat, reason: message.reason });
+  },
+
+  player_away(message) {
+    const info = this.seats[message.seat];
+    if (info) {
+      const holdUntil = message.hold_ms > 0 ? this.now() + message.hold_ms : this.now();
+      this.seats[message.seat] = { ...info, connected: false, holdUntil };
+    }
+    this.addLog({ seq: message.seq, kind: 'away', seat: message.seat, holdMs: message.hold_ms });
+  },
+
+  player_back(message) {
+    const info = this.seats[message.seat];
+    if (info) this.seats[message.seat] = { ...info, connected: true, away: false, holdUntil: undefined };
+    this.addLog({ seq: message.seq, kind: 'back', seat: message.seat });
+  },
+
+  chat_message(message) {
+    this.chat.push({ seq: message.seq, from: message.from, seat: message.seat ?? null, text: message.text });
+    if (this.chat.length > MAX_CHAT) this.chat.shift();
+  },
+};
+
+/** A trick view as `{leader, plays: [{seat, card}]}`. */
+function playsOf(trick) {
+  return {
+    leader: trick.leader,
+    plays: trick.cards.map((card, i) => ({ seat: (trick.leader + i) % 4, card })),
+  };
+}
+
+// The clock is kept as a local moment computed from `clock_ms`, not from
+// the server's `deadline`, because the two machines' clocks may disagree
+// by more than the turn lasts.
+function turnOf(turn, after, now) {
+  return {
+    seats: [...turn.seats],
+    expected: turn.expected,
+    clockMs: turn.clock_ms,
+    endsAt: now + turn.clock_ms,
+    deadline: turn.deadline,
+    legal: turn.legal ? [...turn.legal] : null,
+    passCount: turn.pass_count ?? null,
+    after,
+  };
+}
+
+/**
+ * The rooms of the lobby, kept from a `rooms` reply and the `lobby_room`
+ * and `lobby_room_closed` updates that follow `watch_lobby`.
+ */
+export class LobbyState {
+  constructor() {
+    this.rooms = new Map();
+  }
+
+  apply(message) {
+    switch (message.type) {
+      case 'rooms':
+        this.rooms = new Map(message.rooms.map((room) => [room.room, room]));
+        break;
+      case 'lobby_room':
+        this.rooms.set(message.room.room, message.room);
+        break;
+      case 'lobby_room_closed':
+        this.rooms.delete(message.room);
+        break;
+      default:
+    }
+  }
+
+  /** Waiting rooms first, then the others, each by name. */
+  get list() {
+    const order = { waiting: 0, playing: 1, finished: 2 };
+    return [...this.rooms.values()].sort((a, b) =>
+      (order[a.status] ?? 3) - (order[b.status] ?? 3) || a.name.localeCompare(b.name));
+  }
+}

@@ -1,0 +1,53 @@
+// Card faces drawn with CSS: the rank and the suit symbol in a corner and
+// a large symbol in the middle. Suits differ by symbol as well as colour,
+// and each card carries its spoken name ("queen of hearts").
+
+import { h } from '../dom.js';
+import { cardName, isRed, rankLabel, suitOf, SUIT_SYMBOLS } from '../cards.js';
+
+function faceParts(card) {
+  const symbol = SUIT_SYMBOLS[suitOf(card)];
+  return [
+    h('span', { class: 'card-corner', 'aria-hidden': 'true' },
+      h('span', { class: 'card-rank' }, rankLabel(card)),
+      h('span', { class: 'card-suit' }, symbol)),
+    h('span', { class: 'card-pip', 'aria-hidden': 'true' }, symbol),
+  ];
+}
+
+function faceClass(card, extra) {
+  return ['card', isRed(card) ? 'red' : 'black', `suit-${suitOf(card).toLowerCase()}`, extra]
+    .filter(Boolean).join(' ');
+}
+
+/** A card that is only looked at (a trick, a replay), with its name for screen readers. */
+export function cardFace(card, { label, testid, seat, extra } = {}) {
+  return h('div', {
+    class: faceClass(card, extra),
+    role: 'img',
+    'aria-label': label ?? cardName(card),
+    'data-card': card,
+    'data-testid': testid,
+    'data-seat': seat,
+  }, faceParts(card));
+}
+
+/** A card that can be pressed: a real button named after the card. */
+export function cardButton(card, { enabled = true, pressed, testid = 'hand-card', extra, onclick } = {}) {
+  return h('button', {
+    type: 'button',
+    class: faceClass(card, extra),
+    'aria-label': cardName(card),
+    'aria-disabled': enabled ? null : 'true',
+    'aria-pressed': pressed === undefined ? null : String(pressed),
+    'data-card': card,
+    'data-testid': testid,
+    'data-legal': String(enabled),
+    onclick,
+  }, faceParts(card));
+}
+
+/** The back of a card, for the hidden hands. */
+export function cardBack(extra) {
+  return h('div', { class: ['card', 'back', extra].filter(Boolean).join(' '), 'aria-hidden': 'true' });
+}

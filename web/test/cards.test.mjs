@@ -1,0 +1,28 @@
+// Card names, orders and trick winners.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { cardName, isCard, rankLabel, shortName, sortForDisplay, sortForProtocol, trickWinner } from '../js/cards.js';
+
+test('cards have spoken names and printed ranks', () => {
+  assert.equal(cardName('QH'), 'queen of hearts');
+  assert.equal(cardName('TS'), 'ten of spades');
+  assert.equal(cardName('2C'), 'two of clubs');
+  assert.equal(rankLabel('TD'), '10');
+  assert.equal(shortName('AS'), 'A\u2660');
+  assert.ok(isCard('9D') && !isCard('1D') && !isCard('9X') && !isCard('9DD'));
+});
+
+test('a hand is shown by suit with colours alternating, high to low', () => {
+  assert.deepEqual(sortForDisplay(['2D', 'AS', '3C', 'KH', 'TS', 'AC']), ['AS', 'TS', 'KH', 'AC', '3C', '2D']);
+});
+
+test('sets go to the server in the protocol order', () => {
+  assert.deepEqual(sortForProtocol(['2C', 'JH', 'AS', '3D']), ['AS', 'JH', '3D', '2C']);
+});
+
+test('the highest spade wins, else the highest card of the suit led', () => {
+  assert.equal(trickWinner(3, ['2D', '3D', '4D', '5D']), 2);
+  assert.equal(trickWinner(0, ['KH', '2S', 'AH', '3S']), 3);
+  assert.equal(trickWinner(1, ['QC', 'AD', 'KC', '2H']), 3);
+});
