@@ -3,8 +3,8 @@
 //!
 //! The files are plain ES modules with no build step. A release build
 //! carries them inside the binary, so that the server needs nothing beside
-//! it; a debug build reads them from the folder, so that a change shows on
-//! reload. Each file is compressed once, when the routes are made, and
+//! it; a debug build reads them from the folder when it starts, so that a
+//! change needs a restart but no rebuild. Each file is compressed once, when the routes are made, and
 //! served gzipped to browsers that take it. Every answer carries a strong
 //! `ETag` and `Cache-Control: no-cache`: the modules import each other by
 //! plain names, so a browser must ask again each time, and an unchanged
