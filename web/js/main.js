@@ -273,8 +273,9 @@ async function showRoute() {
   markNavigation(route.name);
   app.refresh();
   // Move focus to the new screen so that keyboard and screen-reader
-  // users start from its top, as after a page load.
-  root.focus({ preventScroll: true });
+  // users start from its top, as after a page load, unless the screen
+  // put it on its first field itself (the sign-in name).
+  if (!root.contains(document.activeElement) || document.activeElement === root) root.focus({ preventScroll: true });
 }
 
 function markNavigation(name) {

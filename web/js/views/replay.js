@@ -6,7 +6,7 @@ import { cardName, shortName } from '../cards.js';
 import { describe } from '../messages.js';
 import { findStep, findStepBack, handSteps, positionAt, scoreBefore } from '../replay.js';
 import { cardFace } from './card.js';
-import { POSITIONS, SEAT_NAMES, bidText } from './table-parts.js';
+import { SEAT_NAMES, bidText, positionOf } from './table-parts.js';
 
 const AUTOPLAY_MS = 700;
 
@@ -128,7 +128,7 @@ export function mount(root, app, gameId) {
       h('p', { 'data-testid': 'replay-hand-label' }, `Hand ${handIndex + 1} of ${records.length} · dealer ${seatNames[record.dealer]} · before it: ${before.score[0]} to ${before.score[1]}`),
       h('p', { 'data-testid': 'replay-position', role: 'status' }, stepText(record, position, seatNames)),
       h('div', { class: 'felt replay-felt' },
-        [0, 1, 2, 3].map((seat) => h('section', { class: `seat pos-${POSITIONS[seat]} team-${seat % 2}`, 'data-testid': `replay-seat-${seat}` },
+        [0, 1, 2, 3].map((seat) => h('section', { class: `seat pos-${positionOf({ seat: null }, seat)} team-${seat % 2}`, 'data-testid': `replay-seat-${seat}` },
           h('div', { class: 'seat-compass' }, SEAT_NAMES[seat]),
           h('div', { class: 'seat-name' }, seatNames[seat]),
           h('div', { class: 'seat-score' }, `${bidText(position.bids[seat]) ?? 'No bid yet'} · Took ${position.tricksWon[seat]}`),
@@ -137,7 +137,7 @@ export function mount(root, app, gameId) {
         h('div', { class: 'felt-center' },
           h('div', { class: 'trick', 'data-testid': 'replay-trick' },
             (position.trick ?? (position.step.kind === 'trick' ? position.lastTrick : null))?.plays.map(({ seat, card }) => cardFace(card, {
-              extra: `in-trick pos-${POSITIONS[seat]}`, seat, testid: `replay-trick-card-${seat}`,
+              extra: `in-trick pos-${positionOf({ seat: null }, seat)}`, seat, testid: `replay-trick-card-${seat}`,
               label: `${seatNames[seat]} played ${cardName(card)}`,
             })) ?? []))),
       position.scored ? scoreBlock(record, seatNames) : null);

@@ -10,9 +10,13 @@ import { teamOf } from '../state.js';
 export const SEAT_NAMES = ['North', 'East', 'South', 'West'];
 export const POSITIONS = ['bottom', 'left', 'top', 'right'];
 
-/** Where a seat sits on screen: one's own seat (or North for a watcher) at the bottom. */
+/**
+ * Where a seat sits on screen: one's own seat at the bottom; for a
+ * watcher or a replay, South at the bottom, so that North is at the top,
+ * East on the right and West on the left, as their names say.
+ */
 export function positionOf(state, seat) {
-  const base = state.seat ?? 0;
+  const base = state.seat ?? 2;
   return POSITIONS[(seat - base + 4) % 4];
 }
 

@@ -1,0 +1,123 @@
+// A seated page playing its game through the page: by clicking, or with
+// the keyboard alone. Each turn is read from the page's controls; each
+// action is a click or a key press; then the loop waits until the page
+// has taken it in.
+
+import assert from 'node:assert/strict';
+import { byId, chooseBid, focused, nextTurn, settled, tabTo } from './support.mjs';
+
+export const nowMs = () => performance.timeOrigin + performance.now();
+
+/**
+ * Plays until the game is over. `player.keyboard` plays with keys only;
+ * `hooks.before(player, turn)` runs before each action (screenshots, a
+ * reload) and may return 'again' to read the turn again; `hooks.blindNil(
+ * player, turn)` says whether to bid blind nil when offered;
+ * `player.plays` collects {card, t} for each card played.
+ */
+export async function playGame(player, hooks = {}) {
+  const { page } = player;
+  player.plays ??= [];
+  for (;;) {
+    const turn = await nextTurn(page);
+    if (turn.kind === 'over') return turn;
+    if (turn.kind === 'error') throw new Error(`${player.label}: ${turn.text}`);
+    if (hooks.before && (await hooks.before(player, turn)) === 'again') continue;
+    const act = player.keyboard ? keyboardAct : clickAct;
+    const done = await act(player, turn, hooks);
+    await settled(page, done).catch(() => {
+      // A refused action or a lost reply: the turn is read again.
+    });
+  }
+}
+
+async function clickAct(player, turn, hooks) {
+  const { page } = player;
+  switch (turn.kind) {
+    case 'blind':
+      if (hooks.blindNil?.(player, turn)) {
+        // The cards are still hidden when blind nil is bid.
+        assert.equal(turn.hand.length, 0, `${player.label} sees cards before bidding blind nil`);
+        await byId(page, 'bid-blind-nil').click();
+        player.bidBlindNil = true;
+        return { kind: 'blind' };
+      }
+      await byId(page, 'look').click();
+      return { kind: 'look' };
+    case 'bid':
+      await byId(page, `bid-${chooseBid(turn.hand)}`).click();
+      return { kind: 'bid' };
+    case 'pass': {
+      // The highest cards go to the partner (the nil bidder keeps low ones).
+      const cards = turn.hand.slice(-turn.count);
+      for (const card of cards) {
+        await page.locator(`[data-testid="hand-card"][data-card="${card}"]`).click();
+        await page.locator(`[data-testid="hand-card"][data-card="${card}"][aria-pressed="true"]`).waitFor();
+      }
+      await hooks.choseCards?.(player, cards);
+      await page.locator('[data-testid="pass-confirm"]:not([disabled])').click();
+      player.passed = cards;
+      return { kind: 'pass' };
+    }
+    case 'play': {
+      const card = turn.legal[0];
+      player.plays.push({ card, t: nowMs() });
+      await page.locator(`[data-testid="hand-card"][data-card="${card}"]`).click();
+      return { kind: 'play', card };
+    }
+    default:
+      throw new Error(`unknown turn ${turn.kind}`);
+  }
+}
+
+async function keyboardAct(player, turn) {
+  const { page } = player;
+  switch (turn.kind) {
+    case 'blind':
+      await tabTo(page, 'look');
+      await page.keyboard.press('Enter');
+      return { kind: 'look' };
+    case 'bid': {
+      const bid = chooseBid(turn.hand);
+      await tabTo(page, `bid-${bid}`);
+      await page.keyboard.press('Enter');
+      return { kind: 'bid' };
+    }
+    case 'pass': {
+      await focusHand(page);
+      let chosen = 0;
+      await page.keyboard.press('End');
+      while (chosen < turn.count) {
+        const at = await focused(page);
+        await page.keyboard.press('Space');
+        await page.locator(`[data-testid="hand-card"][data-card="${at.card}"][aria-pressed="true"]`).waitFor();
+        chosen += 1;
+        if (chosen < turn.count) await page.keyboard.press('ArrowLeft');
+      }
+      await tabTo(page, 'pass-confirm');
+      await page.keyboard.press('Enter');
+      return { kind: 'pass' };
+    }
+    case 'play': {
+      await focusHand(page);
+      // Arrow to a playable card: right to the end, then from the start.
+      let at = await focused(page);
+      for (let moves = 0; at.legal !== 'true' && moves < 30; moves += 1) {
+        await page.keyboard.press(moves === 13 ? 'Home' : 'ArrowRight');
+        at = await focused(page);
+      }
+      assert.equal(at.legal, 'true', `${player.label} found no playable card with the arrows`);
+      player.plays.push({ card: at.card, t: nowMs() });
+      await page.keyboard.press(Math.random() < 0.5 ? 'Enter' : 'Space');
+      return { kind: 'play', card: at.card };
+    }
+    default:
+      throw new Error(`unknown turn ${turn.kind}`);
+  }
+}
+
+/** Focus on a card of the hand: where the page put it, or Tab to it. */
+async function focusHand(page) {
+  const at = await focused(page);
+  if (at?.testid !== 'hand-card') await tabTo(page, 'hand-card');
+}

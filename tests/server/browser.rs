@@ -1,0 +1,89 @@
+//! The web client in real headless Chromium, driven by the Node tests of
+//! `tests/browser/` (playwright-core): four pages play a whole game with
+//! a blind nil and the exchange, one with the keyboard alone, one
+//! reloading mid-hand, a fifth watching; quick play with bots; a
+//! tournament to its final places; a replay; the first load's weight and
+//! the time a played card takes to show on the other pages. Screenshots
+//! and `metrics.json` go to `target/browser-screenshots/`.
+
+use std::time::Duration;
+
+use spades_server::Config;
+
+use crate::support::TestServer;
+use crate::web::{repository, required};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Why the browser tests cannot run here, if they cannot.
+fn missing() -> Option<String> {
+    let root = repository();
+    if !std::path::Path::new(CHROMIUM).exists() {
+        return Some(format!("{CHROMIUM} is not installed (Debian's `chromium`)"));
+    }
+    if !root.join("tests/browser/node_modules/playwright-core").exists() {
+        return Some("tests/browser/node_modules is missing (`npm ci --prefix tests/browser`)".into());
+    }
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        return Some("Node.js (`node`) is not installed".into());
+    }
+    None
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_web_client_plays_in_headless_chromium() {
+    if let Some(reason) = missing() {
+        assert!(!required(), "the browser tests cannot run: {reason}");
+        eprintln!("skipped: {reason}");
+        return;
+    }
+    // Quick play fills a table with bots after a second; the clocks are
+    // long enough for a busy machine never to act for a page.
+    let server = TestServer::start(Config {
+        queue_max_wait: Duration::from_secs(1),
+        turn_time: Duration::from_secs(60),
+        seat_hold: Duration::from_secs(120),
+        bot_time: Duration::from_millis(20),
+        ..Config::default()
+    })
+    .await;
+    let url = format!("http://{}", server.address());
+    let screenshots = repository().join("target/browser-screenshots");
+    let _ = std::fs::remove_dir_all(&screenshots);
+    let output = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("node")
+            .args([
+                "--test",
+                "--test-concurrency=1",
+                "tests/browser/load.test.mjs",
+                "tests/browser/game.test.mjs",
+                "tests/browser/quickplay.test.mjs",
+                "tests/browser/tournament.test.mjs",
+            ])
+            .current_dir(repository())
+            .env("SPADES_URL", url)
+            .env("SCREENSHOTS", &screenshots)
+            .output()
+            .expect("node runs")
+    })
+    .await
+    .unwrap();
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The measurements, for whoever reads the test's output.
+    for line in report.lines().filter(|line| line.contains("metrics:")) {
+        eprintln!("{}", line.trim_start_matches(['#', ' ', '\\']));
+    }
+    assert!(output.status.success(), "{report}");
+    assert!(
+        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 4"),
+        "{report}"
+    );
+}
