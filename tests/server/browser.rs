@@ -11,7 +11,7 @@ use std::time::Duration;
 use spades_server::Config;
 
 use crate::support::TestServer;
-use crate::web::{repository, required};
+use crate::web::{node_tests, repository, required};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -54,34 +54,23 @@ async fn the_web_client_plays_in_headless_chromium() {
     let url = format!("http://{}", server.address());
     let screenshots = repository().join("target/browser-screenshots");
     let _ = std::fs::remove_dir_all(&screenshots);
-    let output = tokio::task::spawn_blocking(move || {
-        std::process::Command::new("node")
-            .args([
-                "--test",
-                "--test-concurrency=1",
-                "tests/browser/load.test.mjs",
-                "tests/browser/game.test.mjs",
-                "tests/browser/quickplay.test.mjs",
-                "tests/browser/tournament.test.mjs",
-            ])
-            .current_dir(repository())
-            .env("SPADES_URL", url)
-            .env("SCREENSHOTS", &screenshots)
-            .output()
-            .expect("node runs")
-    })
-    .await
-    .unwrap();
-    let report = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let (passed, report) = node_tests(
+        &[
+            "--test",
+            "--test-concurrency=1",
+            "tests/browser/load.test.mjs",
+            "tests/browser/game.test.mjs",
+            "tests/browser/quickplay.test.mjs",
+            "tests/browser/tournament.test.mjs",
+        ],
+        &[("SPADES_URL", url.into()), ("SCREENSHOTS", screenshots.into())],
+    )
+    .await;
     // The measurements, for whoever reads the test's output.
     for line in report.lines().filter(|line| line.contains("metrics:")) {
         eprintln!("{}", line.trim_start_matches(['#', ' ', '\\']));
     }
-    assert!(output.status.success(), "{report}");
+    assert!(passed, "{report}");
     assert!(
         report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 4"),
         "{report}"

@@ -135,6 +135,25 @@ pub fn repository() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// Runs `node` with `args` from the repository's root, with `env` added,
+/// and says whether it succeeded, with everything it printed.
+pub async fn node_tests(args: &[&str], env: &[(&str, std::ffi::OsString)]) -> (bool, String) {
+    let mut command = std::process::Command::new("node");
+    command.args(args).current_dir(repository());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let output = tokio::task::spawn_blocking(move || command.output().expect("node runs"))
+        .await
+        .unwrap();
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), report)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_web_clients_own_tests_pass_against_this_server() {
     if std::process::Command::new("node")
@@ -153,22 +172,8 @@ async fn the_web_clients_own_tests_pass_against_this_server() {
     // connection lost mid-hand.
     let server = TestServer::start(Config::default()).await;
     let url = format!("http://{}", server.address());
-    let output = tokio::task::spawn_blocking(move || {
-        std::process::Command::new("node")
-            .args(["--test", "web/test/"])
-            .current_dir(repository())
-            .env("SPADES_URL", url)
-            .output()
-            .expect("node runs")
-    })
-    .await
-    .unwrap();
-    let report = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(output.status.success(), "{report}");
+    let (passed, report) = node_tests(&["--test", "web/test/"], &[("SPADES_URL", url.into())]).await;
+    assert!(passed, "{report}");
     assert!(
         report.contains("# fail 0") && report.contains("# skipped 0"),
         "{report}"
