@@ -89,13 +89,17 @@ where
 const REPLACE_WAIT: Duration = Duration::from_secs(2);
 
 /// How long a batch that is not urgent may wait for more messages to share
-/// its write.
+/// its write, and so the shortest time between two lazy writes.
 pub const COALESCE: Duration = Duration::from_millis(10);
 
 /// A client's socket with the queue of what is to be written to it.
 ///
 /// Queued messages are written together; urgent batches are flushed at
-/// once, others within `COALESCE`. Writing goes on only while the task
+/// once. A lazy batch is flushed at once too when the connection has been
+/// written nothing for `COALESCE`, as when a person at the table sees
+/// another's card; during a burst (a fast table, a busy lobby) it waits
+/// until `COALESCE` after the last write, so that a burst costs one write
+/// per `COALESCE` rather than one per message. Writing goes on only while the task
 /// waits for a frame, not while it handles one: handling is short, and
 /// the queue holds what arrives meanwhile.
 struct Link<S> {
@@ -113,6 +117,8 @@ struct Link<S> {
     /// When a lazy batch must be flushed at the latest, once one is waiting.
     flush_timer: Pin<Box<Sleep>>,
     timer_armed: bool,
+    /// When the socket was last flushed, if it ever was.
+    flushed_at: Option<tokio::time::Instant>,
     /// The socket failed or the connection was told to end.
     done: bool,
     /// Fires every `keepalive_every` to check that the client is still
@@ -150,6 +156,7 @@ where
             flush_now: false,
             flush_timer: Box::pin(tokio::time::sleep(Duration::ZERO)),
             timer_armed: false,
+            flushed_at: None,
             done: false,
             keepalive,
             keepalive_every,
@@ -265,9 +272,14 @@ where
             });
             if taken.is_ready() {
                 if !self.flush_now && !self.timer_armed {
-                    let deadline = tokio::time::Instant::now() + COALESCE;
-                    self.flush_timer.as_mut().reset(deadline);
-                    self.timer_armed = true;
+                    let now = tokio::time::Instant::now();
+                    match self.flushed_at.map(|at| at + COALESCE) {
+                        Some(next) if next > now => {
+                            self.flush_timer.as_mut().reset(next);
+                            self.timer_armed = true;
+                        }
+                        _ => self.flush_now = true,
+                    }
                 }
                 continue;
             }
@@ -282,6 +294,9 @@ where
                 }
             }
             if self.flush_now {
+                if self.unflushed {
+                    self.flushed_at = Some(tokio::time::Instant::now());
+                }
                 self.unflushed = false;
                 self.flush_now = false;
                 self.timer_armed = false;
@@ -852,5 +867,113 @@ fn failure(error: axum::Error) -> Option<CloseReason> {
         Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => None,
         Error::Protocol(_) => Some(CloseReason::ProtocolError),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use tokio_util::sync::CancellationToken;
+
+    use super::*;
+
+    /// A flush: when, after the test's start, and the messages it wrote.
+    type Flush = (Duration, Vec<String>);
+
+    /// A socket that never receives and notes, at each flush, the runtime's
+    /// time and the messages given to it since the last one.
+    #[derive(Clone, Default)]
+    struct Recorder {
+        given: Arc<Mutex<Vec<String>>>,
+        flushes: Arc<Mutex<Vec<Flush>>>,
+        start: Option<tokio::time::Instant>,
+    }
+
+    impl Stream for Recorder {
+        type Item = Result<Message, axum::Error>;
+        fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            Poll::Pending
+        }
+    }
+
+    impl Sink<Message> for Recorder {
+        type Error = ();
+        fn poll_ready(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), ()>> {
+            Poll::Ready(Ok(()))
+        }
+        fn start_send(self: Pin<&mut Self>, message: Message) -> Result<(), ()> {
+            if let Message::Text(text) = message {
+                self.given.lock().unwrap().push(text.as_str().to_owned());
+            }
+            Ok(())
+        }
+        fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), ()>> {
+            let given = std::mem::take(&mut *self.given.lock().unwrap());
+            if !given.is_empty() {
+                let at = self.start.expect("set by the test").elapsed();
+                self.flushes.lock().unwrap().push((at, given));
+            }
+            Poll::Ready(Ok(()))
+        }
+        fn poll_close(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), ()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    fn flushes(recorder: &Recorder) -> Vec<(u64, Vec<String>)> {
+        let flushes = recorder.flushes.lock().unwrap();
+        flushes
+            .iter()
+            .map(|(at, given)| (at.as_millis() as u64, given.clone()))
+            .collect()
+    }
+
+    fn texts(items: &[&str]) -> Vec<String> {
+        items.iter().map(|item| (*item).to_owned()).collect()
+    }
+
+    /// A lone event reaches a quiet connection at once (a person sees
+    /// another's card without waiting), while a burst is gathered into
+    /// one write per `COALESCE`; replies never wait.
+    #[tokio::test(start_paused = true)]
+    async fn lazy_messages_wait_only_during_a_burst() {
+        let recorder = Recorder {
+            start: Some(tokio::time::Instant::now()),
+            ..Recorder::default()
+        };
+        let (outbox, receiver) = outbox::outbox(1, 64, CancellationToken::new());
+        let mut link = Link::new(recorder.clone(), receiver, Duration::from_secs(3600));
+        let task = tokio::spawn(async move { link.next_frame().await.is_none() });
+        let pause = |ms| tokio::time::sleep(Duration::from_millis(ms));
+
+        outbox.send_lazy("a".into());
+        pause(1).await;
+        assert_eq!(flushes(&recorder), [(0, texts(&["a"]))], "quiet: at once");
+
+        // Within COALESCE of that write, lazy messages wait for its end.
+        outbox.send_lazy("b".into());
+        pause(4).await;
+        outbox.send_lazy("c".into());
+        pause(30).await;
+        assert_eq!(
+            flushes(&recorder),
+            [(0, texts(&["a"])), (10, texts(&["b", "c"]))],
+            "a burst waits until COALESCE after the last write"
+        );
+
+        // Quiet again; then a reply goes out at once even right after a write.
+        outbox.send_lazy("d".into());
+        outbox.send("e".into());
+        pause(1).await;
+        outbox.send("f".into());
+        pause(1).await;
+        assert_eq!(
+            flushes(&recorder)[2..],
+            [(35, texts(&["d", "e"])), (36, texts(&["f"]))]
+        );
+
+        outbox.close(CloseReason::Shutdown);
+        assert!(task.await.unwrap(), "the link ends when the connection is closed");
     }
 }
