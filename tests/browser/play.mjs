@@ -8,8 +8,14 @@ import { byId, chooseBid, focused, nextTurn, settled, tabTo } from './support.mj
 
 export const nowMs = () => performance.timeOrigin + performance.now();
 
+// The cards of a hand overlap, the more so on a phone: a finger (and the
+// test) touches a card near its left edge, which the next card leaves
+// uncovered.
+const VISIBLE_EDGE = { x: 6, y: 24 };
+
 /**
- * Plays until the game is over. `player.keyboard` plays with keys only;
+ * Plays until the game is over. `player.keyboard` plays with keys only,
+ * `player.phone` with taps;
  * `hooks.before(player, turn)` runs before each action (screenshots, a
  * reload) and may return 'again' to read the turn again; `hooks.blindNil(
  * player, turn)` says whether to bid blind nil when offered;
@@ -33,36 +39,38 @@ export async function playGame(player, hooks = {}) {
 
 async function clickAct(player, turn, hooks) {
   const { page } = player;
+  // A phone's player taps; the others click.
+  const press = (locator, options) => (player.phone ? locator.tap(options) : locator.click(options));
   switch (turn.kind) {
     case 'blind':
       if (hooks.blindNil?.(player, turn)) {
         // The cards are still hidden when blind nil is bid.
         assert.equal(turn.hand.length, 0, `${player.label} sees cards before bidding blind nil`);
-        await byId(page, 'bid-blind-nil').click();
+        await press(byId(page, 'bid-blind-nil'));
         player.bidBlindNil = true;
         return { kind: 'blind' };
       }
-      await byId(page, 'look').click();
+      await press(byId(page, 'look'));
       return { kind: 'look' };
     case 'bid':
-      await byId(page, `bid-${chooseBid(turn.hand)}`).click();
+      await press(byId(page, `bid-${chooseBid(turn.hand)}`));
       return { kind: 'bid' };
     case 'pass': {
       // The highest cards go to the partner (the nil bidder keeps low ones).
       const cards = turn.hand.slice(-turn.count);
       for (const card of cards) {
-        await page.locator(`[data-testid="hand-card"][data-card="${card}"]`).click();
+        await press(page.locator(`[data-testid="hand-card"][data-card="${card}"]`), { position: VISIBLE_EDGE });
         await page.locator(`[data-testid="hand-card"][data-card="${card}"][aria-pressed="true"]`).waitFor();
       }
       await hooks.choseCards?.(player, cards);
-      await page.locator('[data-testid="pass-confirm"]:not([disabled])').click();
+      await press(page.locator('[data-testid="pass-confirm"]:not([disabled])'));
       player.passed = cards;
       return { kind: 'pass' };
     }
     case 'play': {
       const card = turn.legal[0];
       player.plays.push({ card, t: nowMs() });
-      await page.locator(`[data-testid="hand-card"][data-card="${card}"]`).click();
+      await press(page.locator(`[data-testid="hand-card"][data-card="${card}"]`), { position: VISIBLE_EDGE });
       return { kind: 'play', card };
     }
     default:

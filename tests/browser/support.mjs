@@ -34,10 +34,12 @@ export async function launch() {
 
 export const WIDE = { width: 1280, height: 800 };
 export const NARROW = { width: 360, height: 780 };
+/** A phone: its screen's width, touch, and no hover. */
+export const PHONE = { viewport: NARROW, isMobile: true, hasTouch: true };
 
 /** A new player: his own context (his own localStorage) and one page. */
-export async function newPlayer(browser, label, { initScripts = [] } = {}) {
-  const context = await browser.newContext({ viewport: WIDE, reducedMotion: 'reduce' });
+export async function newPlayer(browser, label, { initScripts = [], device = { viewport: WIDE } } = {}) {
+  const context = await browser.newContext({ ...device, reducedMotion: 'reduce' });
   for (const script of initScripts) await context.addInitScript(script);
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
@@ -79,6 +81,40 @@ export async function lobbyReady(page) {
 /** Waits for a condition in the page, polling often (the page may be busy). */
 export function waitIn(page, fn, arg, timeout = 60_000) {
   return page.waitForFunction(fn, arg, { polling: 15, timeout });
+}
+
+// Runs in the page: calls `check(arg)` now and after each change of the
+// document, and resolves with its first truthy answer.
+function watchDocument(check, arg, timeout) {
+  return new Promise((resolve, reject) => {
+    let observer = null;
+    let timer = null;
+    const test = () => {
+      const value = check(arg);
+      if (!value) return false;
+      observer?.disconnect();
+      clearTimeout(timer);
+      resolve(value);
+      return true;
+    };
+    if (test()) return;
+    observer = new MutationObserver(test);
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    timer = setTimeout(() => {
+      observer.disconnect();
+      reject(new Error(`timed out after ${timeout} ms`));
+    }, timeout);
+  });
+}
+
+/**
+ * Waits for a condition in the page without polling: it is checked each
+ * time the page's document changes. Five pages share two cores with the
+ * server, and a poll every few milliseconds in each would slow the very
+ * pages whose speed the tests measure.
+ */
+export function watchIn(page, fn, arg = null, timeout = 60_000) {
+  return page.evaluate(`(${watchDocument})(${fn}, ${JSON.stringify(arg)}, ${timeout})`);
 }
 
 // Keyboard helpers: where focus is, and Tab until it is somewhere.
@@ -124,9 +160,8 @@ function readTurn() {
 }
 
 /** Waits until the page must act (or the game is over) and says what to do. */
-export async function nextTurn(page, timeout = 90_000) {
-  const handle = await page.waitForFunction(readTurn, null, { polling: 10, timeout });
-  return handle.jsonValue();
+export function nextTurn(page, timeout = 90_000) {
+  return watchIn(page, readTurn, null, timeout);
 }
 
 /** A plausible bid for a hand: high spades, aces and long spades. */
@@ -140,7 +175,7 @@ export function chooseBid(hand) {
 
 /** Waits until the page has taken in its own action (or the turn moved on). */
 export async function settled(page, what) {
-  await page.waitForFunction(({ kind, card }) => {
+  await watchIn(page, ({ kind, card }) => {
     const q = (id) => document.querySelector(`[data-testid="${id}"]`);
     if (q('game-over')) return true;
     const text = q('turn-indicator')?.textContent ?? '';
@@ -153,7 +188,7 @@ export async function settled(page, what) {
       case 'pass': return !q('pass-confirm');
       default: return true;
     }
-  }, what, { polling: 10, timeout: 30_000 });
+  }, what, 30_000);
 }
 
 /**
@@ -164,6 +199,7 @@ export async function settled(page, what) {
 export async function shoot(page, name, { table = false } = {}) {
   if (!SHOTS) return [];
   mkdirSync(SHOTS, { recursive: true });
+  const original = page.viewportSize();
   const files = [];
   for (const [size, label] of [[NARROW, '360'], [WIDE, '1280']]) {
     await page.setViewportSize(size);
@@ -173,6 +209,7 @@ export async function shoot(page, name, { table = false } = {}) {
     await page.screenshot({ path: file, fullPage: !(table && size === NARROW) });
     files.push(file);
   }
+  await page.setViewportSize(original);
   return files;
 }
 

@@ -6,7 +6,6 @@ mod support;
 mod accounts;
 mod bad_input;
 mod bots;
-mod browser;
 mod clock;
 mod durability;
 mod frames;

@@ -502,3 +502,33 @@ fn dechunk(mut body: &str) -> String {
     }
     out
 }
+
+/// Whether tests that cannot run must fail rather than be skipped: on CI
+/// they must.
+pub fn required() -> bool {
+    std::env::var("CI").is_ok_and(|value| value == "true")
+}
+
+/// The repository's root, where `web/` is.
+pub fn repository() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs `node` with `args` from the repository's root, with `env` added,
+/// and says whether it succeeded, with everything it printed.
+pub async fn node_tests(args: &[&str], env: &[(&str, std::ffi::OsString)]) -> (bool, String) {
+    let mut command = std::process::Command::new("node");
+    command.args(args).current_dir(repository());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let output = tokio::task::spawn_blocking(move || command.output().expect("node runs"))
+        .await
+        .unwrap();
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), report)
+}

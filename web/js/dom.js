@@ -42,6 +42,21 @@ export function fill(element, ...children) {
   return element;
 }
 
+const drawnWith = new WeakMap();
+
+/**
+ * Fills `element` with what `build()` returns, unless it was last filled
+ * with the same `key`. A message that changes one part of a screen then
+ * costs the page that part alone, and the controls that did not change
+ * keep their focus. The key must name everything `build` reads.
+ */
+export function redraw(element, key, build) {
+  if (drawnWith.get(element) === key) return false;
+  drawnWith.set(element, key);
+  fill(element, build());
+  return true;
+}
+
 /**
  * A key that finds "the same" control after a region is drawn again: its
  * test id plus the card, seat or bid it stands for.

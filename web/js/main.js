@@ -8,7 +8,7 @@ import { Api } from './api.js';
 import { LobbyState, TableState } from './state.js';
 import { hashFor, parseRoute } from './router.js';
 import { describe, describeClose } from './messages.js';
-import { fill, h } from './dom.js';
+import { fill, h, redraw } from './dom.js';
 
 const SCREENS = {
   signin: () => import('./views/signin.js'),
@@ -167,20 +167,27 @@ function drawHeader() {
     idle: 'Offline', connecting: 'Connecting…', ready: 'Connected', reconnecting: 'Reconnecting…',
     replaced: 'Open elsewhere', ended: 'Signed out', failed: 'Disconnected', closed: 'Disconnected',
   }[status] ?? status;
-  fill(document.getElementById('connection'),
+  redraw(document.getElementById('connection'), status, () => [
     h('span', { class: `dot dot-${status}`, 'aria-hidden': 'true' }),
-    h('span', { 'data-testid': 'connection-status', 'data-status': status }, label));
-  const user = document.getElementById('user');
-  if (!app.player) {
-    fill(user);
-    return;
-  }
-  fill(user,
-    h('a', { href: hashFor('profile', 'me'), 'data-testid': 'user-name' }, app.player.name),
-    h('button', { type: 'button', class: 'link', 'data-testid': 'logout', onclick: logOut }, 'Log out'));
+    h('span', { 'data-testid': 'connection-status', 'data-status': status }, label),
+  ]);
+  const name = app.player?.name ?? null;
+  redraw(document.getElementById('user'), JSON.stringify(name), () => (name === null ? [] : [
+    h('a', { href: hashFor('profile', 'me'), 'data-testid': 'user-name' }, name),
+    h('button', { type: 'button', class: 'link', 'data-testid': 'logout', onclick: logOut }, 'Log out'),
+  ]));
 }
 
 function drawBanners() {
+  const { table, route, tableReady, seatRoom } = app;
+  const key = JSON.stringify([
+    client.status, client.shuttingDown, tableReady, seatRoom, route?.name, route?.param,
+    table.room, table.seat, table.playing, table.name,
+  ]);
+  redraw(document.getElementById('banners'), key, bannerParts);
+}
+
+function bannerParts() {
   const banners = [];
   const status = client.status;
   if (status === STATUS.RECONNECTING) {
@@ -220,7 +227,7 @@ function drawBanners() {
       h('button', { type: 'button', 'data-testid': 'back-to-table', onclick: () => app.navigate('room', room) },
         'Back to the table')));
   }
-  fill(document.getElementById('banners'), banners);
+  return banners;
 }
 
 async function logOut() {

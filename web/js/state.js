@@ -57,6 +57,11 @@ export class TableState {
     this.seat = null;
     this.chat = [];
     this.log = [];
+    // The last trick won and how many were won while watching this room.
+    // They outlive the hand, so that a view can still show the hand's
+    // last trick when the next hand was dealt in the same breath.
+    this.lastWon = null;
+    this.wonCount = 0;
     this.resetGame();
   }
 
@@ -388,7 +393,9 @@ const HANDLERS = {
 
   trick_won(message) {
     if (this.trick) {
-      this.tricks.push({ ...this.trick, winner: message.winner });
+      this.lastWon = { ...this.trick, winner: message.winner };
+      this.tricks.push(this.lastWon);
+      this.wonCount += 1;
     }
     this.tricksWon[message.winner] += 1;
     this.trick = null;

@@ -144,6 +144,25 @@ test('a recorded game with bots: a whole hand, then the game over', () => {
   assert.equal(state.exchange.gave.length, 2);
 });
 
+test("a hand's last trick outlives the next hand's deal", () => {
+  const { me, messages } = loadSession('seated-game.jsonl');
+  const state = new TableState({ me, now: () => 0 });
+  const room = roomMessages(messages);
+  const lastWon = room.filter((m) => m.type === 'trick_won').at(-1);
+  for (const message of room) {
+    state.apply(message);
+    if (message === lastWon) break;
+  }
+  const plays = room.filter((m) => m.type === 'card_played').slice(-4).map(({ seat, card }) => ({ seat, card }));
+  const won = { winner: lastWon.winner, plays };
+  const hand = state.hand;
+  // The next hand starts in the same batch as the last card.
+  state.apply({ type: 'hand_started', room: state.room, seq: state.lastSeq + 1, hand: hand + 1, dealer: 1, cards: [] });
+  assert.deepEqual(state.tricks, [], 'the new hand has no tricks yet');
+  assert.equal(state.wonCount, 13);
+  assert.deepEqual({ winner: state.lastWon.winner, plays: state.lastWon.plays }, won);
+});
+
 test('a spectator who comes in mid-hand sees public information only', () => {
   const { me, messages } = loadSession('spectator.jsonl');
   const state = new TableState({ me });

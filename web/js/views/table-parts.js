@@ -65,6 +65,22 @@ export function who(state, seat) {
   return `${state.nameOf(seat)} (${seatRole(state, seat).toLowerCase()})`;
 }
 
+/** Everything `seatPanel` reads, as a key for `redraw`. */
+export function seatKey(state, seat) {
+  const info = state.seats[seat];
+  return JSON.stringify([
+    state.seat, info && [info.player.id, info.player.name, info.player.bot], state.absence(seat),
+    state.dealer, state.phase, state.status, state.hand, state.owner?.id, state.isOwner,
+    state.bids[seat], state.tricksWon[seat], state.handSizes[seat],
+    Boolean(state.turn && state.turn.seats.includes(seat)),
+  ]);
+}
+
+/** The names of the seats, which most sentences on the table use. */
+export function namesKey(state) {
+  return state.seats.map((info) => info?.player.name ?? null);
+}
+
 /** One seat's panel: name, badges, bid and tricks, and the owner's controls. */
 export function seatPanel(state, seat, actions) {
   const info = state.seats[seat];

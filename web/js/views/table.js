@@ -3,7 +3,7 @@
 // app.table (a TableState) and turns clicks and keys into requests; the
 // state changes only when the server's events come back.
 
-import { fill, findByKey, focusKey, formatClock, h } from '../dom.js';
+import { fill, findByKey, focusKey, formatClock, h, redraw } from '../dom.js';
 import { sortForProtocol, shortName } from '../cards.js';
 import { hashFor } from '../router.js';
 import { describe } from '../messages.js';
@@ -11,7 +11,7 @@ import { partnerOf, teamOf } from '../state.js';
 import { cardButton } from './card.js';
 import {
   bidText, describeEntry, expectedText, handScoreSummary, handScoreTable, hiddenHand, lastTrickPanel,
-  scoreTable, seatPanel, trickCards, teamName,
+  namesKey, scoreTable, seatKey, seatPanel, trickCards, teamName,
 } from './table-parts.js';
 
 // A won trick stays on the felt this long, so that people see who took it.
@@ -29,7 +29,7 @@ export function mount(root, app, code) {
     showLastTrick: false,
     heldTrick: null,
     heldUntil: 0,
-    seenTricks: state.tricks.length,
+    seenWon: state.wonCount,
     seenScores: state.handScores.length,
     popup: null,
     popupUntil: 0,
@@ -155,12 +155,15 @@ export function mount(root, app, code) {
     next.focus();
   }
 
-  // Drawing.
+  // Drawing. Each part is drawn again only when what it shows has
+  // changed (see `redraw`): a played card costs the other pages the trick,
+  // a seat and perhaps the hand, not the whole table.
 
   function drawBar() {
     const link = `${location.origin}/r/${state.room}`;
     const seated = state.seat !== null;
-    fill(bar,
+    const key = JSON.stringify([state.name, state.room, state.private, state.isSpectator, state.spectators, seated, state.playing]);
+    redraw(bar, key, () => [
       h('h1', { id: 'table-title' }, state.name || `Table ${state.room}`),
       h('span', { class: 'room-code' }, 'Code ', h('code', { 'data-testid': 'room-code' }, state.room)),
       h('button', {
@@ -194,17 +197,18 @@ export function mount(root, app, code) {
             app.notify(error, 'error');
           });
         },
-      }, state.playing && seated ? 'Leave (a bot plays for you)' : 'Leave table'));
+      }, state.playing && seated ? 'Leave (a bot plays for you)' : 'Leave table'),
+    ]);
   }
 
   function drawTrick() {
     const now = Date.now();
-    if (state.tricks.length > view.seenTricks && !state.trick) {
-      view.heldTrick = state.lastTrick;
+    if (state.wonCount > view.seenWon && !state.trick) {
+      view.heldTrick = state.lastWon;
       view.heldUntil = now + TRICK_HOLD_MS;
       view.timers.push(setTimeout(() => app.refresh(), TRICK_HOLD_MS + 20));
     }
-    view.seenTricks = state.tricks.length;
+    view.seenWon = state.wonCount;
     if (state.trick) view.heldTrick = null;
     const held = view.heldTrick && now < view.heldUntil ? view.heldTrick : null;
     const shown = state.trick ?? held;
@@ -243,6 +247,15 @@ export function mount(root, app, code) {
   }
 
   function drawActions() {
+    const key = JSON.stringify([
+      state.seat, state.status, state.phase, state.seatedCount, state.isOwner, state.winner, state.score, state.gameId,
+      state.pending ? null : state.expected, state.hidden, state.passCount, [...view.selected], state.myPassChosen,
+      state.passChosen, state.passes, state.tricks.length > 0, view.showLastTrick, state.bids, namesKey(state),
+    ]);
+    redraw(actions, key, actionParts);
+  }
+
+  function actionParts() {
     const parts = [];
     const seated = state.seat !== null;
     if (state.isSpectator) {
@@ -293,7 +306,7 @@ export function mount(root, app, code) {
         onclick: () => { view.showLastTrick = !view.showLastTrick; app.refresh(); },
       }, view.showLastTrick ? 'Hide the last trick' : 'Show the last trick'));
     }
-    fill(actions, parts);
+    return parts;
   }
 
   // The score popup and the controls go in the middle of the felt on a
@@ -352,13 +365,14 @@ export function mount(root, app, code) {
 
   function drawHand() {
     if (state.seat === null || state.phase === 'waiting' || state.phase === 'game over') {
-      fill(hand);
+      redraw(hand, 'none', () => []);
       hand.hidden = true;
       return;
     }
     hand.hidden = false;
     if (state.hidden) {
-      fill(hand, hiddenHand(state.handSizes[state.seat] || 13));
+      const count = state.handSizes[state.seat] || 13;
+      redraw(hand, `hidden ${count}`, () => hiddenHand(count));
       hand.setAttribute('aria-label', 'Your hand (hidden)');
       return;
     }
@@ -370,6 +384,11 @@ export function mount(root, app, code) {
     // the time the hand is simply shown.
     hand.classList.toggle('acting', choosing || state.expected === 'play');
     const received = state.exchange.got;
+    const key = JSON.stringify([state.cards, legal, choosing, [...view.selected], received, view.handFocus]);
+    redraw(hand, key, () => handButtons(legal, choosing, received));
+  }
+
+  function handButtons(legal, choosing, received) {
     const cards = state.sortedHand;
     const buttons = cards.map((card) => cardButton(card, {
       enabled: choosing || legal.includes(card),
@@ -381,22 +400,32 @@ export function mount(root, app, code) {
     const stop = buttons.find((b) => b.dataset.card === view.handFocus)
       ?? buttons.find((b) => b.dataset.legal === 'true') ?? buttons[0];
     for (const button of buttons) button.tabIndex = button === stop ? 0 : -1;
-    fill(hand, buttons);
+    return buttons;
   }
 
   function drawSide() {
-    fill(scores, h('h2', {}, 'Score'), scoreTable(state));
+    const names = namesKey(state);
+    const last = state.lastHandScore?.hand ?? null;
+    redraw(scores, JSON.stringify([state.score, state.bags, last, state.rules, state.seat, names]),
+      () => [h('h2', {}, 'Score'), scoreTable(state)]);
     lastTrick.hidden = !view.showLastTrick;
-    if (view.showLastTrick) fill(lastTrick, h('h2', {}, 'Last trick'), lastTrickPanel(state));
-    const scored = [...state.handScores].reverse();
-    handScores.hidden = !scored.length;
-    fill(handScores, h('h2', {}, 'Hands'), scored.map((entry) => handScoreTable(state, entry)));
+    if (view.showLastTrick) {
+      redraw(lastTrick, JSON.stringify([state.lastTrick, state.tricks.length, state.seat, names]),
+        () => [h('h2', {}, 'Last trick'), lastTrickPanel(state)]);
+    }
+    handScores.hidden = !state.handScores.length;
+    redraw(handScores, JSON.stringify([state.gameId, state.handScores.length, last, names]),
+      () => [h('h2', {}, 'Hands'), [...state.handScores].reverse().map((entry) => handScoreTable(state, entry))]);
     // New lines are appended, so that the live region reads only them.
     const shown = chatLog.childElementCount;
     const first = state.chat[0];
     if (shown > state.chat.length || (shown && chatLog.firstElementChild.dataset.seq !== String(first?.seq))) fill(chatLog);
+    const fresh = state.chat.slice(chatLog.childElementCount);
+    // Reading the scroll position makes the browser lay the page out at
+    // once, so it is read only when there is a line to add.
+    if (!fresh.length) return;
     const atBottom = chatLog.scrollHeight - chatLog.scrollTop - chatLog.clientHeight < 40;
-    for (const line of state.chat.slice(chatLog.childElementCount)) {
+    for (const line of fresh) {
       chatLog.append(h('li', { 'data-testid': 'chat-line', 'data-seq': line.seq },
         h('strong', {}, line.from.name), line.seat === null ? ' (watching)' : '', ': ', line.text));
     }
@@ -411,10 +440,10 @@ export function mount(root, app, code) {
     }
     view.seenScores = state.handScores.length;
     if (!view.popup || Date.now() >= view.popupUntil) {
-      fill(popup);
+      redraw(popup, '', () => []);
       return;
     }
-    fill(popup, h('div', { class: 'score-popup', 'data-testid': 'hand-score-popup', role: 'status' },
+    redraw(popup, JSON.stringify([view.popupUntil, namesKey(state)]), () => h('div', { class: 'score-popup', 'data-testid': 'hand-score-popup', role: 'status' },
       handScoreSummary(state, view.popup),
       h('button', { type: 'button', class: 'link', 'data-testid': 'hand-score-close', onclick: () => { view.popup = null; app.refresh(); } }, 'Close')));
   }
@@ -430,8 +459,10 @@ export function mount(root, app, code) {
 
   function tick() {
     const left = state.clockLeft;
+    const text = left === null ? '' : formatClock(left);
     for (const clock of screen.querySelectorAll('[data-clock]')) {
-      clock.textContent = left === null ? '' : formatClock(left);
+      // The same text set again would still cost the page a new frame.
+      if (clock.textContent !== text) clock.textContent = text;
       clock.classList.toggle('low', left !== null && left <= 10000);
     }
   }
@@ -453,7 +484,7 @@ export function mount(root, app, code) {
     const hadFocus = active && screen.contains(active) && active !== document.body;
     const key = hadFocus ? focusKey(active) : null;
     drawBar();
-    state.seats.forEach((_, seat) => fill(seats[seat], seatPanel(state, seat, seatActions)));
+    state.seats.forEach((_, seat) => redraw(seats[seat], seatKey(state, seat), () => seatPanel(state, seat, seatActions)));
     drawTrick();
     drawIndicator();
     drawActions();

@@ -5,13 +5,21 @@
 //! tournament to its final places; a replay; the first load's weight and
 //! the time a played card takes to show on the other pages. Screenshots
 //! and `metrics.json` go to `target/browser-screenshots/`.
+//!
+//! A test binary of its own, so that no other test runs beside it: five
+//! browser pages already fill the machine's cores, and the time a card
+//! takes to show is measured here.
 
 use std::time::Duration;
 
 use spades_server::Config;
 
-use crate::support::TestServer;
-use crate::web::{node_tests, repository, required};
+// The server tests' helpers; this binary uses only a few of them.
+#[allow(dead_code)]
+#[path = "server/support.rs"]
+mod support;
+
+use support::{TestServer, node_tests, repository, required};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
