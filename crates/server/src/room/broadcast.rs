@@ -1,0 +1,151 @@
+//! What the room tells: its summary for the lobby, what each viewer
+//! sees, and events numbered, logged and sent to every member.
+
+use std::sync::Arc;
+
+use axum::extract::ws::Utf8Bytes;
+use spades_engine::{Seat, SeatSet};
+use spades_protocol::ws::{RoomStatus, RoomSummary, SeatInfo, ServerMessage};
+use spades_store::Write;
+
+use crate::event_log::Sent;
+use crate::lobby::LobbyNote;
+
+use super::{Member, Room, SEQ_RESERVE};
+
+impl Room {
+    /// A room with nobody but bots in it and no game under way closes.
+    pub(super) fn is_empty(&self) -> bool {
+        self.members.values().all(Member::is_bot) && self.table.as_ref().is_none_or(|table| table.over)
+    }
+
+    pub(super) fn status(&self) -> RoomStatus {
+        match &self.table {
+            None => RoomStatus::Waiting,
+            Some(table) if table.over => RoomStatus::Finished,
+            Some(_) => RoomStatus::Playing,
+        }
+    }
+
+    pub(super) fn playing(&self) -> bool {
+        self.table.as_ref().is_some_and(|table| !table.over)
+    }
+
+    pub(super) fn seated(&self) -> impl Iterator<Item = (Seat, Arc<str>)> + '_ {
+        Seat::ALL
+            .into_iter()
+            .filter_map(|seat| self.seats[seat.index()].clone().map(|player| (seat, player)))
+    }
+
+    pub(super) fn spectators(&self) -> u32 {
+        self.members
+            .values()
+            .filter(|member| member.seat.is_none())
+            .count() as u32
+    }
+
+    pub(super) fn seat_infos(&self) -> [Option<SeatInfo>; 4] {
+        Seat::ALL.map(|seat| {
+            let member = self.members.get(self.seats[seat.index()].as_ref()?)?;
+            Some(SeatInfo {
+                seat,
+                player: member.player.info(),
+                // A bot is always there.
+                connected: member.outbox.is_some() || member.is_bot(),
+                away: self.table.as_ref().is_some_and(|table| table.away.contains(seat)),
+            })
+        })
+    }
+
+    pub(super) fn summary(&self) -> RoomSummary {
+        RoomSummary {
+            room: self.settings.code.to_string(),
+            name: self.settings.name.clone(),
+            rules: self.settings.rules.name().to_string(),
+            private: self.settings.private,
+            status: self.status(),
+            seats: Seat::ALL.map(|seat| {
+                let player = self.seats[seat.index()].as_ref()?;
+                self.members.get(player).map(|member| member.player.info())
+            }),
+            spectators: self.spectators(),
+        }
+    }
+
+    /// Logs an event and sends it to every member: `make(seq, None)` is the
+    /// public version and `make(seq, Some(seat))` the version for a seat,
+    /// which is sent only when `private` holds that seat.
+    pub(super) fn emit(&mut self, private: SeatSet, make: impl Fn(u64, Option<Seat>) -> ServerMessage) {
+        let seq = self.log.next_seq();
+        if seq > self.reserved {
+            // Stored with the request's other writes, before its messages go.
+            self.reserved = seq - 1 + SEQ_RESERVE;
+            self.pending.push(Write::RoomSeq {
+                room: self.code(),
+                seq: self.reserved,
+            });
+        }
+        let message = make(seq, None);
+        let public = Utf8Bytes::from(message.to_json());
+        let versions: Vec<(Seat, ServerMessage, Utf8Bytes)> = private
+            .iter()
+            .map(|seat| {
+                let message = make(seq, Some(seat));
+                let text = Utf8Bytes::from(message.to_json());
+                (seat, message, text)
+            })
+            .collect();
+        for member in self.members.values_mut() {
+            if member.outbox.is_some() {
+                let text = member
+                    .seat
+                    .and_then(|seat| versions.iter().find(|(own, ..)| *own == seat))
+                    .map_or(&public, |(.., text)| text);
+                member.batch.push(text.clone());
+            }
+        }
+        let kept: Vec<(SeatSet, Sent<'_>)> = versions
+            .iter()
+            .map(|(seat, message, text)| {
+                let text = text.as_str();
+                (SeatSet::single(*seat), Sent { message, text })
+            })
+            .collect();
+        let text = public.as_str();
+        self.log.push(
+            Sent {
+                message: &message,
+                text,
+            },
+            &kept,
+        );
+    }
+
+    /// Tells the lobby how the room looks now.
+    pub(super) fn announce(&self) {
+        let _ = self.lobby.send(LobbyNote::Changed {
+            summary: Box::new(self.summary()),
+        });
+    }
+
+    pub(super) fn code(&self) -> String {
+        self.settings.code.to_string()
+    }
+
+    pub(super) fn emit_seats(&mut self) {
+        let (room, seats, spectators, owner) = (
+            self.code(),
+            self.seat_infos(),
+            self.spectators(),
+            self.settings.owner.info(),
+        );
+        self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::Seats {
+            room: room.clone(),
+            seq,
+            seats: seats.clone(),
+            spectators,
+            owner: owner.clone(),
+        });
+        self.announce();
+    }
+}

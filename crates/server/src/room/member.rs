@@ -1,0 +1,387 @@
+//! The room's members: who is in, their connections, their retried
+//! requests and their chat.
+
+use std::collections::VecDeque;
+
+use axum::extract::ws::Utf8Bytes;
+use spades_engine::{Action, Seat, SeatSet, Viewer};
+use spades_protocol::ws::{ErrorCode, MAX_CHAT_CHARS, MessageId, RoomState, ServerMessage};
+use tokio::time::Instant;
+
+use crate::identity::PlayerRef;
+use crate::outbox::{Batch, ConnectionId, Outbox};
+use crate::render;
+
+use super::{Refusal, Room};
+
+/// Someone in the room: a seated player (connected or not) or a spectator.
+#[derive(Debug)]
+pub(super) struct Member {
+    pub(super) player: PlayerRef,
+    pub(super) outbox: Option<Outbox>,
+    pub(super) seat: Option<Seat>,
+    /// The last requests applied for this member, as a hash of the id and
+    /// the request, with the event after it: a retry (the same id with the
+    /// same request) is answered without being applied twice.
+    pub(super) recent: VecDeque<(u64, u64)>,
+    /// When this member's recent chat messages were sent.
+    pub(super) chat: VecDeque<Instant>,
+    /// Messages for this member from the request being handled, sent as
+    /// one batch when it is done.
+    pub(super) batch: Vec<Utf8Bytes>,
+    /// Whether that batch must be written at once.
+    pub(super) urgent: bool,
+    /// A quick-play player who has not come in yet: his first arrival is
+    /// not a return.
+    pub(super) fresh: bool,
+}
+
+/// A 64-bit digest of a request and its id. Two different requests would
+/// have to collide among a member's last few for a retry to be mistaken.
+pub(super) fn retry_key(id: &MessageId, request: &Applied) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::hash::DefaultHasher::new();
+    id.hash(&mut hasher);
+    request.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// A request whose retry must not be applied again.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(super) enum Applied {
+    Action(Action),
+    Chat(String),
+}
+
+/// How many action ids a member's duplicate check remembers.
+pub(super) const RECENT_IDS: usize = 16;
+
+impl Member {
+    pub(super) fn new(player: PlayerRef, outbox: Option<Outbox>) -> Member {
+        Member {
+            player,
+            outbox,
+            seat: None,
+            recent: VecDeque::new(),
+            chat: VecDeque::new(),
+            batch: Vec::new(),
+            urgent: false,
+            fresh: false,
+        }
+    }
+
+    pub(super) fn is_bot(&self) -> bool {
+        self.player.bot.is_some()
+    }
+
+    pub(super) fn already_done(&self, id: &MessageId, request: &Applied) -> Option<u64> {
+        let key = retry_key(id, request);
+        self.recent
+            .iter()
+            .find(|(seen, _)| *seen == key)
+            .map(|&(_, seq)| seq)
+    }
+
+    pub(super) fn remember(&mut self, id: &MessageId, request: &Applied, seq: u64) {
+        if self.recent.len() == RECENT_IDS {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((retry_key(id, request), seq));
+    }
+
+    /// Queues a reply: it goes out, at once, when the request is done.
+    pub(super) fn send(&mut self, message: &ServerMessage) {
+        if self.outbox.is_some() {
+            self.batch.push(Utf8Bytes::from(message.to_json()));
+            self.urgent = true;
+        }
+    }
+
+    /// Sends what was queued for this member while handling one request.
+    pub(super) fn flush(&mut self) {
+        if self.batch.is_empty() {
+            return;
+        }
+        let messages = std::mem::take(&mut self.batch);
+        if let Some(outbox) = &self.outbox {
+            outbox.send_batch(Batch {
+                messages,
+                urgent: self.urgent,
+            });
+        }
+        self.urgent = false;
+    }
+}
+
+impl Room {
+    pub(super) fn state_for(&self, player: &str) -> RoomState {
+        let seat = self.members.get(player).and_then(|member| member.seat);
+        let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+        let now = Instant::now();
+        RoomState {
+            room: self.settings.code.to_string(),
+            name: self.settings.name.clone(),
+            private: self.settings.private,
+            rules: self.settings.rules,
+            bots: self.settings.bots,
+            status: self.status(),
+            owner: self.settings.owner.info(),
+            seats: self.seat_infos(),
+            spectators: self.spectators(),
+            your_seat: seat,
+            games: self.games,
+            game: self.table.as_ref().map(|table| {
+                render::game_view(&table.game, (table.number, table.id), &table.clocks(now), viewer)
+            }),
+        }
+    }
+
+    // Sending.
+
+    pub(super) fn reply(&mut self, player: &str, message: &ServerMessage) {
+        if let Some(member) = self.members.get_mut(player) {
+            member.send(message);
+        }
+    }
+
+    pub(super) fn refuse(&mut self, player: &str, id: Option<MessageId>, refusal: Refusal) {
+        self.reply(
+            player,
+            &ServerMessage::Error {
+                id,
+                code: refusal.0,
+                message: refusal.1,
+            },
+        );
+    }
+
+    pub(super) fn ack(&mut self, player: &str, id: MessageId) {
+        self.reply(
+            player,
+            &ServerMessage::Ack {
+                id,
+                seq: Some(self.log.seq()),
+                duplicate: false,
+            },
+        );
+    }
+
+    /// Enters or re-enters the room. With `last_seq`, the missed events are
+    /// sent if the log still has them; otherwise, and on a plain join, a
+    /// snapshot is.
+    ///
+    /// What the join itself causes (a `seats` or `player_back` event) is
+    /// emitted first, so that the reply comes after it: a snapshot then
+    /// shows the room as of that event, and a catch-up ends with it.
+    pub(super) fn join(&mut self, player: PlayerRef, outbox: Outbox, id: MessageId, last_seq: Option<u64>) {
+        let key = player.id.clone();
+        let is_new = !self.members.contains_key(&key);
+        let member = self
+            .members
+            .entry(key.clone())
+            .or_insert_with(|| Member::new(player, None));
+        let seat = member.seat;
+        let was_detached = member.outbox.is_none() && !is_new;
+        let first_arrival = std::mem::take(&mut member.fresh);
+        let connection = outbox.id();
+        if let Some(old) = member.outbox.replace(outbox)
+            && old.id() != connection
+        {
+            old.close(crate::outbox::CloseReason::Replaced);
+        }
+
+        if let Some(seat) = seat {
+            let mut returned = was_detached && !first_arrival;
+            if let Some(table) = self.table.as_mut() {
+                let held = table.holds[seat.index()].is_some() && !first_arrival;
+                returned |= table.away.contains(seat) || held;
+                table.holds[seat.index()] = None;
+                table.away.remove(seat);
+                // He gets his own clock back rather than being played for.
+                if table.deadlines[seat.index()].is_some() || table.thinking.contains(seat) {
+                    table.deadlines[seat.index()] = Some(Instant::now() + self.config.turn_time);
+                }
+            }
+            if returned {
+                let room = self.code();
+                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayerBack {
+                    room: room.clone(),
+                    seq,
+                    seat,
+                });
+                self.emit_turn_if_playing();
+            } else if first_arrival {
+                // The others see him connected; he has the turn in his snapshot.
+                self.emit_seats();
+            }
+        } else if is_new {
+            self.emit_seats();
+        }
+
+        // The client's catch-up replaces what the join queued for him: it
+        // holds those events (or the state after them) and the turn. It
+        // goes as one batch, however long, so that it takes one place in
+        // the outbox, and like every message after the request's writes
+        // are stored.
+        let catch_up = match last_seq.and_then(|seq| self.log.since(seq, seat)) {
+            Some(mut messages) => {
+                let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
+                if let Some(turn) = self.turn_message(viewer) {
+                    messages.push(Utf8Bytes::from(turn.to_json()));
+                }
+                let ack = ServerMessage::Ack {
+                    id,
+                    seq: Some(self.log.seq()),
+                    duplicate: false,
+                };
+                messages.push(Utf8Bytes::from(ack.to_json()));
+                messages
+            }
+            None => {
+                let snapshot = ServerMessage::Snapshot {
+                    id: Some(id),
+                    seq: self.log.seq(),
+                    state: Box::new(self.state_for(&key)),
+                };
+                vec![Utf8Bytes::from(snapshot.to_json())]
+            }
+        };
+        let member = self.members.get_mut(&key).expect("inserted above");
+        member.batch = catch_up;
+        member.urgent = true;
+    }
+
+    pub(super) fn leave(&mut self, player: &str) {
+        let Some(member) = self.members.get_mut(player) else {
+            return;
+        };
+        member.outbox = None;
+        let seat = member.seat;
+        match seat {
+            Some(seat) if self.playing() => {
+                // Leaving a game in progress gives the seat to the server
+                // until the player comes back.
+                if let Some(table) = self.table.as_mut() {
+                    table.holds[seat.index()] = None;
+                    table.away.insert(seat);
+                    if table.deadlines[seat.index()].is_some() {
+                        table.deadlines[seat.index()] = Some(Instant::now());
+                    }
+                }
+                let room = self.code();
+                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayerAway {
+                    room: room.clone(),
+                    seq,
+                    seat,
+                    hold_ms: 0,
+                });
+            }
+            Some(seat) => self.free_seat(seat),
+            None => {
+                self.members.remove(player);
+                self.emit_seats();
+            }
+        }
+    }
+
+    pub(super) fn detach(&mut self, player: &str, connection: ConnectionId) {
+        let Some(member) = self.members.get_mut(player) else {
+            return;
+        };
+        if member
+            .outbox
+            .as_ref()
+            .is_none_or(|outbox| outbox.id() != connection)
+        {
+            // An older connection of a player who is already back.
+            return;
+        }
+        member.outbox = None;
+        match member.seat {
+            Some(seat) => {
+                let hold = self.config.seat_hold;
+                if let Some(table) = self.table.as_mut().filter(|table| !table.over) {
+                    table.holds[seat.index()] = Some(Instant::now() + hold);
+                    let room = self.code();
+                    self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayerAway {
+                        room: room.clone(),
+                        seq,
+                        seat,
+                        hold_ms: hold.as_millis() as u64,
+                    });
+                } else {
+                    // Between games the seat is simply given up.
+                    self.free_seat(seat);
+                }
+            }
+            None => {
+                self.members.remove(player);
+                self.emit_seats();
+            }
+        }
+    }
+
+    pub(super) fn chat(&mut self, player: &str, id: MessageId, text: String) {
+        let window = self.config.chat_window;
+        let limit = self.config.chat_limit as usize;
+        let Some(member) = self.members.get_mut(player) else {
+            let refusal = Refusal::new(ErrorCode::NotInRoom, "you are not in this room");
+            return self.refuse(player, Some(id), refusal);
+        };
+        let applied = Applied::Chat(text.trim().to_string());
+        if let Some(seq) = member.already_done(&id, &applied) {
+            let message = ServerMessage::Ack {
+                id,
+                seq: Some(seq),
+                duplicate: true,
+            };
+            return member.send(&message);
+        }
+        let text = text.trim().to_string();
+        let refusal = if text.is_empty() {
+            Some(Refusal::new(
+                ErrorCode::BadMessage,
+                "a chat message needs some text",
+            ))
+        } else if text.chars().count() > MAX_CHAT_CHARS {
+            Some(Refusal::new(
+                ErrorCode::ChatTooLong,
+                format!("chat messages are at most {MAX_CHAT_CHARS} characters"),
+            ))
+        } else {
+            let now = Instant::now();
+            while member
+                .chat
+                .front()
+                .is_some_and(|&sent| now.duration_since(sent) >= window)
+            {
+                member.chat.pop_front();
+            }
+            if member.chat.len() >= limit {
+                Some(Refusal::new(
+                    ErrorCode::ChatRateLimited,
+                    format!("at most {limit} chat messages per {} seconds", window.as_secs()),
+                ))
+            } else {
+                member.chat.push_back(now);
+                None
+            }
+        };
+        if let Some(refusal) = refusal {
+            return self.refuse(player, Some(id), refusal);
+        }
+        let (from, seat, room) = (member.player.info(), member.seat, self.code());
+        self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::ChatMessage {
+            room: room.clone(),
+            seq,
+            from: from.clone(),
+            seat,
+            text: text.clone(),
+        });
+        let seq = self.log.seq();
+        if let Some(member) = self.members.get_mut(player) {
+            member.remember(&id, &applied, seq);
+        }
+        self.ack(player, id);
+    }
+}

@@ -1,0 +1,484 @@
+//! A room and its table: one actor task that owns the seats, the members,
+//! the engine game, the event log and the clocks.
+//!
+//! The room applies requests one at a time, in the order they arrive, and
+//! never waits on a connection: replies and events are pushed into each
+//! member's outbox, which never blocks; the only thing it waits for is the
+//! journal storing what players are about to learn. Every event gets the next sequence number and is
+//! kept, as sent, in a bounded log so that a client that reconnects can be
+//! sent exactly what it missed.
+//!
+//! This file holds the handle, the requests and the run loop; the room's
+//! other methods live by concern in the files beside it (see
+//! ARCHITECTURE.md).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use spades_engine::{Action, RuleSet, Seat};
+use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomStatus, RoomSummary, ServerMessage};
+use spades_store::{RoomSeqs, Store, TableLink, Write};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::Lifecycle;
+use crate::config::Config;
+use crate::event_log::EventLog;
+use crate::identity::PlayerRef;
+use crate::journal::Journal;
+use crate::lobby::LobbyNote;
+use crate::outbox::{ConnectionId, Outbox};
+
+mod broadcast;
+mod member;
+mod play;
+mod resume;
+mod stand_in;
+mod table;
+
+use member::{Applied, Member};
+pub use resume::Resumed;
+use stand_in::Thought;
+use table::Table;
+
+/// How a room is set up when it is created.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub code: Arc<str>,
+    pub name: String,
+    pub private: bool,
+    pub rules: RuleSet,
+    pub owner: PlayerRef,
+    /// The level of the bots that sit in the room's bot seats and play for
+    /// its absent players.
+    pub bots: BotLevel,
+    /// The tournament table this room is, if it is one: it plays one game,
+    /// to the end even if its players are all away, and reports the result.
+    pub tournament: Option<TableLink>,
+}
+
+/// How a room begins.
+#[derive(Debug)]
+pub enum Opening {
+    /// Empty, waiting for players.
+    Empty,
+    /// Around a game read back from the store.
+    Resumed(Box<Resumed>),
+    /// A quick-play table: its game starts at once with these players (bots
+    /// among them), whose seats are held until they come in.
+    Matched(Box<[PlayerRef; 4]>),
+}
+
+/// What a connection asks of a room on behalf of its player.
+#[derive(Debug)]
+pub enum RoomRequest {
+    /// Enter the room (as a spectator, or back into one's seat).
+    Join {
+        player: PlayerRef,
+        outbox: Outbox,
+        id: MessageId,
+    },
+    /// Come back after a lost connection and get the events missed since
+    /// `last_seq`.
+    Resync {
+        player: PlayerRef,
+        outbox: Outbox,
+        id: MessageId,
+        last_seq: u64,
+    },
+    /// Leave the room. `left` is answered once the room has let go of the
+    /// player's connection: it sends him nothing after that.
+    Leave {
+        player: Arc<str>,
+        left: oneshot::Sender<()>,
+    },
+    /// The player's connection is gone.
+    Detach {
+        player: Arc<str>,
+        connection: ConnectionId,
+    },
+    Sit {
+        player: Arc<str>,
+        id: MessageId,
+        seat: Option<Seat>,
+    },
+    Stand {
+        player: Arc<str>,
+        id: MessageId,
+    },
+    Start {
+        player: Arc<str>,
+        id: MessageId,
+    },
+    AddBot {
+        player: Arc<str>,
+        id: MessageId,
+        seat: Option<Seat>,
+    },
+    RemoveBot {
+        player: Arc<str>,
+        id: MessageId,
+        seat: Seat,
+    },
+    Act {
+        player: Arc<str>,
+        id: MessageId,
+        action: Action,
+    },
+    Chat {
+        player: Arc<str>,
+        id: MessageId,
+        text: String,
+    },
+}
+
+/// What a tournament table tells the tournament, once the write behind it
+/// is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TableNote {
+    /// The table's game has started (and is linked to the table).
+    Started(TableLink),
+    /// The table's game is over and its result is stored.
+    Finished(TableLink),
+}
+
+/// A room's address. Cheap to clone; the room lives on while it has members
+/// or a game, whoever holds handles.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    code: Arc<str>,
+    requests: mpsc::Sender<RoomRequest>,
+}
+
+/// The room has closed.
+#[derive(Debug)]
+pub struct RoomGone;
+
+impl RoomHandle {
+    pub fn code(&self) -> &Arc<str> {
+        &self.code
+    }
+
+    pub async fn send(&self, request: RoomRequest) -> Result<(), RoomGone> {
+        self.requests.send(request).await.map_err(|_| RoomGone)
+    }
+
+    /// Takes the player out of the room and waits until the room has let
+    /// go of his connection, so that nothing of this room reaches it
+    /// after whatever the connection does next.
+    ///
+    /// A room answers within microseconds, unless it is still opening
+    /// while the store is down; the wait is bounded so that the connection
+    /// is not held for the length of an outage.
+    pub async fn leave(&self, player: Arc<str>) -> Result<(), RoomGone> {
+        let (left, done) = oneshot::channel();
+        self.send(RoomRequest::Leave { player, left }).await?;
+        match tokio::time::timeout(LEAVE_WAIT, done).await {
+            Ok(answer) => answer.map_err(|_| RoomGone),
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+/// What a room shares with the rest of the server.
+#[derive(Clone, Debug)]
+pub struct Context {
+    pub config: Arc<Config>,
+    /// Where the room reads the mark its event numbers start above when it
+    /// opens; everything else it stores goes through the journal.
+    pub store: Store,
+    pub lobby: mpsc::UnboundedSender<LobbyNote>,
+    pub journal: Journal,
+    pub lifecycle: Arc<Lifecycle>,
+    /// Where tournament tables report their game's start and end (once
+    /// stored).
+    pub tournaments: mpsc::UnboundedSender<TableNote>,
+}
+
+/// Starts a room's task and returns its handle and first lobby summary.
+///
+/// The room opens in its task: it first reads from the store where its
+/// event numbers start (see [`SEQ_RESERVE`]), and handles requests only
+/// once it has opened.
+pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHandle, RoomSummary) {
+    let (requests, receiver) = mpsc::channel(64);
+    let (thoughts, thought_rx) = mpsc::unbounded_channel();
+    let handle = RoomHandle {
+        code: settings.code.clone(),
+        requests,
+    };
+    let summary = opening_summary(&settings, &opening);
+    let room = Room {
+        log: EventLog::new(settings.code.clone(), context.config.resync_window, 0),
+        reserved: 0,
+        settings,
+        config: context.config,
+        store: context.store,
+        lobby: context.lobby,
+        journal: context.journal,
+        lifecycle: context.lifecycle,
+        tournaments: context.tournaments,
+        reported: None,
+        members: HashMap::new(),
+        seats: Default::default(),
+        table: None,
+        games: 0,
+        pending: Vec::new(),
+        thoughts,
+    };
+    tokio::spawn(room.run(opening, receiver, thought_rx));
+    (handle, summary)
+}
+
+/// How a room will look to the lobby once it has opened: empty and
+/// waiting, or playing with the players of its game.
+fn opening_summary(settings: &Settings, opening: &Opening) -> RoomSummary {
+    let (status, seats) = match opening {
+        Opening::Empty => (RoomStatus::Waiting, Default::default()),
+        Opening::Resumed(resumed) => (
+            RoomStatus::Playing,
+            resumed.players.clone().map(|p| Some(p.info())),
+        ),
+        Opening::Matched(players) => (RoomStatus::Playing, (**players).clone().map(|p| Some(p.info()))),
+    };
+    RoomSummary {
+        room: settings.code.to_string(),
+        name: settings.name.clone(),
+        rules: settings.rules.name().to_string(),
+        private: settings.private,
+        status,
+        seats,
+        spectators: 0,
+    }
+}
+
+/// How many event numbers a room sets aside at a time. Before it sends an
+/// event numbered above its stored mark, it stores a mark this much
+/// higher; when it opens again (after a restart) its numbers start above
+/// the last mark. The numbers thus jump by up to this much across a
+/// restart, and the mark is stored about once per game.
+pub const SEQ_RESERVE: u64 = 1000;
+
+/// The longest a connection waits for a room it leaves to let go of it.
+const LEAVE_WAIT: Duration = Duration::from_secs(5);
+
+/// How long a room waits before it asks the store again for where its
+/// numbers start, when the store did not answer.
+const OPEN_RETRY: Duration = Duration::from_millis(500);
+
+struct Room {
+    settings: Settings,
+    config: Arc<Config>,
+    store: Store,
+    /// The highest event number the store allows the room (see
+    /// [`SEQ_RESERVE`]).
+    reserved: u64,
+    lobby: mpsc::UnboundedSender<LobbyNote>,
+    journal: Journal,
+    lifecycle: Arc<Lifecycle>,
+    tournaments: mpsc::UnboundedSender<TableNote>,
+    /// What to tell the tournament once the writes pending are stored.
+    reported: Option<TableNote>,
+    /// Writes made while handling the current request; they are stored
+    /// before its messages are sent.
+    pending: Vec<Write>,
+    members: HashMap<Arc<str>, Member>,
+    seats: [Option<Arc<str>>; 4],
+    table: Option<Table>,
+    games: u32,
+    log: EventLog,
+    /// Where strong bots thinking away from the task send their decisions.
+    thoughts: mpsc::UnboundedSender<Thought>,
+}
+
+/// A refusal to send back to the requester.
+struct Refusal(ErrorCode, String);
+
+impl Refusal {
+    fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal(code, message.into())
+    }
+}
+
+impl Room {
+    async fn run(
+        mut self,
+        opening: Opening,
+        mut requests: mpsc::Receiver<RoomRequest>,
+        mut thoughts: mpsc::UnboundedReceiver<Thought>,
+    ) {
+        let stop = self.lifecycle.stopped();
+        // The stop signal and the timer live as long as the room: making
+        // them anew for every request would register each with the server's
+        // shared token and timer wheel once per card played.
+        let stopped = stop.cancelled();
+        tokio::pin!(stopped);
+        let waits_for_store = !matches!(opening, Opening::Empty);
+        let seqs = tokio::select! {
+            () = &mut stopped => return,
+            seqs = self.open_numbering(waits_for_store) => seqs,
+        };
+        let Some(seqs) = seqs else {
+            self.refuse_unopened(&mut requests);
+            let _ = self.lobby.send(LobbyNote::Closed {
+                code: self.settings.code.clone(),
+            });
+            return;
+        };
+        self.log = EventLog::new(self.settings.code.clone(), self.config.resync_window, seqs.base);
+        self.reserved = seqs.reserved;
+        match opening {
+            Opening::Empty => {}
+            Opening::Resumed(resumed) => self.resume(*resumed),
+            Opening::Matched(players) => self.open_matched(*players),
+        }
+        let timer = tokio::time::sleep_until(Instant::now());
+        tokio::pin!(timer);
+        let mut armed = None;
+        // A game that started as the room opened is stored at once, not at
+        // the room's first event.
+        self.store_pending().await;
+        loop {
+            let wake = self.next_wake();
+            if wake != armed {
+                if let Some(at) = wake {
+                    timer.as_mut().reset(at);
+                }
+                armed = wake;
+            }
+            tokio::select! {
+                // Stopping leaves the game as it is in the store, to be
+                // resumed at the next start.
+                () = &mut stopped => return,
+                request = requests.recv() => match request {
+                    Some(request) => self.handle(request),
+                    None => break,
+                },
+                Some(thought) = thoughts.recv() => self.on_thought(thought),
+                () = &mut timer, if armed.is_some() => self.on_time(Instant::now()),
+            }
+            // What players are about to learn must be stored first.
+            self.store_pending().await;
+            for member in self.members.values_mut() {
+                member.flush();
+            }
+            if self.is_empty() {
+                break;
+            }
+        }
+        for (_, player) in self.seated() {
+            let _ = self.lobby.send(LobbyNote::Unseated {
+                player,
+                code: self.settings.code.clone(),
+            });
+        }
+        let _ = self.lobby.send(LobbyNote::Closed {
+            code: self.settings.code.clone(),
+        });
+    }
+
+    /// Where this opening's event numbers start, from the store. A room
+    /// with players seated (a resumed game, a quick-play or tournament
+    /// table) asks again until the store answers, and its requests wait
+    /// meanwhile: numbering from anywhere else could repeat numbers a
+    /// client saw before a restart. An empty room gives up at once, since
+    /// its creator would rather be told.
+    async fn open_numbering(&self, waits_for_store: bool) -> Option<RoomSeqs> {
+        loop {
+            match self.store.open_room(&self.settings.code, SEQ_RESERVE).await {
+                Ok(seqs) => return Some(seqs),
+                Err(error) if waits_for_store => {
+                    tracing::warn!(room = %self.settings.code, %error, "cannot open the room's numbering; retrying");
+                    tokio::time::sleep(OPEN_RETRY).await;
+                }
+                Err(error) => {
+                    tracing::warn!(room = %self.settings.code, %error, "cannot open the room's numbering");
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Answers the requests of a room that could not open, and takes no
+    /// more: whoever was on his way in is told why.
+    fn refuse_unopened(&self, requests: &mut mpsc::Receiver<RoomRequest>) {
+        requests.close();
+        let refusal = |id: MessageId| ServerMessage::Error {
+            id: Some(id),
+            code: ErrorCode::ServerBusy,
+            message: "storage is unavailable: the room could not open; try again later".into(),
+        };
+        while let Ok(request) = requests.try_recv() {
+            match request {
+                RoomRequest::Join { outbox, id, .. } | RoomRequest::Resync { outbox, id, .. } => {
+                    outbox.send(Utf8Bytes::from(refusal(id).to_json()));
+                }
+                RoomRequest::Leave { left, .. } => {
+                    let _ = left.send(());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Stores the writes made since the last time, then tells the
+    /// tournament, if any, what they were about.
+    async fn store_pending(&mut self) {
+        if !self.pending.is_empty() {
+            self.journal.commit(std::mem::take(&mut self.pending)).await;
+        }
+        if let Some(note) = self.reported.take() {
+            let _ = self.tournaments.send(note);
+        }
+    }
+
+    // Requests.
+
+    fn handle(&mut self, request: RoomRequest) {
+        match request {
+            RoomRequest::Join { player, outbox, id } => self.join(player, outbox, id, None),
+            RoomRequest::Resync {
+                player,
+                outbox,
+                id,
+                last_seq,
+            } => self.join(player, outbox, id, Some(last_seq)),
+            RoomRequest::Leave { player, left } => {
+                self.leave(&player);
+                let _ = left.send(());
+            }
+            RoomRequest::Detach { player, connection } => self.detach(&player, connection),
+            RoomRequest::Sit { player, id, seat } => {
+                let result = self.sit(&player, seat);
+                self.answer(&player, id, result);
+            }
+            RoomRequest::Stand { player, id } => {
+                let result = self.stand(&player);
+                self.answer(&player, id, result);
+            }
+            RoomRequest::Start { player, id } => {
+                let result = self.start(&player);
+                self.answer(&player, id, result);
+            }
+            RoomRequest::AddBot { player, id, seat } => {
+                let result = self.add_bot(&player, seat);
+                self.answer(&player, id, result);
+            }
+            RoomRequest::RemoveBot { player, id, seat } => {
+                let result = self.remove_bot(&player, seat);
+                self.answer(&player, id, result);
+            }
+            RoomRequest::Act { player, id, action } => self.act(&player, id, action),
+            RoomRequest::Chat { player, id, text } => self.chat(&player, id, text),
+        }
+    }
+
+    fn answer(&mut self, player: &str, id: MessageId, result: Result<(), Refusal>) {
+        match result {
+            Ok(()) => self.ack(player, id),
+            Err(refusal) => self.refuse(player, Some(id), refusal),
+        }
+    }
+}

@@ -1,0 +1,369 @@
+//! Playing: a seat's action applied to the game, the engine's events
+//! turned into protocol messages, the turn, and the game's end.
+
+use std::time::Duration;
+
+use axum::extract::ws::Utf8Bytes;
+use spades_engine::{Action, Bid, Event, Seat, SeatSet, Team, Viewer};
+use spades_protocol::history::HandLine;
+use spades_protocol::ws::{ErrorCode, MessageId, ServerMessage};
+use spades_store::{FinishedGame, Write};
+use time::OffsetDateTime;
+use tokio::time::Instant;
+
+use crate::render;
+
+use super::resume::count_hand;
+use super::{Applied, Refusal, Room, TableNote};
+
+impl Room {
+    pub(super) fn act(&mut self, player: &str, id: MessageId, action: Action) {
+        let seat = match self.member_seat(player) {
+            Ok(Some(seat)) => seat,
+            Ok(None) => {
+                let refusal = Refusal::new(ErrorCode::NotSeated, "spectators cannot play");
+                return self.refuse(player, Some(id), refusal);
+            }
+            Err(refusal) => return self.refuse(player, Some(id), refusal),
+        };
+        let applied = Applied::Action(action);
+        if let Some(seq) = self
+            .members
+            .get(player)
+            .and_then(|member| member.already_done(&id, &applied))
+        {
+            return self.reply(
+                player,
+                &ServerMessage::Ack {
+                    id,
+                    seq: Some(seq),
+                    duplicate: true,
+                },
+            );
+        }
+        if !self.playing() {
+            let refusal = match self.table {
+                Some(_) => Refusal::new(
+                    ErrorCode::GameOver,
+                    "the game is over; a seated player can start the next one",
+                ),
+                None => Refusal::new(ErrorCode::NoGame, "no game is being played"),
+            };
+            return self.refuse(player, Some(id), refusal);
+        }
+        match self.apply(seat, action, Some(&id)) {
+            Ok(()) => {
+                let seq = self.log.seq();
+                if let Some(member) = self.members.get_mut(player) {
+                    member.remember(&id, &applied, seq);
+                }
+                self.ack(player, id);
+            }
+            Err(error) => {
+                let refusal = Refusal::new(ErrorCode::from_rule_error(&error), error.to_string());
+                self.refuse(player, Some(id), refusal);
+            }
+        }
+    }
+
+    /// Applies one action to the game and sends its events. `request` is
+    /// the id of the player's message that asked for it, stored with it so
+    /// that a retry is recognised even after a restart.
+    pub(super) fn apply(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        request: Option<&MessageId>,
+    ) -> Result<(), spades_engine::RuleError> {
+        let table = self.table.as_mut().expect("only called while playing");
+        let events = table.game.apply(seat, action)?;
+        let write = self.pending.len();
+        self.pending.push(Write::Action {
+            game: table.id,
+            index: table.actions,
+            seat: seat.index() as u8,
+            action: action.to_string(),
+            request_id: request.map(|id| serde_json::to_string(id).unwrap_or_default()),
+            room_seq: 0,
+        });
+        table.actions += 1;
+        for event in events {
+            self.emit_game_event(event);
+        }
+        // The action's own write comes before those of its events (a hand
+        // record, the end of the game), and the event number it is
+        // answered with is known only now.
+        let after = self.log.seq();
+        if let Some(Write::Action { room_seq, .. }) = self.pending.get_mut(write) {
+            *room_seq = after;
+        }
+        self.schedule_turn(Some(seat));
+        Ok(())
+    }
+
+    pub(super) fn emit_game_event(&mut self, event: Event) {
+        let room = self.code();
+        let table = self.table.as_ref().expect("events come from a table");
+        let game = &table.game;
+        let hand_of = |seat: Seat| game.view(Viewer::Seat(seat)).hand();
+        match event {
+            Event::LookedAtHand { seat } => {
+                let cards = hand_of(seat);
+                self.emit(SeatSet::single(seat), |seq, viewer| ServerMessage::HandRevealed {
+                    room: room.clone(),
+                    seq,
+                    seat,
+                    cards: viewer.and(cards),
+                });
+            }
+            Event::BidMade { seat, bid } => {
+                let view = render::bid_view(bid);
+                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::BidMade {
+                    room: room.clone(),
+                    seq,
+                    seat,
+                    bid: view.bid,
+                    blind: view.blind,
+                });
+                if bid == Bid::BlindNil {
+                    // Bidding blind nil is what shows the bidder his cards.
+                    self.emit_game_event(Event::LookedAtHand { seat });
+                }
+            }
+            Event::PassingStarted => self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PassingStarted {
+                room: room.clone(),
+                seq,
+            }),
+            Event::PassChosen { seat } => self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PassChosen {
+                room: room.clone(),
+                seq,
+                seat,
+            }),
+            Event::CardsPassed { from, to, cards } => {
+                let both: SeatSet = [from, to].into_iter().collect();
+                self.emit(both, |seq, viewer| ServerMessage::CardsPassed {
+                    room: room.clone(),
+                    seq,
+                    from,
+                    to,
+                    count: cards.len() as u8,
+                    cards: viewer.map(|_| cards),
+                });
+            }
+            Event::PlayStarted { leader } => self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayStarted {
+                room: room.clone(),
+                seq,
+                leader,
+            }),
+            Event::CardPlayed { seat, card } => {
+                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::CardPlayed {
+                    room: room.clone(),
+                    seq,
+                    seat,
+                    card,
+                })
+            }
+            Event::TrickWon { trick, winner } => {
+                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::TrickWon {
+                    room: room.clone(),
+                    seq,
+                    trick,
+                    winner,
+                })
+            }
+            Event::HandEnded { hand } => {
+                let tricks_won = game
+                    .last_hand()
+                    .map(|record| record.tricks_won.0)
+                    .unwrap_or_default();
+                // The hand's record, in the hand-history format, is stored
+                // with the action that ended it.
+                let record = game.last_hand().map(|record| {
+                    let line = HandLine::new(u64::from(table.number), self.settings.rules.name(), record);
+                    serde_json::to_value(&line).unwrap_or_default()
+                });
+                let id = table.id;
+                if let Some(record) = record {
+                    self.pending.push(Write::Hand {
+                        game: id,
+                        hand,
+                        record,
+                    });
+                }
+                if let Some(table) = self.table.as_mut() {
+                    count_hand(&table.game, &mut table.stats);
+                }
+                let game = &self.table.as_ref().expect("still at the table").game;
+                let teams = game.last_hand_scores().map(render::team_scores);
+                if let Some(teams) = teams {
+                    self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::HandScored {
+                        room: room.clone(),
+                        seq,
+                        hand,
+                        tricks_won,
+                        teams,
+                    });
+                }
+            }
+            Event::HandStarted { .. } => self.emit_hand_started(),
+            Event::GameEnded { winner } => {
+                let (score, game_id) = (game.score().0, table.id.to_string());
+                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::GameOver {
+                    room: room.clone(),
+                    seq,
+                    game_id: game_id.clone(),
+                    winner: Some(winner),
+                    score,
+                });
+                self.finish_game();
+            }
+        }
+    }
+
+    /// Sends the new deal: each player sees his own cards, unless they are
+    /// hidden from him for blind nil.
+    pub(super) fn emit_hand_started(&mut self) {
+        let room = self.code();
+        let table = self.table.as_ref().expect("a hand starts at a table");
+        let game = &table.game;
+        let (hand, dealer) = (game.hand_number(), game.dealer());
+        let cards = Seat::ALL.map(|seat| game.view(Viewer::Seat(seat)).hand());
+        let offered = Seat::ALL.map(|seat| game.is_blind_nil_offered(seat));
+        let all: SeatSet = Seat::ALL.into_iter().collect();
+        self.emit(all, |seq, viewer| ServerMessage::HandStarted {
+            room: room.clone(),
+            seq,
+            hand,
+            dealer,
+            cards: viewer.and_then(|seat| cards[seat.index()]),
+            blind_nil_offered: viewer.is_some_and(|seat| offered[seat.index()]),
+        });
+    }
+
+    /// Starts the clocks of seats that have just become due to act and tells
+    /// everyone whose turn it is. `acted` is the seat that just acted, whose
+    /// clock starts afresh if it must act again.
+    pub(super) fn schedule_turn(&mut self, acted: Option<Seat>) {
+        let turn_time = self.config.turn_time;
+        let Some(table) = self.table.as_mut().filter(|table| !table.over) else {
+            return;
+        };
+        if let Some(seat) = acted {
+            table.deadlines[seat.index()] = None;
+        }
+        let acting = table.game.to_act();
+        let server_plays = table.played_by_server();
+        let now = Instant::now();
+        let mut changed = false;
+        for seat in Seat::ALL {
+            let deadline = &mut table.deadlines[seat.index()];
+            if !acting.contains(seat) {
+                *deadline = None;
+            } else if deadline.is_none() {
+                let wait = if server_plays.contains(seat) {
+                    Duration::ZERO
+                } else {
+                    turn_time
+                };
+                *deadline = Some(now + wait);
+                changed = true;
+            }
+        }
+        if changed {
+            self.emit_turn();
+        }
+    }
+
+    pub(super) fn emit_turn_if_playing(&mut self) {
+        if self.playing() {
+            self.emit_turn();
+        }
+    }
+
+    /// The current turn message as `viewer` sees it, while a game is played.
+    pub(super) fn turn_message(&self, viewer: Viewer) -> Option<ServerMessage> {
+        let table = self.table.as_ref().filter(|table| !table.over)?;
+        let clocks = table.clocks(Instant::now());
+        Some(ServerMessage::Turn {
+            room: self.code(),
+            after: self.log.seq(),
+            turn: render::turn_view(&table.game, &clocks, viewer)?,
+        })
+    }
+
+    /// Tells everyone whose turn it is. A turn is not an event: it is not
+    /// logged, and a resync ends with the turn as it is then.
+    pub(super) fn emit_turn(&mut self) {
+        let Some(public) = self.turn_message(Viewer::Spectator) else {
+            return;
+        };
+        let public = Utf8Bytes::from(public.to_json());
+        let acting = self
+            .table
+            .as_ref()
+            .map_or(SeatSet::EMPTY, |table| table.game.to_act());
+        let private = Seat::ALL.map(|seat| {
+            acting
+                .contains(seat)
+                .then(|| self.turn_message(Viewer::Seat(seat)))
+                .flatten()
+                .map(|message| Utf8Bytes::from(message.to_json()))
+        });
+        for member in self.members.values_mut() {
+            if member.outbox.is_none() {
+                continue;
+            }
+            match member.seat.and_then(|seat| private[seat.index()].clone()) {
+                Some(mine) => {
+                    member.batch.push(mine);
+                    // Whoever must act now hears about it at once.
+                    member.urgent = true;
+                }
+                None => member.batch.push(public.clone()),
+            }
+        }
+    }
+
+    pub(super) fn finish_game(&mut self) {
+        if let Some(table) = self.table.as_mut() {
+            table.over = true;
+            table.deadlines = [None; 4];
+            table.holds = [None; 4];
+            // Players who were gone for good at the end abandoned the game:
+            // it is a loss for them whatever their team did.
+            self.pending.push(Write::Finished(FinishedGame {
+                id: table.id,
+                winner: table.game.winner().map(|team: Team| team.index() as u8),
+                score: table.game.score().0,
+                abandoned: Seat::ALL.map(|seat| table.away.contains(seat)),
+                stats: table.stats,
+                finished_at: OffsetDateTime::now_utc(),
+                tournament: self.settings.tournament,
+            }));
+            self.reported = self.settings.tournament.map(TableNote::Finished);
+            tracing::info!(
+                room = %self.settings.code,
+                game = table.number,
+                seed = table.seed,
+                actions = table.actions,
+                winner = ?table.game.winner(),
+                "game over"
+            );
+        }
+        // Seats of players who are gone are given up now that the game is
+        // over; bots stay for the next game.
+        let gone: Vec<Seat> = self
+            .seated()
+            .filter(|(_, player)| {
+                self.members
+                    .get(player)
+                    .is_none_or(|member| member.outbox.is_none() && !member.is_bot())
+            })
+            .map(|(seat, _)| seat)
+            .collect();
+        for seat in gone {
+            self.free_seat(seat);
+        }
+        self.announce();
+    }
+}

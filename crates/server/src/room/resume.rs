@@ -1,0 +1,207 @@
+//! A game read back from the store: replayed to where it stopped, and
+//! the room set up around it.
+
+use std::sync::Arc;
+
+use spades_engine::{Action, Event, Game, RuleSet, Seat, SeatSet};
+use spades_protocol::ws::{BotLevel, MessageId};
+use spades_store::{PlayerStats, StoredGame};
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::identity::PlayerRef;
+
+use super::member::RECENT_IDS;
+use super::{Applied, Member, Refusal, Room, Settings, Table};
+
+/// A game read back from the store, replayed to where it stopped.
+#[derive(Debug)]
+pub struct Resumed {
+    pub(super) id: Uuid,
+    pub(super) number: u32,
+    pub(super) seed: u64,
+    pub(super) game: Game,
+    /// How many actions the stored game holds.
+    pub(super) actions: u32,
+    pub(super) stats: [PlayerStats; 4],
+    pub(super) players: [PlayerRef; 4],
+    /// Each seat's last requests that made actions, oldest first, with the
+    /// room's event after each: a player who sends one again after the
+    /// restart is answered as before it.
+    pub(super) requests: [Vec<(MessageId, Action, u64)>; 4],
+}
+
+impl Resumed {
+    /// Replays a stored game. Fails if the stored rules or actions do not
+    /// make a game.
+    pub fn from_store(stored: StoredGame, owner: PlayerRef) -> Result<(Settings, Resumed), String> {
+        let rules: RuleSet =
+            serde_json::from_value(stored.rules).map_err(|error| format!("rules: {error}"))?;
+        let mut game = Game::new(rules, stored.seed).map_err(|error| error.to_string())?;
+        let mut stats = [PlayerStats::default(); 4];
+        let mut requests: [Vec<(MessageId, Action, u64)>; 4] = Default::default();
+        for (index, stored_action) in stored.actions.iter().enumerate() {
+            let seat = stored_action.seat;
+            let seat = Seat::new(seat).ok_or_else(|| format!("action {index}: no seat {seat}"))?;
+            let action: Action = stored_action
+                .action
+                .parse()
+                .map_err(|error| format!("action {index}: {error}"))?;
+            let events = game
+                .apply(seat, action)
+                .map_err(|error| format!("action {index} refused: {error}"))?;
+            if events
+                .iter()
+                .any(|event| matches!(event, Event::HandEnded { .. }))
+            {
+                count_hand(&game, &mut stats);
+            }
+            // An id that does not read back only costs its retry the
+            // duplicate answer.
+            let request = stored_action
+                .request_id
+                .as_deref()
+                .and_then(|id| serde_json::from_str::<MessageId>(id).ok());
+            if let (Some(id), Some(seq)) = (request, stored_action.room_seq) {
+                let recent = &mut requests[seat.index()];
+                if recent.len() == RECENT_IDS {
+                    recent.remove(0);
+                }
+                recent.push((id, action, seq));
+            }
+        }
+        let actions = stored.actions.len() as u32;
+        if stored.players.len() != 4 {
+            return Err(format!("{} players stored", stored.players.len()));
+        }
+        let players: [PlayerRef; 4] =
+            std::array::from_fn(|i| PlayerRef::new(stored.players[i].account_id, &stored.players[i].name));
+        // The room's bot level is not stored with the game; a strong bot in
+        // a seat says it was strong.
+        let bots = if players.iter().any(|player| player.bot == Some(BotLevel::Strong)) {
+            BotLevel::Strong
+        } else {
+            BotLevel::Basic
+        };
+        let summary = stored.summary;
+        let tournament = stored.tournament;
+        let settings = Settings {
+            tournament,
+            code: summary.room.as_str().into(),
+            name: summary.room_name,
+            private: summary.private,
+            rules,
+            owner,
+            bots,
+        };
+        let resumed = Resumed {
+            id: summary.id,
+            number: summary.number.max(0) as u32,
+            seed: stored.seed,
+            game,
+            actions,
+            stats,
+            players,
+            requests,
+        };
+        Ok((settings, resumed))
+    }
+
+    pub fn players(&self) -> &[PlayerRef; 4] {
+        &self.players
+    }
+}
+
+/// Adds a finished hand to each player's counts: a number bid, and whether
+/// his team made its contract; a nil tried, and whether it was made.
+pub(super) fn count_hand(game: &Game, stats: &mut [PlayerStats; 4]) {
+    let (Some(record), Some(scores)) = (game.last_hand(), game.last_hand_scores()) else {
+        return;
+    };
+    for bid in &record.bids {
+        let seat = bid.seat;
+        let counts = &mut stats[seat.index()];
+        if bid.bid == 0 {
+            counts.nils_tried += 1;
+            counts.nils_made += u32::from(record.tricks_won[seat] == 0);
+        } else {
+            let team = scores[seat.team()];
+            counts.bids_total += 1;
+            counts.bids_made += u32::from(team.counted_tricks >= team.contract);
+        }
+    }
+}
+
+impl Room {
+    /// Sets the room up around a game resumed from the store: its players
+    /// hold their seats, disconnected, until they come back.
+    pub(super) fn resume(&mut self, resumed: Resumed) {
+        let hold = Instant::now() + self.config.seat_hold;
+        let mut bots = SeatSet::EMPTY;
+        let mut holds = [None; 4];
+        for ((seat, player), requests) in Seat::ALL.into_iter().zip(resumed.players).zip(resumed.requests) {
+            if player.bot.is_some() {
+                bots.insert(seat);
+            } else {
+                holds[seat.index()] = Some(hold);
+            }
+            let key = self.seat_member(seat, player.renumbered(seat.index() as u8));
+            if let Some(member) = self.members.get_mut(&key) {
+                for (id, action, seq) in requests {
+                    member.remember(&id, &Applied::Action(action), seq);
+                }
+            }
+        }
+        self.games = resumed.number + 1;
+        self.table = Some(Table {
+            id: resumed.id,
+            game: resumed.game,
+            number: resumed.number,
+            seed: resumed.seed,
+            stats: resumed.stats,
+            actions: resumed.actions,
+            deadlines: [None; 4],
+            holds,
+            away: SeatSet::EMPTY,
+            bots,
+            thinking: SeatSet::EMPTY,
+            over: false,
+        });
+        // Clocks start afresh; nobody is connected to be told yet.
+        self.schedule_turn(None);
+    }
+
+    /// Sets up a quick-play table and starts its game: the players' seats
+    /// are held for them, as after a restart, until they come in.
+    pub(super) fn open_matched(&mut self, players: [PlayerRef; 4]) {
+        for (seat, player) in Seat::ALL.into_iter().zip(players) {
+            let key = self.seat_member(seat, player);
+            if let Some(member) = self.members.get_mut(&key) {
+                member.fresh = !member.is_bot();
+            }
+        }
+        if let Err(Refusal(code, message)) = self.start_game() {
+            tracing::warn!(room = %self.settings.code, ?code, message, "a quick-play game could not start");
+            return;
+        }
+        let hold = Instant::now() + self.config.seat_hold;
+        if let Some(table) = self.table.as_mut() {
+            for seat in Seat::ALL {
+                if !table.bots.contains(seat) {
+                    table.holds[seat.index()] = Some(hold);
+                }
+            }
+        }
+    }
+
+    /// Seats a member who is not connected (yet): a player of a resumed or
+    /// quick-play game, or a bot. Returns his key.
+    pub(super) fn seat_member(&mut self, seat: Seat, player: PlayerRef) -> Arc<str> {
+        let key = player.id.clone();
+        let mut member = Member::new(player, None);
+        member.seat = Some(seat);
+        self.members.insert(key.clone(), member);
+        self.seats[seat.index()] = Some(key.clone());
+        key
+    }
+}

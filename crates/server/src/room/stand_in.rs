@@ -1,0 +1,199 @@
+//! The clocks and the bots that stand in: what the room does when a
+//! turn's clock runs out, a seat's hold ends, or a bot's decision comes.
+
+use spades_bots::{BasicBot, Budget, Player, StrongBot};
+use spades_engine::{Action, Legal, Seat, SeatSet, Viewer};
+use spades_protocol::ws::{AutoReason, BotLevel, ServerMessage};
+use tokio::time::Instant;
+
+use super::Room;
+
+/// A decision a strong bot made away from the room's task.
+#[derive(Debug)]
+pub(super) struct Thought {
+    pub(super) seat: Seat,
+    /// How many actions the game had when the bot started thinking: if it
+    /// has more now, the decision is stale.
+    pub(super) actions: u32,
+    /// Whether it was the player's clock that ran out (rather than the seat
+    /// being a bot's or an absent player's).
+    pub(super) for_clock: bool,
+    pub(super) action: Option<Action>,
+}
+
+impl Room {
+    // Time.
+
+    pub(super) fn next_wake(&self) -> Option<Instant> {
+        let table = self.table.as_ref().filter(|table| !table.over)?;
+        table
+            .deadlines
+            .iter()
+            .chain(&table.holds)
+            .flatten()
+            .min()
+            .copied()
+    }
+
+    pub(super) fn on_time(&mut self, now: Instant) {
+        let Some(table) = self.table.as_mut().filter(|table| !table.over) else {
+            return;
+        };
+        // Held seats whose time is up are played by the server from now on.
+        for seat in Seat::ALL {
+            if table.holds[seat.index()].is_some_and(|until| until <= now) {
+                table.holds[seat.index()] = None;
+                table.away.insert(seat);
+                if table.deadlines[seat.index()].is_some() {
+                    table.deadlines[seat.index()] = Some(now);
+                }
+            }
+        }
+        if self.abandoned() {
+            self.abandon();
+            return;
+        }
+        let due: Vec<Seat> = Seat::ALL
+            .into_iter()
+            .filter(|seat| {
+                self.table
+                    .as_ref()
+                    .is_some_and(|table| table.deadlines[seat.index()].is_some_and(|at| at <= now))
+            })
+            .collect();
+        for seat in due {
+            self.stand_in(seat);
+        }
+    }
+
+    /// Every seated player is gone for good and nobody is watching: the
+    /// game cannot go on for anyone's benefit.
+    /// A tournament game is never abandoned: bots play it to the end and
+    /// its result counts for the players.
+    pub(super) fn abandoned(&self) -> bool {
+        let Some(table) = self.table.as_ref().filter(|_| self.settings.tournament.is_none()) else {
+            return false;
+        };
+        let server_plays = table.played_by_server();
+        let all_away = Seat::ALL.iter().all(|&seat| server_plays.contains(seat));
+        all_away && self.members.values().all(|member| member.outbox.is_none())
+    }
+
+    pub(super) fn abandon(&mut self) {
+        let room = self.code();
+        let Some(table) = self.table.as_ref() else {
+            return;
+        };
+        let (score, game_id) = (table.game.score().0, table.id.to_string());
+        self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::GameOver {
+            room: room.clone(),
+            seq,
+            game_id: game_id.clone(),
+            winner: None,
+            score,
+        });
+        self.finish_game();
+        self.members.clear();
+    }
+
+    /// Acts for a seat whose clock ran out, whose player is away, or that a
+    /// bot holds, with the room's level of bot.
+    pub(super) fn stand_in(&mut self, seat: Seat) {
+        let bot_time = self.config.bot_time;
+        let strong = self.settings.bots == BotLevel::Strong;
+        let Some(table) = self.table.as_mut().filter(|table| !table.over) else {
+            return;
+        };
+        if strong && matches!(table.game.legal(seat), Legal::Play(cards) if cards.len() > 1) {
+            // The strong bot thinks for up to `bot_time`: too long to hold
+            // the room's task (or the runtime's thread), so it thinks on a
+            // blocking thread and its card comes back as a `Thought`.
+            table.thinking.insert(seat);
+            table.deadlines[seat.index()] = None;
+            let game = table.game.clone();
+            let actions = table.actions;
+            let for_clock = !table.played_by_server().contains(seat);
+            let seed =
+                table.seed ^ u64::from(actions).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seat.index() as u64;
+            let budget = Budget {
+                time: Some(bot_time),
+                ..Budget::SERVER
+            };
+            let thoughts = self.thoughts.clone();
+            tokio::task::spawn_blocking(move || {
+                let action = StrongBot::new(seed, budget).act(&game.view(Viewer::Seat(seat)));
+                let _ = thoughts.send(Thought {
+                    seat,
+                    actions,
+                    for_clock,
+                    action,
+                });
+            });
+            return;
+        }
+        // Looking at the cards is not a move; the bot then bids at once.
+        for _ in 0..2 {
+            let Some(table) = self.table.as_ref().filter(|table| !table.over) else {
+                return;
+            };
+            let Some(action) = BasicBot.act(&table.game.view(Viewer::Seat(seat))) else {
+                return;
+            };
+            if !self.play_for(seat, action) || action != Action::LookAtHand {
+                return;
+            }
+        }
+    }
+
+    /// Applies a bot's action for a seat; when the seat is a person's, the
+    /// table is told first why the server acted for him.
+    pub(super) fn play_for(&mut self, seat: Seat, action: Action) -> bool {
+        let Some(table) = self.table.as_ref().filter(|table| !table.over) else {
+            return false;
+        };
+        if !table.bots.contains(seat) {
+            let reason = if table.away.contains(seat) {
+                AutoReason::Away
+            } else {
+                AutoReason::Clock
+            };
+            let room = self.code();
+            self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::AutoPlayed {
+                room: room.clone(),
+                seq,
+                seat,
+                reason,
+            });
+        }
+        match self.apply(seat, action, None) {
+            Ok(()) => true,
+            Err(error) => {
+                tracing::error!(room = %self.settings.code, %seat, %action, %error, "a bot's action was refused");
+                false
+            }
+        }
+    }
+
+    /// A strong bot's decision, back from its thread. It is played if the
+    /// game has not moved on and the seat is still the server's to play:
+    /// a player who came back meanwhile plays for himself, unless it was his
+    /// clock that ran out.
+    pub(super) fn on_thought(&mut self, thought: Thought) {
+        let Some(table) = self.table.as_mut() else {
+            return;
+        };
+        table.thinking.remove(thought.seat);
+        let seat = thought.seat;
+        let current = !table.over
+            && table.actions == thought.actions
+            && table.game.to_act().contains(seat)
+            && (thought.for_clock || table.played_by_server().contains(seat));
+        if current
+            && let Some(action) = thought.action
+            && self.play_for(seat, action)
+        {
+            return;
+        }
+        self.schedule_turn(None);
+    }
+}

@@ -1,0 +1,314 @@
+//! The seats and the game being played: sitting, standing, bots seated by
+//! the owner, and starting a game.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use spades_engine::{Game, Seat, SeatSet};
+use spades_protocol::ws::{ErrorCode, ServerMessage};
+use spades_store::{NewGame, PlayerStats, Write};
+use time::OffsetDateTime;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::identity::PlayerRef;
+use crate::lobby::LobbyNote;
+
+use super::{Member, Refusal, Room, TableNote};
+
+/// Games started by this process, for seeds derived from `Config::seed`.
+static GAMES_STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// The game being played, with its clocks.
+#[derive(Debug)]
+pub(super) struct Table {
+    /// The game's id in the store.
+    pub(super) id: Uuid,
+    pub(super) game: Game,
+    pub(super) number: u32,
+    pub(super) seed: u64,
+    /// Each seat's counts so far, stored when the game ends.
+    pub(super) stats: [PlayerStats; 4],
+    /// How many actions the game has taken. The actions themselves go to
+    /// the journal as they happen; keeping them here as well would grow
+    /// every room by a few kilobytes a hand for nothing.
+    pub(super) actions: u32,
+    /// When each acting seat's turn clock runs out.
+    pub(super) deadlines: [Option<Instant>; 4],
+    /// When each disconnected seat stops being held.
+    pub(super) holds: [Option<Instant>; 4],
+    /// Seats the server plays for at once: their holder is gone for good or
+    /// left the room.
+    pub(super) away: SeatSet,
+    /// Seats held by bots.
+    pub(super) bots: SeatSet,
+    /// Seats whose strong bot is thinking away from the room's task.
+    pub(super) thinking: SeatSet,
+    pub(super) over: bool,
+}
+
+impl Table {
+    /// Seats the server plays for: bots, and players who are away.
+    pub(super) fn played_by_server(&self) -> SeatSet {
+        let mut seats = self.away;
+        for seat in self.bots.iter() {
+            seats.insert(seat);
+        }
+        seats
+    }
+}
+
+impl Table {
+    pub(super) fn clocks(&self, now: Instant) -> [Option<Duration>; 4] {
+        self.deadlines
+            .map(|deadline| deadline.map(|at| at.saturating_duration_since(now)))
+    }
+}
+
+impl Room {
+    /// Empties a seat and forgets its player if he is not connected.
+    pub(super) fn free_seat(&mut self, seat: Seat) {
+        let Some(player) = self.seats[seat.index()].take() else {
+            return;
+        };
+        if let Some(member) = self.members.get_mut(&player) {
+            member.seat = None;
+            if member.outbox.is_none() {
+                self.members.remove(&player);
+            }
+        }
+        let _ = self.lobby.send(LobbyNote::Unseated {
+            player,
+            code: self.settings.code.clone(),
+        });
+        self.emit_seats();
+    }
+
+    pub(super) fn member_seat(&self, player: &str) -> Result<Option<Seat>, Refusal> {
+        self.members
+            .get(player)
+            .map(|member| member.seat)
+            .ok_or_else(|| Refusal::new(ErrorCode::NotInRoom, "you are not in this room"))
+    }
+
+    pub(super) fn sit(&mut self, player: &str, wanted: Option<Seat>) -> Result<(), Refusal> {
+        let current = self.member_seat(player)?;
+        if self.playing() {
+            return match current {
+                Some(seat) if wanted.is_none_or(|wanted| wanted == seat) => Ok(()),
+                _ => Err(Refusal::new(
+                    ErrorCode::GameInProgress,
+                    "seats cannot change while a game is being played",
+                )),
+            };
+        }
+        let free = |seat: Seat| self.seats[seat.index()].is_none();
+        let seat = match wanted {
+            Some(seat) if current == Some(seat) => return Ok(()),
+            Some(seat) if free(seat) => seat,
+            Some(seat) => return Err(Refusal::new(ErrorCode::SeatTaken, format!("{seat} is taken"))),
+            None if current.is_some() => return Ok(()),
+            None => Seat::ALL
+                .into_iter()
+                .find(|&seat| free(seat))
+                .ok_or_else(|| Refusal::new(ErrorCode::SeatTaken, "every seat is taken"))?,
+        };
+        if let Some(old) = current {
+            self.seats[old.index()] = None;
+        }
+        let key: Arc<str> = self
+            .members
+            .get_key_value(player)
+            .expect("checked above")
+            .0
+            .clone();
+        self.seats[seat.index()] = Some(key.clone());
+        if let Some(member) = self.members.get_mut(player) {
+            member.seat = Some(seat);
+        }
+        let _ = self.lobby.send(LobbyNote::Seated {
+            player: key,
+            code: self.settings.code.clone(),
+        });
+        self.emit_seats();
+        Ok(())
+    }
+
+    pub(super) fn stand(&mut self, player: &str) -> Result<(), Refusal> {
+        let seat = self
+            .member_seat(player)?
+            .ok_or_else(|| Refusal::new(ErrorCode::NotSeated, "you have no seat"))?;
+        if self.playing() {
+            return Err(Refusal::new(
+                ErrorCode::GameInProgress,
+                "you cannot stand up during a game; leave the room instead",
+            ));
+        }
+        self.seats[seat.index()] = None;
+        if let Some(member) = self.members.get_mut(player) {
+            member.seat = None;
+        }
+        if let Some((player, _)) = self.members.get_key_value(player) {
+            let _ = self.lobby.send(LobbyNote::Unseated {
+                player: player.clone(),
+                code: self.settings.code.clone(),
+            });
+        }
+        self.emit_seats();
+        Ok(())
+    }
+
+    pub(super) fn start(&mut self, player: &str) -> Result<(), Refusal> {
+        self.member_seat(player)?
+            .ok_or_else(|| Refusal::new(ErrorCode::NotSeated, "only a seated player can start the game"))?;
+        self.start_game()
+    }
+
+    /// Starts a game with the players in the seats.
+    pub(super) fn start_game(&mut self) -> Result<(), Refusal> {
+        if self.settings.tournament.is_some() && self.table.is_some() {
+            return Err(Refusal::new(
+                ErrorCode::TournamentTable,
+                "a tournament table plays one game; the tournament opens the next",
+            ));
+        }
+        if self.playing() {
+            return Err(Refusal::new(
+                ErrorCode::GameInProgress,
+                "a game is already being played",
+            ));
+        }
+        if self.seats.iter().any(Option::is_none) {
+            return Err(Refusal::new(
+                ErrorCode::NotEnoughPlayers,
+                "all four seats must be taken",
+            ));
+        }
+        if self.lifecycle.is_draining() {
+            return Err(Refusal::new(ErrorCode::ServerBusy, "the server is shutting down"));
+        }
+        if self.journal.is_degraded() {
+            return Err(Refusal::new(
+                ErrorCode::ServerBusy,
+                "storage is unavailable: games in play go on, but none can start",
+            ));
+        }
+        let mut players = [Uuid::nil(); 4];
+        let mut bots = SeatSet::EMPTY;
+        for (seat, key) in self.seated() {
+            let member = self
+                .members
+                .get(&key)
+                .ok_or_else(|| Refusal::new(ErrorCode::NotEnoughPlayers, "all four seats must be taken"))?;
+            players[seat.index()] = member.player.account;
+            if member.is_bot() {
+                bots.insert(seat);
+            }
+        }
+        let seed = match self.config.seed {
+            Some(base) => base.wrapping_add(GAMES_STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)),
+            None => uuid::Uuid::new_v4().as_u64_pair().0,
+        };
+        let game = Game::new(self.settings.rules, seed)
+            .map_err(|error| Refusal::new(ErrorCode::Internal, error.to_string()))?;
+        let number = self.games;
+        self.games += 1;
+        let id = Uuid::new_v4();
+        self.pending.push(Write::Started(NewGame {
+            id,
+            room: self.code(),
+            room_name: self.settings.name.clone(),
+            private: self.settings.private,
+            owner: self.settings.owner.account,
+            number,
+            rules: serde_json::to_value(self.settings.rules).unwrap_or_default(),
+            seed,
+            players,
+            started_at: OffsetDateTime::now_utc(),
+            tournament: self.settings.tournament,
+        }));
+        self.reported = self.settings.tournament.map(TableNote::Started);
+        self.table = Some(Table {
+            id,
+            game,
+            number,
+            seed,
+            stats: [PlayerStats::default(); 4],
+            actions: 0,
+            deadlines: [None; 4],
+            holds: [None; 4],
+            away: SeatSet::EMPTY,
+            bots,
+            thinking: SeatSet::EMPTY,
+            over: false,
+        });
+        let (room, rules, game_id) = (self.code(), self.settings.rules, id.to_string());
+        self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::GameStarted {
+            room: room.clone(),
+            seq,
+            game: number,
+            game_id: game_id.clone(),
+            rules,
+        });
+        self.emit_hand_started();
+        self.schedule_turn(None);
+        self.announce();
+        Ok(())
+    }
+
+    /// Checks that `player` owns the room and that no game is being played.
+    pub(super) fn owner_between_games(&self, player: &str) -> Result<(), Refusal> {
+        self.member_seat(player)?;
+        if self.settings.tournament.is_some() {
+            return Err(Refusal::new(
+                ErrorCode::TournamentTable,
+                "the tournament seats its tables",
+            ));
+        }
+        if *self.settings.owner.id != *player {
+            return Err(Refusal::new(
+                ErrorCode::NotOwner,
+                "only the room's owner can do that",
+            ));
+        }
+        if self.playing() {
+            return Err(Refusal::new(
+                ErrorCode::GameInProgress,
+                "bots can be added and removed only between games",
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) fn add_bot(&mut self, player: &str, wanted: Option<Seat>) -> Result<(), Refusal> {
+        self.owner_between_games(player)?;
+        let free = |seat: Seat| self.seats[seat.index()].is_none();
+        let seat = match wanted {
+            Some(seat) if free(seat) => seat,
+            Some(seat) => return Err(Refusal::new(ErrorCode::SeatTaken, format!("{seat} is taken"))),
+            None => Seat::ALL
+                .into_iter()
+                .find(|&seat| free(seat))
+                .ok_or_else(|| Refusal::new(ErrorCode::SeatTaken, "every seat is taken"))?,
+        };
+        self.seat_member(seat, PlayerRef::bot(self.settings.bots, seat.index() as u8));
+        self.emit_seats();
+        Ok(())
+    }
+
+    pub(super) fn remove_bot(&mut self, player: &str, seat: Seat) -> Result<(), Refusal> {
+        self.owner_between_games(player)?;
+        let is_bot = self.seats[seat.index()]
+            .as_ref()
+            .and_then(|key| self.members.get(key))
+            .is_some_and(Member::is_bot);
+        if !is_bot {
+            return Err(Refusal::new(ErrorCode::NotABot, format!("no bot sits in {seat}")));
+        }
+        if let Some(key) = self.seats[seat.index()].take() {
+            self.members.remove(&key);
+        }
+        self.emit_seats();
+        Ok(())
+    }
+}
