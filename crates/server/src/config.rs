@@ -3,8 +3,6 @@
 
 use std::time::Duration;
 
-use crate::api::PasswordCost;
-
 /// Everything the server can be tuned by.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -198,5 +196,22 @@ mod tests {
         assert!(caps(usize::MAX, 128).validate().is_err());
         assert!(caps(0, 128).validate().is_err());
         assert!(caps(1, 0).validate().is_err());
+    }
+}
+
+/// The cost of hashing a password with Argon2id.
+#[derive(Clone, Copy, Debug)]
+pub struct PasswordCost {
+    pub memory_kib: u32,
+    pub iterations: u32,
+}
+
+impl Default for PasswordCost {
+    /// The OWASP recommendation for Argon2id: 19 MiB, 2 iterations.
+    fn default() -> PasswordCost {
+        PasswordCost {
+            memory_kib: 19 * 1024,
+            iterations: 2,
+        }
     }
 }

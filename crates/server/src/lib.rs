@@ -13,6 +13,7 @@ mod connection;
 mod event_log;
 mod identity;
 mod journal;
+mod lifecycle;
 mod listener;
 mod lobby;
 mod matchmaking;
@@ -27,7 +28,7 @@ use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
@@ -44,10 +45,10 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use api::PasswordCost;
-pub use config::Config;
+pub use config::{Config, PasswordCost};
 use identity::Online;
 use journal::Journal;
+use lifecycle::Lifecycle;
 use listener::{AddressPlace, CappedListener, PerAddress, SocketCaps, SocketsClosed};
 use lobby::LobbyHandle;
 use tournament::TournamentHandle;
@@ -61,26 +62,6 @@ const READ_BUFFER: usize = 1024;
 /// are written with one system call at the next flush; the buffer keeps its
 /// size once grown, so it is kept small.
 const WRITE_BUFFER: usize = 4 * 1024;
-
-/// What the server is doing as a whole, shared with every room.
-#[derive(Debug, Default)]
-pub struct Lifecycle {
-    /// Set when the server starts to stop: no new room, no new game.
-    draining: AtomicBool,
-    /// Cancelled when rooms must stop where they are (their games stay
-    /// unfinished in the store and resume at the next start).
-    stop: CancellationToken,
-}
-
-impl Lifecycle {
-    pub fn is_draining(&self) -> bool {
-        self.draining.load(Ordering::Relaxed)
-    }
-
-    pub fn stopped(&self) -> CancellationToken {
-        self.stop.clone()
-    }
-}
 
 /// What every request handler and connection shares.
 #[derive(Clone, Debug)]
@@ -579,7 +560,7 @@ impl Server {
     /// journal stores what it has before the server returns.
     pub async fn shutdown(self) -> io::Result<()> {
         let shared = &self.state.shared;
-        shared.lifecycle.draining.store(true, Ordering::Relaxed);
+        shared.lifecycle.start_draining();
         shared.shutdown.cancel();
         let tracker = &shared.tracker;
         tracker.close();
@@ -592,7 +573,7 @@ impl Server {
                 "connections still open after 5 s; stopping anyway"
             );
         }
-        shared.lifecycle.stop.cancel();
+        shared.lifecycle.stop_rooms();
         // Everything the rooms gave the journal before stopping is stored
         // once an empty commit comes back (the journal answers in order).
         shared.journal.commit(Vec::new()).await;

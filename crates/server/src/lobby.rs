@@ -20,13 +20,13 @@ use spades_protocol::ws::{
 use spades_store::{Store, TableLink};
 use tokio::sync::{mpsc, oneshot};
 
-use crate::Lifecycle;
 use crate::config::Config;
 use crate::identity::PlayerRef;
 use crate::journal::Journal;
+use crate::lifecycle::Lifecycle;
 use crate::matchmaking::{self, Queue};
 use crate::outbox::{ConnectionId, Outbox};
-use crate::room::{self, RoomHandle};
+use crate::room::{self, LobbyNote, RoomHandle};
 
 /// The most rooms a `list_rooms` reply holds; waiting rooms come first.
 pub const MAX_LISTED_ROOMS: usize = 200;
@@ -124,15 +124,6 @@ impl Busy {
             Busy::TooManyRooms => "too many rooms are open; try again later",
         }
     }
-}
-
-/// What rooms tell the lobby.
-#[derive(Debug)]
-pub enum LobbyNote {
-    Changed { summary: Box<RoomSummary> },
-    Closed { code: Arc<str> },
-    Seated { player: Arc<str>, code: Arc<str> },
-    Unseated { player: Arc<str>, code: Arc<str> },
 }
 
 /// The lobby's address. Cheap to clone.

@@ -23,7 +23,7 @@ use uuid::Uuid;
 
 pub(crate) use error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, no_route, wrong_method};
 pub use login::LoginLimiter;
-pub use passwords::{PasswordCost, Passwords};
+pub use passwords::Passwords;
 
 use crate::AppState;
 use crate::identity::{self, NAME_RULES, PlayerRef, TokenKind, clean_name};

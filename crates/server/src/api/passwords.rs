@@ -21,23 +21,7 @@ use argon2::{Algorithm, Argon2, Params, Version};
 use axum::http::StatusCode;
 
 use super::error::{ApiError, ApiResult};
-
-/// The cost of hashing a password with Argon2id.
-#[derive(Clone, Copy, Debug)]
-pub struct PasswordCost {
-    pub memory_kib: u32,
-    pub iterations: u32,
-}
-
-impl Default for PasswordCost {
-    /// The OWASP recommendation for Argon2id: 19 MiB, 2 iterations.
-    fn default() -> PasswordCost {
-        PasswordCost {
-            memory_kib: 19 * 1024,
-            iterations: 2,
-        }
-    }
-}
+use crate::config::PasswordCost;
 
 /// Passwords waiting for a hashing thread, per thread, before requests are
 /// refused: at about 50 ms a hash, a wait of about a second and a half.

@@ -9,9 +9,8 @@ use spades_protocol::ws::{RoomStatus, RoomSummary, SeatInfo, ServerMessage};
 use spades_store::Write;
 
 use crate::event_log::Sent;
-use crate::lobby::LobbyNote;
 
-use super::{Member, Room, SEQ_RESERVE};
+use super::{LobbyNote, Member, Room, SEQ_RESERVE};
 
 impl Room {
     /// A room with nobody but bots in it and no game under way closes.

@@ -23,12 +23,11 @@ use spades_store::{RoomSeqs, Store, TableLink, Write};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use crate::Lifecycle;
 use crate::config::Config;
 use crate::event_log::EventLog;
 use crate::identity::PlayerRef;
 use crate::journal::Journal;
-use crate::lobby::LobbyNote;
+use crate::lifecycle::Lifecycle;
 use crate::outbox::{ConnectionId, Outbox};
 
 mod broadcast;
@@ -132,6 +131,15 @@ pub enum RoomRequest {
         id: MessageId,
         text: String,
     },
+}
+
+/// What rooms tell the lobby.
+#[derive(Debug)]
+pub enum LobbyNote {
+    Changed { summary: Box<RoomSummary> },
+    Closed { code: Arc<str> },
+    Seated { player: Arc<str>, code: Arc<str> },
+    Unseated { player: Arc<str>, code: Arc<str> },
 }
 
 /// What a tournament table tells the tournament, once the write behind it

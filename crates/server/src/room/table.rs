@@ -12,9 +12,8 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::identity::PlayerRef;
-use crate::lobby::LobbyNote;
 
-use super::{Member, Refusal, Room, TableNote};
+use super::{LobbyNote, Member, Refusal, Room, TableNote};
 
 /// Games started by this process, for seeds derived from `Config::seed`.
 static GAMES_STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);

@@ -28,8 +28,8 @@ use uuid::Uuid;
 pub use http::routes;
 use pairing::{History, Seatable};
 
-use crate::Lifecycle;
 use crate::identity::{Online, PlayerRef};
+use crate::lifecycle::Lifecycle;
 use crate::lobby::{self, LobbyHandle, TournamentTable};
 use crate::outbox::{ConnectionId, Outbox};
 use crate::room::TableNote;
