@@ -10,24 +10,24 @@ use spades_store::Write;
 
 use crate::event_log::Sent;
 
-use super::{LobbyNote, Member, Room, SEQ_RESERVE};
+use super::{LobbyNote, Member, Room, SEQ_RESERVE, Stage};
 
 impl Room {
     /// A room with nobody but bots in it and no game under way closes.
     pub(super) fn is_empty(&self) -> bool {
-        self.members.values().all(Member::is_bot) && self.table.as_ref().is_none_or(|table| table.over)
+        self.members.values().all(Member::is_bot) && self.stage.playing().is_none()
     }
 
     pub(super) fn status(&self) -> RoomStatus {
-        match &self.table {
-            None => RoomStatus::Waiting,
-            Some(table) if table.over => RoomStatus::Finished,
-            Some(_) => RoomStatus::Playing,
+        match &self.stage {
+            Stage::Waiting => RoomStatus::Waiting,
+            Stage::Playing(_) => RoomStatus::Playing,
+            Stage::Finished(_) => RoomStatus::Finished,
         }
     }
 
     pub(super) fn playing(&self) -> bool {
-        self.table.as_ref().is_some_and(|table| !table.over)
+        self.stage.playing().is_some()
     }
 
     pub(super) fn seated(&self) -> impl Iterator<Item = (Seat, Arc<str>)> + '_ {
@@ -51,7 +51,7 @@ impl Room {
                 player: member.player.info(),
                 // A bot is always there.
                 connected: member.outbox.is_some() || member.is_bot(),
-                away: self.table.as_ref().is_some_and(|table| table.away.contains(seat)),
+                away: self.stage.table().is_some_and(|table| table.away.contains(seat)),
             })
         })
     }

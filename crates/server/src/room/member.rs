@@ -130,7 +130,7 @@ impl Room {
             spectators: self.spectators(),
             your_seat: seat,
             games: self.games,
-            game: self.table.as_ref().map(|table| {
+            game: self.stage.table().map(|table| {
                 render::game_view(&table.game, (table.number, table.id), &table.clocks(now), viewer)
             }),
         }
@@ -192,7 +192,7 @@ impl Room {
 
         if let Some(seat) = seat {
             let mut returned = was_detached && !first_arrival;
-            if let Some(table) = self.table.as_mut() {
+            if let Some(table) = self.stage.table_mut() {
                 let held = table.holds[seat.index()].is_some() && !first_arrival;
                 returned |= table.away.contains(seat) || held;
                 table.holds[seat.index()] = None;
@@ -261,7 +261,7 @@ impl Room {
             Some(seat) if self.playing() => {
                 // Leaving a game in progress gives the seat to the server
                 // until the player comes back.
-                if let Some(table) = self.table.as_mut() {
+                if let Some(table) = self.stage.table_mut() {
                     table.holds[seat.index()] = None;
                     table.away.insert(seat);
                     if table.deadlines[seat.index()].is_some() {
@@ -300,7 +300,7 @@ impl Room {
         match member.seat {
             Some(seat) => {
                 let hold = self.config.seat_hold;
-                if let Some(table) = self.table.as_mut().filter(|table| !table.over) {
+                if let Some(table) = self.stage.playing_mut() {
                     table.holds[seat.index()] = Some(Instant::now() + hold);
                     let room = self.code();
                     self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayerAway {

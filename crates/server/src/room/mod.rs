@@ -40,7 +40,7 @@ mod table;
 use member::{Applied, Member};
 pub use resume::Resumed;
 use stand_in::Thought;
-use table::Table;
+use table::{Stage, Table};
 
 /// How a room is set up when it is created.
 #[derive(Clone, Debug)]
@@ -231,7 +231,7 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         reported: None,
         members: HashMap::new(),
         seats: Default::default(),
-        table: None,
+        stage: Stage::Waiting,
         games: 0,
         pending: Vec::new(),
         thoughts,
@@ -294,7 +294,8 @@ struct Room {
     pending: Vec<Write>,
     members: HashMap<Arc<str>, Member>,
     seats: [Option<Arc<str>>; 4],
-    table: Option<Table>,
+    /// The game: none yet, being played, or over.
+    stage: Stage,
     games: u32,
     log: EventLog,
     /// Where strong bots thinking away from the task send their decisions.

@@ -42,7 +42,7 @@ impl Room {
             );
         }
         if !self.playing() {
-            let refusal = match self.table {
+            let refusal = match self.stage.table() {
                 Some(_) => Refusal::new(
                     ErrorCode::GameOver,
                     "the game is over; a seated player can start the next one",
@@ -75,7 +75,7 @@ impl Room {
         action: Action,
         request: Option<&MessageId>,
     ) -> Result<(), spades_engine::RuleError> {
-        let table = self.table.as_mut().expect("only called while playing");
+        let table = self.stage.table_mut().expect("only called while playing");
         let events = table.game.apply(seat, action)?;
         let write = self.pending.len();
         self.pending.push(Write::Action {
@@ -103,7 +103,7 @@ impl Room {
 
     pub(super) fn emit_game_event(&mut self, event: Event) {
         let room = self.code();
-        let table = self.table.as_ref().expect("events come from a table");
+        let table = self.stage.table().expect("events come from a table");
         let game = &table.game;
         let hand_of = |seat: Seat| game.view(Viewer::Seat(seat)).hand();
         match event {
@@ -190,10 +190,10 @@ impl Room {
                         record,
                     });
                 }
-                if let Some(table) = self.table.as_mut() {
+                if let Some(table) = self.stage.table_mut() {
                     count_hand(&table.game, &mut table.stats);
                 }
-                let game = &self.table.as_ref().expect("still at the table").game;
+                let game = &self.stage.table().expect("still at the table").game;
                 let teams = game.last_hand_scores().map(render::team_scores);
                 if let Some(teams) = teams {
                     self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::HandScored {
@@ -224,7 +224,7 @@ impl Room {
     /// hidden from him for blind nil.
     pub(super) fn emit_hand_started(&mut self) {
         let room = self.code();
-        let table = self.table.as_ref().expect("a hand starts at a table");
+        let table = self.stage.table().expect("a hand starts at a table");
         let game = &table.game;
         let (hand, dealer) = (game.hand_number(), game.dealer());
         let cards = Seat::ALL.map(|seat| game.view(Viewer::Seat(seat)).hand());
@@ -245,7 +245,7 @@ impl Room {
     /// clock starts afresh if it must act again.
     pub(super) fn schedule_turn(&mut self, acted: Option<Seat>) {
         let turn_time = self.config.turn_time;
-        let Some(table) = self.table.as_mut().filter(|table| !table.over) else {
+        let Some(table) = self.stage.playing_mut() else {
             return;
         };
         if let Some(seat) = acted {
@@ -282,7 +282,7 @@ impl Room {
 
     /// The current turn message as `viewer` sees it, while a game is played.
     pub(super) fn turn_message(&self, viewer: Viewer) -> Option<ServerMessage> {
-        let table = self.table.as_ref().filter(|table| !table.over)?;
+        let table = self.stage.playing()?;
         let clocks = table.clocks(Instant::now());
         Some(ServerMessage::Turn {
             room: self.code(),
@@ -299,8 +299,8 @@ impl Room {
         };
         let public = Utf8Bytes::from(public.to_json());
         let acting = self
-            .table
-            .as_ref()
+            .stage
+            .table()
             .map_or(SeatSet::EMPTY, |table| table.game.to_act());
         let private = Seat::ALL.map(|seat| {
             acting
@@ -325,8 +325,8 @@ impl Room {
     }
 
     pub(super) fn finish_game(&mut self) {
-        if let Some(table) = self.table.as_mut() {
-            table.over = true;
+        self.stage.finish();
+        if let Some(table) = self.stage.table_mut() {
             table.deadlines = [None; 4];
             table.holds = [None; 4];
             // Players who were gone for good at the end abandoned the game:

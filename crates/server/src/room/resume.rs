@@ -12,7 +12,7 @@ use uuid::Uuid;
 use crate::identity::PlayerRef;
 
 use super::member::RECENT_IDS;
-use super::{Applied, Member, Refusal, Room, Settings, Table};
+use super::{Applied, Member, Refusal, Room, Settings, Stage, Table};
 
 /// A game read back from the store, replayed to where it stopped.
 #[derive(Debug)]
@@ -153,7 +153,7 @@ impl Room {
             }
         }
         self.games = resumed.number + 1;
-        self.table = Some(Table {
+        self.stage = Stage::Playing(Table {
             id: resumed.id,
             game: resumed.game,
             number: resumed.number,
@@ -165,7 +165,6 @@ impl Room {
             away: SeatSet::EMPTY,
             bots,
             thinking: SeatSet::EMPTY,
-            over: false,
         });
         // Clocks start afresh; nobody is connected to be told yet.
         self.schedule_turn(None);
@@ -185,7 +184,7 @@ impl Room {
             return;
         }
         let hold = Instant::now() + self.config.seat_hold;
-        if let Some(table) = self.table.as_mut() {
+        if let Some(table) = self.stage.table_mut() {
             for seat in Seat::ALL {
                 if !table.bots.contains(seat) {
                     table.holds[seat.index()] = Some(hold);

@@ -6,7 +6,7 @@ use spades_engine::{Action, Legal, Seat, SeatSet, Viewer};
 use spades_protocol::ws::{AutoReason, BotLevel, ServerMessage};
 use tokio::time::Instant;
 
-use super::Room;
+use super::{Room, Stage};
 
 /// A decision a strong bot made away from the room's task.
 #[derive(Debug)]
@@ -25,7 +25,7 @@ impl Room {
     // Time.
 
     pub(super) fn next_wake(&self) -> Option<Instant> {
-        let table = self.table.as_ref().filter(|table| !table.over)?;
+        let table = self.stage.playing()?;
         table
             .deadlines
             .iter()
@@ -36,7 +36,7 @@ impl Room {
     }
 
     pub(super) fn on_time(&mut self, now: Instant) {
-        let Some(table) = self.table.as_mut().filter(|table| !table.over) else {
+        let Some(table) = self.stage.playing_mut() else {
             return;
         };
         // Held seats whose time is up are played by the server from now on.
@@ -56,8 +56,8 @@ impl Room {
         let due: Vec<Seat> = Seat::ALL
             .into_iter()
             .filter(|seat| {
-                self.table
-                    .as_ref()
+                self.stage
+                    .table()
                     .is_some_and(|table| table.deadlines[seat.index()].is_some_and(|at| at <= now))
             })
             .collect();
@@ -71,7 +71,7 @@ impl Room {
     /// A tournament game is never abandoned: bots play it to the end and
     /// its result counts for the players.
     pub(super) fn abandoned(&self) -> bool {
-        let Some(table) = self.table.as_ref().filter(|_| self.settings.tournament.is_none()) else {
+        let Some(table) = self.stage.table().filter(|_| self.settings.tournament.is_none()) else {
             return false;
         };
         let server_plays = table.played_by_server();
@@ -81,7 +81,7 @@ impl Room {
 
     pub(super) fn abandon(&mut self) {
         let room = self.code();
-        let Some(table) = self.table.as_ref() else {
+        let Some(table) = self.stage.table() else {
             return;
         };
         let (score, game_id) = (table.game.score().0, table.id.to_string());
@@ -101,7 +101,7 @@ impl Room {
     pub(super) fn stand_in(&mut self, seat: Seat) {
         let bot_time = self.config.bot_time;
         let strong = self.settings.bots == BotLevel::Strong;
-        let Some(table) = self.table.as_mut().filter(|table| !table.over) else {
+        let Some(table) = self.stage.playing_mut() else {
             return;
         };
         if strong && matches!(table.game.legal(seat), Legal::Play(cards) if cards.len() > 1) {
@@ -133,7 +133,7 @@ impl Room {
         }
         // Looking at the cards is not a move; the bot then bids at once.
         for _ in 0..2 {
-            let Some(table) = self.table.as_ref().filter(|table| !table.over) else {
+            let Some(table) = self.stage.playing() else {
                 return;
             };
             let Some(action) = BasicBot.act(&table.game.view(Viewer::Seat(seat))) else {
@@ -148,7 +148,7 @@ impl Room {
     /// Applies a bot's action for a seat; when the seat is a person's, the
     /// table is told first why the server acted for him.
     pub(super) fn play_for(&mut self, seat: Seat, action: Action) -> bool {
-        let Some(table) = self.table.as_ref().filter(|table| !table.over) else {
+        let Some(table) = self.stage.playing() else {
             return false;
         };
         if !table.bots.contains(seat) {
@@ -179,12 +179,13 @@ impl Room {
     /// a player who came back meanwhile plays for himself, unless it was his
     /// clock that ran out.
     pub(super) fn on_thought(&mut self, thought: Thought) {
-        let Some(table) = self.table.as_mut() else {
+        let finished = matches!(self.stage, Stage::Finished(_));
+        let Some(table) = self.stage.table_mut() else {
             return;
         };
         table.thinking.remove(thought.seat);
         let seat = thought.seat;
-        let current = !table.over
+        let current = !finished
             && table.actions == thought.actions
             && table.game.to_act().contains(seat)
             && (thought.for_clock || table.played_by_server().contains(seat));

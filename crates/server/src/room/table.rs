@@ -43,7 +43,56 @@ pub(super) struct Table {
     pub(super) bots: SeatSet,
     /// Seats whose strong bot is thinking away from the room's task.
     pub(super) thinking: SeatSet,
-    pub(super) over: bool,
+}
+
+/// Where a room's game is. A game over stays, for its final view and
+/// scores, until the next one starts.
+#[derive(Debug, Default)]
+pub(super) enum Stage {
+    #[default]
+    Waiting,
+    Playing(Table),
+    Finished(Table),
+}
+
+impl Stage {
+    /// The game being played, if one is.
+    pub(super) fn playing(&self) -> Option<&Table> {
+        match self {
+            Stage::Playing(table) => Some(table),
+            _ => None,
+        }
+    }
+
+    pub(super) fn playing_mut(&mut self) -> Option<&mut Table> {
+        match self {
+            Stage::Playing(table) => Some(table),
+            _ => None,
+        }
+    }
+
+    /// The last game, being played or over.
+    pub(super) fn table(&self) -> Option<&Table> {
+        match self {
+            Stage::Waiting => None,
+            Stage::Playing(table) | Stage::Finished(table) => Some(table),
+        }
+    }
+
+    pub(super) fn table_mut(&mut self) -> Option<&mut Table> {
+        match self {
+            Stage::Waiting => None,
+            Stage::Playing(table) | Stage::Finished(table) => Some(table),
+        }
+    }
+
+    /// The game being played is over. Nothing changes otherwise.
+    pub(super) fn finish(&mut self) {
+        *self = match std::mem::take(self) {
+            Stage::Playing(table) => Stage::Finished(table),
+            other => other,
+        };
+    }
 }
 
 impl Table {
@@ -165,7 +214,7 @@ impl Room {
 
     /// Starts a game with the players in the seats.
     pub(super) fn start_game(&mut self) -> Result<(), Refusal> {
-        if self.settings.tournament.is_some() && self.table.is_some() {
+        if self.settings.tournament.is_some() && !matches!(self.stage, Stage::Waiting) {
             return Err(Refusal::new(
                 ErrorCode::TournamentTable,
                 "a tournament table plays one game; the tournament opens the next",
@@ -227,7 +276,7 @@ impl Room {
             tournament: self.settings.tournament,
         }));
         self.reported = self.settings.tournament.map(TableNote::Started);
-        self.table = Some(Table {
+        self.stage = Stage::Playing(Table {
             id,
             game,
             number,
@@ -239,7 +288,6 @@ impl Room {
             away: SeatSet::EMPTY,
             bots,
             thinking: SeatSet::EMPTY,
-            over: false,
         });
         let (room, rules, game_id) = (self.code(), self.settings.rules, id.to_string());
         self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::GameStarted {
@@ -309,5 +357,49 @@ impl Room {
         }
         self.emit_seats();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use spades_engine::RuleSet;
+
+    use super::*;
+
+    fn table() -> Table {
+        Table {
+            id: Uuid::nil(),
+            game: Game::new(RuleSet::CLASSIC, 7).expect("classic rules make a game"),
+            number: 0,
+            seed: 7,
+            stats: [PlayerStats::default(); 4],
+            actions: 0,
+            deadlines: [None; 4],
+            holds: [None; 4],
+            away: SeatSet::EMPTY,
+            bots: SeatSet::EMPTY,
+            thinking: SeatSet::EMPTY,
+        }
+    }
+
+    #[test]
+    fn a_room_waits_then_plays_then_keeps_the_game_it_finished() {
+        let mut stage = Stage::default();
+        assert!(stage.table().is_none() && stage.playing().is_none());
+        stage.finish();
+        assert!(matches!(stage, Stage::Waiting), "no game to finish");
+
+        stage = Stage::Playing(table());
+        assert!(stage.playing().is_some());
+        stage.playing_mut().expect("playing").actions = 3;
+
+        stage.finish();
+        assert!(stage.playing().is_none(), "a finished game is not played");
+        assert_eq!(stage.table().map(|table| table.actions), Some(3), "but kept");
+        stage.finish();
+        assert!(
+            matches!(stage, Stage::Finished(_)),
+            "finishing again changes nothing"
+        );
     }
 }
