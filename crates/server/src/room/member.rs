@@ -192,15 +192,9 @@ impl Room {
 
         if let Some(seat) = seat {
             let mut returned = was_detached && !first_arrival;
+            let turn_time = self.config.turn_time;
             if let Some(table) = self.stage.table_mut() {
-                let held = table.holds[seat.index()].is_some() && !first_arrival;
-                returned |= table.away.contains(seat) || held;
-                table.holds[seat.index()] = None;
-                table.away.remove(seat);
-                // He gets his own clock back rather than being played for.
-                if table.deadlines[seat.index()].is_some() || table.thinking.contains(seat) {
-                    table.deadlines[seat.index()] = Some(Instant::now() + self.config.turn_time);
-                }
+                returned |= table.seat_present(seat, Instant::now(), turn_time, first_arrival);
             }
             if returned {
                 let room = self.code();
@@ -262,11 +256,7 @@ impl Room {
                 // Leaving a game in progress gives the seat to the server
                 // until the player comes back.
                 if let Some(table) = self.stage.table_mut() {
-                    table.holds[seat.index()] = None;
-                    table.away.insert(seat);
-                    if table.deadlines[seat.index()].is_some() {
-                        table.deadlines[seat.index()] = Some(Instant::now());
-                    }
+                    table.seat_away(seat, Instant::now());
                 }
                 let room = self.code();
                 self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayerAway {
@@ -301,7 +291,7 @@ impl Room {
             Some(seat) => {
                 let hold = self.config.seat_hold;
                 if let Some(table) = self.stage.playing_mut() {
-                    table.holds[seat.index()] = Some(Instant::now() + hold);
+                    table.hold_seat(seat, Instant::now() + hold);
                     let room = self.code();
                     self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayerAway {
                         room: room.clone(),

@@ -34,6 +34,7 @@ mod broadcast;
 mod member;
 mod play;
 mod resume;
+mod seat_life;
 mod stand_in;
 mod table;
 

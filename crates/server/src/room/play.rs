@@ -1,8 +1,6 @@
 //! Playing: a seat's action applied to the game, the engine's events
 //! turned into protocol messages, the turn, and the game's end.
 
-use std::time::Duration;
-
 use axum::extract::ws::Utf8Bytes;
 use spades_engine::{Action, Bid, Event, Seat, SeatSet, Team, Viewer};
 use spades_protocol::history::HandLine;
@@ -248,27 +246,7 @@ impl Room {
         let Some(table) = self.stage.playing_mut() else {
             return;
         };
-        if let Some(seat) = acted {
-            table.deadlines[seat.index()] = None;
-        }
-        let acting = table.game.to_act();
-        let server_plays = table.played_by_server();
-        let now = Instant::now();
-        let mut changed = false;
-        for seat in Seat::ALL {
-            let deadline = &mut table.deadlines[seat.index()];
-            if !acting.contains(seat) {
-                *deadline = None;
-            } else if deadline.is_none() {
-                let wait = if server_plays.contains(seat) {
-                    Duration::ZERO
-                } else {
-                    turn_time
-                };
-                *deadline = Some(now + wait);
-                changed = true;
-            }
-        }
+        let changed = table.start_clocks(acted, Instant::now(), turn_time);
         if changed {
             self.emit_turn();
         }
@@ -327,8 +305,7 @@ impl Room {
     pub(super) fn finish_game(&mut self) {
         self.stage.finish();
         if let Some(table) = self.stage.table_mut() {
-            table.deadlines = [None; 4];
-            table.holds = [None; 4];
+            table.stop_clocks();
             // Players who were gone for good at the end abandoned the game:
             // it is a loss for them whatever their team did.
             self.pending.push(Write::Finished(FinishedGame {

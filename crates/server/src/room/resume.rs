@@ -187,7 +187,7 @@ impl Room {
         if let Some(table) = self.stage.table_mut() {
             for seat in Seat::ALL {
                 if !table.bots.contains(seat) {
-                    table.holds[seat.index()] = Some(hold);
+                    table.hold_seat(seat, hold);
                 }
             }
         }

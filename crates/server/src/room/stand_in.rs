@@ -25,14 +25,7 @@ impl Room {
     // Time.
 
     pub(super) fn next_wake(&self) -> Option<Instant> {
-        let table = self.stage.playing()?;
-        table
-            .deadlines
-            .iter()
-            .chain(&table.holds)
-            .flatten()
-            .min()
-            .copied()
+        self.stage.playing()?.next_wake()
     }
 
     pub(super) fn on_time(&mut self, now: Instant) {
@@ -40,27 +33,16 @@ impl Room {
             return;
         };
         // Held seats whose time is up are played by the server from now on.
-        for seat in Seat::ALL {
-            if table.holds[seat.index()].is_some_and(|until| until <= now) {
-                table.holds[seat.index()] = None;
-                table.away.insert(seat);
-                if table.deadlines[seat.index()].is_some() {
-                    table.deadlines[seat.index()] = Some(now);
-                }
-            }
-        }
+        table.end_holds(now);
         if self.abandoned() {
             self.abandon();
             return;
         }
-        let due: Vec<Seat> = Seat::ALL
-            .into_iter()
-            .filter(|seat| {
-                self.stage
-                    .table()
-                    .is_some_and(|table| table.deadlines[seat.index()].is_some_and(|at| at <= now))
-            })
-            .collect();
+        let due = self
+            .stage
+            .table()
+            .map(|table| table.clocks_out(now))
+            .unwrap_or_default();
         for seat in due {
             self.stand_in(seat);
         }
@@ -108,8 +90,7 @@ impl Room {
             // The strong bot thinks for up to `bot_time`: too long to hold
             // the room's task (or the runtime's thread), so it thinks on a
             // blocking thread and its card comes back as a `Thought`.
-            table.thinking.insert(seat);
-            table.deadlines[seat.index()] = None;
+            table.start_thinking(seat);
             let game = table.game.clone();
             let actions = table.actions;
             let for_clock = !table.played_by_server().contains(seat);
@@ -183,7 +164,7 @@ impl Room {
         let Some(table) = self.stage.table_mut() else {
             return;
         };
-        table.thinking.remove(thought.seat);
+        table.stop_thinking(thought.seat);
         let seat = thought.seat;
         let current = !finished
             && table.actions == thought.actions

@@ -361,15 +361,12 @@ impl Room {
 }
 
 #[cfg(test)]
-mod tests {
-    use spades_engine::RuleSet;
-
-    use super::*;
-
-    fn table() -> Table {
+impl Table {
+    /// A table at the start of a classic game, for tests of its states.
+    pub(super) fn sample() -> Table {
         Table {
             id: Uuid::nil(),
-            game: Game::new(RuleSet::CLASSIC, 7).expect("classic rules make a game"),
+            game: Game::new(spades_engine::RuleSet::CLASSIC, 7).expect("classic rules make a game"),
             number: 0,
             seed: 7,
             stats: [PlayerStats::default(); 4],
@@ -381,6 +378,11 @@ mod tests {
             thinking: SeatSet::EMPTY,
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[test]
     fn a_room_waits_then_plays_then_keeps_the_game_it_finished() {
@@ -389,7 +391,7 @@ mod tests {
         stage.finish();
         assert!(matches!(stage, Stage::Waiting), "no game to finish");
 
-        stage = Stage::Playing(table());
+        stage = Stage::Playing(Table::sample());
         assert!(stage.playing().is_some());
         stage.playing_mut().expect("playing").actions = 3;
 
