@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use spades_engine::Seat;
+use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, RulesSpec, ServerMessage};
 use spades_server::Config;
 
@@ -33,7 +34,10 @@ fn seats_seen(player: &Player) -> [Option<(String, bool)>; 4] {
         .iter()
         .rev()
         .find_map(|message| match message {
-            ServerMessage::Seats { seats, .. } => Some(seats.clone()),
+            ServerMessage::Event(RoomEvent {
+                kind: EventKind::Seats { seats, .. },
+                ..
+            }) => Some((**seats).clone()),
             ServerMessage::Snapshot { state, .. } => Some(state.seats.clone()),
             _ => None,
         })
@@ -104,14 +108,14 @@ async fn the_owner_seats_bots_that_play_whole_games_with_him() {
     let bot_plays = owner
         .received
         .iter()
-        .filter(|m| matches!(m, ServerMessage::CardPlayed { seat, .. } if seat.index() != 0))
+        .filter(|m| matches!(m.event(), Some(EventKind::CardPlayed { seat, .. }) if seat.index() != 0))
         .count();
     assert!(bot_plays >= 3 * 13, "the bots played {bot_plays} cards");
     assert!(
         !owner
             .received
             .iter()
-            .any(|m| matches!(m, ServerMessage::AutoPlayed { .. })),
+            .any(|m| matches!(m.event(), Some(EventKind::AutoPlayed { .. }))),
         "a bot's own plays are not announced as plays for an absent player"
     );
     // The bots stay seated for the next game.
@@ -159,7 +163,7 @@ async fn strong_bots_think_and_play_a_hand() {
     let tricks = owner
         .received
         .iter()
-        .filter(|m| matches!(m, ServerMessage::TrickWon { .. }))
+        .filter(|m| matches!(m.event(), Some(EventKind::TrickWon { .. })))
         .count();
     assert_eq!(tricks, 13);
 }
@@ -228,7 +232,10 @@ async fn the_bot_command_plays_over_the_protocol_in_a_room() {
     assert!(output.success, "{}", output.stderr);
     // They sat as ordinary players (and left when their game was over).
     let sat = owner.received.iter().any(|message| match message {
-        ServerMessage::Seats { seats, .. } => seats[1..].iter().all(|seat| {
+        ServerMessage::Event(RoomEvent {
+            kind: EventKind::Seats { seats, .. },
+            ..
+        }) => seats[1..].iter().all(|seat| {
             seat.as_ref()
                 .is_some_and(|seat| seat.player.name.starts_with("Remote") && !seat.player.bot)
         }),

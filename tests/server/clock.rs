@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use spades_protocol::event::EventKind;
 use spades_protocol::ws::{AutoReason, RulesSpec, ServerMessage};
 use spades_server::Config;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -35,7 +36,7 @@ async fn when_the_clock_runs_out_the_server_plays_and_the_hand_goes_on() {
     );
     players[2]
         .wait_for(Duration::from_secs(30), |m| {
-            matches!(m, ServerMessage::HandScored { .. })
+            matches!(m.event(), Some(EventKind::HandScored { .. }))
         })
         .await;
     let auto = players[2]
@@ -43,23 +44,23 @@ async fn when_the_clock_runs_out_the_server_plays_and_the_hand_goes_on() {
         .iter()
         .filter(|m| {
             matches!(
-                m,
-                ServerMessage::AutoPlayed {
+                m.event(),
+                Some(EventKind::AutoPlayed {
                     reason: AutoReason::Clock,
                     ..
-                }
+                })
             )
         })
         .count();
     let bids = players[2]
         .received
         .iter()
-        .filter(|m| matches!(m, ServerMessage::BidMade { .. }))
+        .filter(|m| matches!(m.event(), Some(EventKind::BidMade { .. })))
         .count();
     let plays = players[2]
         .received
         .iter()
-        .filter(|m| matches!(m, ServerMessage::CardPlayed { .. }))
+        .filter(|m| matches!(m.event(), Some(EventKind::CardPlayed { .. })))
         .count();
     assert_eq!((bids, plays), (4, 52));
     assert_eq!(auto, 56, "every action of the hand was the server's");

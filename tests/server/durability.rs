@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use spades_client::Client;
 use spades_engine::{Action, Event, Game, HandRecord, RuleSet, Seat};
+use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::history::OwnedHandLine;
 use spades_protocol::ws::{ClientMessage, ErrorCode, RulesSpec, ServerMessage};
 
@@ -153,8 +154,8 @@ pub async fn play_into_hand(players: &mut [Player], hands: u32, cards: usize) {
             .received
             .iter()
             .rev()
-            .take_while(|m| !matches!(m, ServerMessage::HandStarted { .. }))
-            .filter(|m| matches!(m, ServerMessage::CardPlayed { .. }))
+            .take_while(|m| !matches!(m.event(), Some(EventKind::HandStarted { .. })))
+            .filter(|m| matches!(m.event(), Some(EventKind::CardPlayed { .. })))
             .count();
         if players[0].table.hands_scored >= hands && played >= cards {
             return;
@@ -259,7 +260,10 @@ fn game_over(player: &Player) -> (Option<u8>, [i32; 2]) {
         .iter()
         .rev()
         .find_map(|m| match m {
-            ServerMessage::GameOver { winner, score, .. } => Some((winner.map(|t| t.index() as u8), *score)),
+            ServerMessage::Event(RoomEvent {
+                kind: EventKind::GameOver { winner, score, .. },
+                ..
+            }) => Some((winner.map(|t| t.index() as u8), *score)),
             _ => None,
         })
         .expect("a game over")

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{RulesSpec, ServerMessage};
 use spades_server::Config;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -98,7 +99,10 @@ async fn a_seated_player_who_answers_nothing_is_away_and_the_table_goes_on() {
             player.pump().await;
         }
         let away = players[0].received.iter().find_map(|m| match m {
-            ServerMessage::PlayerAway { seat, .. } => Some(seat.index()),
+            ServerMessage::Event(RoomEvent {
+                kind: EventKind::PlayerAway { seat, .. },
+                ..
+            }) => Some(seat.index()),
             _ => None,
         });
         if let Some(seat) = away {

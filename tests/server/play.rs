@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use spades_engine::{CardSet, Seat};
+use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{ClientMessage, ErrorCode, RoomStatus, ServerMessage};
 use spades_server::Config;
 
@@ -44,11 +45,17 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
     // The game's id comes with its start and its end, and its stored
     // history is there.
     let started = watcher.received.iter().find_map(|m| match m {
-        ServerMessage::GameStarted { game_id, .. } => Some(game_id.clone()),
+        ServerMessage::Event(RoomEvent {
+            kind: EventKind::GameStarted { game_id, .. },
+            ..
+        }) => Some(game_id.clone()),
         _ => None,
     });
     let ended = watcher.received.iter().find_map(|m| match m {
-        ServerMessage::GameOver { game_id, .. } => Some(game_id.clone()),
+        ServerMessage::Event(RoomEvent {
+            kind: EventKind::GameOver { game_id, .. },
+            ..
+        }) => Some(game_id.clone()),
         _ => None,
     });
     let game_id = started.expect("a game started");
@@ -76,28 +83,39 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
     };
     let watched = &watcher;
     assert_eq!(
-        all(watched, |m| matches!(m, ServerMessage::GameStarted { .. })),
+        all(watched, |m| matches!(
+            m.event(),
+            Some(EventKind::GameStarted { .. })
+        )),
         2
     );
     assert_eq!(
         all(watched, |m| matches!(
-            m,
-            ServerMessage::GameOver { winner: Some(_), .. }
+            m.event(),
+            Some(EventKind::GameOver { winner: Some(_), .. })
         )),
         2
     );
     assert!(
         all(watched, |m| matches!(
-            m,
-            ServerMessage::BidMade { blind: true, .. }
+            m.event(),
+            Some(EventKind::BidMade { blind: true, .. })
         )) >= 1,
         "a blind nil"
     );
     assert!(
-        all(watched, |m| matches!(m, ServerMessage::CardsPassed { .. })) >= 2,
+        all(watched, |m| matches!(
+            m.event(),
+            Some(EventKind::CardsPassed { .. })
+        )) >= 2,
         "an exchange"
     );
-    assert!(all(watched, |m| matches!(m, ServerMessage::HandScored { .. })) >= 2);
+    assert!(
+        all(watched, |m| matches!(
+            m.event(),
+            Some(EventKind::HandScored { .. })
+        )) >= 2
+    );
 
     // Everyone saw the same events in the same order, without gaps.
     for player in players.iter().chain(std::iter::once(&watcher)) {
@@ -108,10 +126,18 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
     // the four hands dealt in a hand are disjoint and make a pack.
     for message in &watcher.received {
         let hidden = match message {
-            ServerMessage::HandStarted { cards, .. } | ServerMessage::HandRevealed { cards, .. } => {
-                cards.is_some()
-            }
-            ServerMessage::CardsPassed { cards, .. } => cards.is_some(),
+            ServerMessage::Event(RoomEvent {
+                kind: EventKind::HandStarted { cards, .. },
+                ..
+            })
+            | ServerMessage::Event(RoomEvent {
+                kind: EventKind::HandRevealed { cards, .. },
+                ..
+            }) => cards.is_some(),
+            ServerMessage::Event(RoomEvent {
+                kind: EventKind::CardsPassed { cards, .. },
+                ..
+            }) => cards.is_some(),
             _ => false,
         };
         assert!(!hidden, "the spectator received hidden cards: {message:?}");
@@ -122,12 +148,19 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
         let mut hands = Vec::new();
         for message in &player.received {
             match message {
-                ServerMessage::HandStarted { cards, .. } => hands.push(cards.unwrap_or_default()),
-                ServerMessage::HandRevealed {
-                    seat,
-                    cards: Some(cards),
+                ServerMessage::Event(RoomEvent {
+                    kind: EventKind::HandStarted { cards, .. },
                     ..
-                } if Some(*seat) == player.table.seat => {
+                }) => hands.push(cards.unwrap_or_default()),
+                ServerMessage::Event(RoomEvent {
+                    kind:
+                        EventKind::HandRevealed {
+                            seat,
+                            cards: Some(cards),
+                            ..
+                        },
+                    ..
+                }) if Some(*seat) == player.table.seat => {
                     *hands.last_mut().unwrap() = *cards;
                 }
                 _ => {}

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use spades_client::Client;
+use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{AutoReason, ClientMessage, RulesSpec, ServerMessage};
 use spades_server::Config;
 
@@ -66,7 +67,7 @@ async fn a_dropped_player_gets_exactly_the_events_he_missed_and_the_game_goes_on
     players[0]
         .wait_for(
             Duration::from_secs(5),
-            |m| matches!(m, ServerMessage::PlayerAway { seat, .. } if seat.index() == 2),
+            |m| matches!(m.event(), Some(EventKind::PlayerAway { seat, .. }) if seat.index() == 2),
         )
         .await;
     // The others play on until it is seat 2's turn.
@@ -105,7 +106,7 @@ async fn a_dropped_player_gets_exactly_the_events_he_missed_and_the_game_goes_on
     players[0]
         .wait_for(
             Duration::from_secs(5),
-            |m| matches!(m, ServerMessage::PlayerBack { seat, .. } if seat.index() == 2),
+            |m| matches!(m.event(), Some(EventKind::PlayerBack { seat, .. }) if seat.index() == 2),
         )
         .await;
 
@@ -197,7 +198,7 @@ async fn an_action_repeated_after_a_reconnect_is_not_applied_twice() {
     let played_after = players[0]
         .received
         .iter()
-        .filter(|m| matches!(m, ServerMessage::CardPlayed { card: c, .. } if *c == card))
+        .filter(|m| matches!(m.event(), Some(EventKind::CardPlayed { card: c, .. }) if *c == card))
         .count();
     assert_eq!(played_after, 1, "the card was played once");
 }
@@ -222,7 +223,7 @@ async fn a_player_gone_past_the_seat_hold_is_played_for_and_takes_his_seat_back(
     drop(dead);
     // The others go on; seat 3 is played for once the hold has run out.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
-    let away_play = |m: &ServerMessage| matches!(m, ServerMessage::AutoPlayed { seat, reason: AutoReason::Away, .. } if seat.index() == 3);
+    let away_play = |m: &ServerMessage| matches!(m.event(), Some(EventKind::AutoPlayed { seat, reason: AutoReason::Away, .. }) if seat.index() == 3);
     while !players[0].received.iter().any(away_play) {
         for player in players.iter_mut().take(3) {
             player.pump().await;
@@ -235,7 +236,10 @@ async fn a_player_gone_past_the_seat_hold_is_played_for_and_takes_his_seat_back(
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     let hold = players[0].received.iter().find_map(|m| match m {
-        ServerMessage::PlayerAway { seat, hold_ms, .. } if seat.index() == 3 => Some(*hold_ms),
+        ServerMessage::Event(RoomEvent {
+            kind: EventKind::PlayerAway { seat, hold_ms, .. },
+            ..
+        }) if seat.index() == 3 => Some(*hold_ms),
         _ => None,
     });
     assert_eq!(hold, Some(300));
@@ -244,15 +248,15 @@ async fn a_player_gone_past_the_seat_hold_is_played_for_and_takes_his_seat_back(
     players[0]
         .wait_for(
             Duration::from_secs(5),
-            |m| matches!(m, ServerMessage::PlayerBack { seat, .. } if seat.index() == 3),
+            |m| matches!(m.event(), Some(EventKind::PlayerBack { seat, .. }) if seat.index() == 3),
         )
         .await;
     play_games(&mut players, &mut [], 1, GAME_DEADLINE).await;
     let auto_after_back = players[3]
         .received
         .iter()
-        .skip_while(|m| !matches!(m, ServerMessage::PlayerBack { seat, .. } if seat.index() == 3))
-        .filter(|m| matches!(m, ServerMessage::AutoPlayed { seat, .. } if seat.index() == 3))
+        .skip_while(|m| !matches!(m.event(), Some(EventKind::PlayerBack { seat, .. }) if seat.index() == 3))
+        .filter(|m| matches!(m.event(), Some(EventKind::AutoPlayed { seat, .. }) if seat.index() == 3))
         .count();
     assert_eq!(auto_after_back, 0, "once back, he plays for himself");
 }

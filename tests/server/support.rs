@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use spades_client::{Client, ClientError, TableState, table::Move};
 use spades_engine::Seat;
+use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BotLevel, ClientMessage, MessageId, RulesSpec, ServerMessage};
 use spades_server::{Config, PasswordCost, Server};
 
@@ -78,21 +79,30 @@ impl TestServer {
 pub fn check_privacy(seat: Option<Seat>, message: &ServerMessage) {
     let mine = |other: Seat| seat == Some(other);
     match message {
-        ServerMessage::HandStarted { cards, .. } => {
+        ServerMessage::Event(RoomEvent {
+            kind: EventKind::HandStarted { cards, .. },
+            ..
+        }) => {
             assert!(
                 cards.is_none() || seat.is_some(),
                 "a spectator was dealt cards: {message:?}"
             );
         }
-        ServerMessage::HandRevealed {
-            seat: owner, cards, ..
-        } => {
+        ServerMessage::Event(RoomEvent {
+            kind: EventKind::HandRevealed {
+                seat: owner, cards, ..
+            },
+            ..
+        }) => {
             assert!(
                 cards.is_none() || mine(*owner),
                 "{seat:?} saw {owner}'s revealed hand"
             );
         }
-        ServerMessage::CardsPassed { from, to, cards, .. } => {
+        ServerMessage::Event(RoomEvent {
+            kind: EventKind::CardsPassed { from, to, cards, .. },
+            ..
+        }) => {
             assert!(
                 cards.is_none() || mine(*from) || mine(*to),
                 "{seat:?} saw a pass between {from} and {to}"

@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use spades_engine::Seat;
+use spades_protocol::event::RoomEvent;
 use spades_protocol::ws::{ClientMessage, ServerMessage};
 use spades_server::Config;
 
@@ -13,24 +14,7 @@ use crate::support::*;
 /// The room a message is about, if it is about one.
 fn room_of(message: &ServerMessage) -> Option<&str> {
     let room = match message {
-        ServerMessage::Seats { room, .. }
-        | ServerMessage::GameStarted { room, .. }
-        | ServerMessage::HandStarted { room, .. }
-        | ServerMessage::HandRevealed { room, .. }
-        | ServerMessage::BidMade { room, .. }
-        | ServerMessage::PassingStarted { room, .. }
-        | ServerMessage::PassChosen { room, .. }
-        | ServerMessage::CardsPassed { room, .. }
-        | ServerMessage::PlayStarted { room, .. }
-        | ServerMessage::CardPlayed { room, .. }
-        | ServerMessage::TrickWon { room, .. }
-        | ServerMessage::HandScored { room, .. }
-        | ServerMessage::GameOver { room, .. }
-        | ServerMessage::Turn { room, .. }
-        | ServerMessage::AutoPlayed { room, .. }
-        | ServerMessage::PlayerAway { room, .. }
-        | ServerMessage::PlayerBack { room, .. }
-        | ServerMessage::ChatMessage { room, .. } => room,
+        ServerMessage::Event(RoomEvent { room, .. }) | ServerMessage::Turn { room, .. } => room,
         _ => return None,
     };
     Some(room.as_str())

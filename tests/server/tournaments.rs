@@ -8,6 +8,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{ClientMessage, ErrorCode, ServerMessage};
 use spades_server::Config;
 
@@ -625,7 +626,10 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
         .received
         .iter()
         .find_map(|m| match m {
-            ServerMessage::HandScored { tricks_won, .. } => Some(*tricks_won),
+            ServerMessage::Event(RoomEvent {
+                kind: EventKind::HandScored { tricks_won, .. },
+                ..
+            }) => Some(*tricks_won),
             _ => None,
         })
         .expect("a hand was scored");

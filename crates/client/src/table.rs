@@ -5,6 +5,7 @@ use spades_engine::{
     Action, Bid, BySeat, ByTeam, Card, CardSet, Legal, PassRecord, Rank, RuleSet, Seat, Suit, Team,
     TrickRecord,
 };
+use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BidView, ClientMessage, Expected, MessageId, ServerMessage, TurnView};
 
 /// An action this seat can take, before it is given an id.
@@ -146,8 +147,21 @@ impl TableState {
                     self.winner = game.winner;
                 }
             }
-            ServerMessage::Seats { room, seats, .. } => {
-                self.room = Some(room.clone());
+            ServerMessage::Turn { turn, after, .. } => {
+                self.turn = Some(turn.clone());
+                self.turn_seq = *after;
+            }
+            ServerMessage::Event(event) => self.apply_event(event),
+            _ => {}
+        }
+        in_order
+    }
+
+    /// Updates the state from a room event.
+    fn apply_event(&mut self, event: &RoomEvent) {
+        match &event.kind {
+            EventKind::Seats { seats, .. } => {
+                self.room = Some(event.room.clone());
                 if self.me.is_some() {
                     self.seat = seats
                         .iter()
@@ -156,14 +170,14 @@ impl TableState {
                         .map(|info| info.seat);
                 }
             }
-            ServerMessage::GameStarted { rules, .. } => {
+            EventKind::GameStarted { rules, .. } => {
                 self.rules = Some(*rules);
                 self.playing = true;
                 self.winner = None;
                 self.score = [0, 0];
                 self.bags = [0, 0];
             }
-            ServerMessage::HandStarted {
+            EventKind::HandStarted {
                 hand,
                 dealer,
                 cards,
@@ -179,7 +193,7 @@ impl TableState {
                 self.tricks.clear();
                 self.passes.clear();
             }
-            ServerMessage::HandRevealed { seat, cards, .. } => {
+            EventKind::HandRevealed { seat, cards, .. } => {
                 if Some(*seat) == self.seat
                     && let Some(cards) = cards
                 {
@@ -187,13 +201,13 @@ impl TableState {
                     self.hidden = false;
                 }
             }
-            ServerMessage::BidMade { seat, bid, blind, .. } => {
+            EventKind::BidMade { seat, bid, blind, .. } => {
                 self.bids[seat.index()] = Some(BidView {
                     bid: *bid,
                     blind: *blind,
                 });
             }
-            ServerMessage::CardsPassed {
+            EventKind::CardsPassed {
                 from,
                 to,
                 cards: Some(cards),
@@ -211,7 +225,7 @@ impl TableState {
                     cards: *cards,
                 });
             }
-            ServerMessage::CardPlayed { seat, card, .. } => {
+            EventKind::CardPlayed { seat, card, .. } => {
                 if Some(*seat) == self.seat {
                     self.cards.remove(*card);
                 }
@@ -220,7 +234,7 @@ impl TableState {
                 }
                 self.trick.push((*seat, *card));
             }
-            ServerMessage::TrickWon { winner, .. } => {
+            EventKind::TrickWon { winner, .. } => {
                 if let (Some(&(leader, _)), Ok(cards)) = (
                     self.trick.first(),
                     <[Card; 4]>::try_from(self.trick.iter().map(|&(_, card)| card).collect::<Vec<_>>()),
@@ -233,35 +247,32 @@ impl TableState {
                 }
                 self.trick.clear();
             }
-            ServerMessage::HandScored { teams, .. } => {
+            EventKind::HandScored { teams, .. } => {
                 self.hands_scored += 1;
                 self.score = [teams[0].score, teams[1].score];
                 self.bags = [teams[0].bags, teams[1].bags];
             }
-            ServerMessage::GameOver { winner, score, .. } => {
+            EventKind::GameOver { winner, score, .. } => {
                 self.playing = false;
                 self.winner = *winner;
                 self.score = *score;
                 self.games_over += 1;
                 self.turn = None;
             }
-            ServerMessage::Turn { turn, after, .. } => {
-                self.turn = Some(turn.clone());
-                self.turn_seq = *after;
-            }
             _ => {}
         }
-        in_order
     }
 
     /// Whether the message is the event of an action of this seat.
     fn confirms_mine(&self, message: &ServerMessage) -> bool {
-        let actor = match message {
-            ServerMessage::BidMade { seat, .. }
-            | ServerMessage::HandRevealed { seat, .. }
-            | ServerMessage::PassChosen { seat, .. }
-            | ServerMessage::CardPlayed { seat, .. } => *seat,
-            ServerMessage::CardsPassed { from, .. } => *from,
+        let actor = match message.event() {
+            Some(
+                EventKind::BidMade { seat, .. }
+                | EventKind::HandRevealed { seat, .. }
+                | EventKind::PassChosen { seat, .. }
+                | EventKind::CardPlayed { seat, .. },
+            ) => *seat,
+            Some(EventKind::CardsPassed { from, .. }) => *from,
             _ => return false,
         };
         Some(actor) == self.seat

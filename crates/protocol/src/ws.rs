@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use spades_engine::{Card, CardSet, PassOrder, Preset, RuleSet, Seat, Team};
 use strum::VariantNames;
 
+use crate::event::{EventKind, RoomEvent};
+
 /// The protocol version this build speaks. A client names the version it
 /// speaks in `hello`; the server refuses any other.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -597,104 +599,6 @@ pub enum ServerMessage {
         tournament: serde_json::Value,
     },
 
-    // Room events. Each carries the room and its sequence number.
-    /// The seats or the members of the room changed.
-    Seats {
-        room: String,
-        seq: u64,
-        seats: [Option<SeatInfo>; 4],
-        spectators: u32,
-        owner: PlayerInfo,
-    },
-    GameStarted {
-        room: String,
-        seq: u64,
-        game: u32,
-        /// The game's id in the store (see `GET /api/games/{id}`).
-        game_id: String,
-        rules: RuleSet,
-    },
-    /// A hand was dealt. A player sees his own cards, unless they are hidden
-    /// because he is offered blind nil.
-    HandStarted {
-        room: String,
-        seq: u64,
-        hand: u32,
-        dealer: Seat,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cards: Option<CardSet>,
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        blind_nil_offered: bool,
-    },
-    /// A player offered blind nil looked at his cards (which he alone
-    /// receives here).
-    HandRevealed {
-        room: String,
-        seq: u64,
-        seat: Seat,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cards: Option<CardSet>,
-    },
-    BidMade {
-        room: String,
-        seq: u64,
-        seat: Seat,
-        bid: u8,
-        blind: bool,
-    },
-    PassingStarted {
-        room: String,
-        seq: u64,
-    },
-    /// In a simultaneous exchange, a player has chosen his cards.
-    PassChosen {
-        room: String,
-        seq: u64,
-        seat: Seat,
-    },
-    /// Cards moved between partners; only the two of them see which.
-    CardsPassed {
-        room: String,
-        seq: u64,
-        from: Seat,
-        to: Seat,
-        count: u8,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cards: Option<CardSet>,
-    },
-    PlayStarted {
-        room: String,
-        seq: u64,
-        leader: Seat,
-    },
-    CardPlayed {
-        room: String,
-        seq: u64,
-        seat: Seat,
-        card: Card,
-    },
-    TrickWon {
-        room: String,
-        seq: u64,
-        trick: u8,
-        winner: Seat,
-    },
-    HandScored {
-        room: String,
-        seq: u64,
-        hand: u32,
-        tricks_won: [u8; 4],
-        teams: [TeamScoreView; 2],
-    },
-    /// The game ended; `winner` is absent when it was abandoned.
-    GameOver {
-        room: String,
-        seq: u64,
-        game_id: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        winner: Option<Team>,
-        score: [i32; 2],
-    },
     /// Whose turn it is. Not an event: it has no `seq` of its own and is
     /// not replayed; `after` is the room's last event when it was sent, and
     /// a resync ends with the current turn.
@@ -704,33 +608,11 @@ pub enum ServerMessage {
         #[serde(flatten)]
         turn: TurnView,
     },
-    /// The server acted for a player; the action's own event follows.
-    AutoPlayed {
-        room: String,
-        seq: u64,
-        seat: Seat,
-        reason: AutoReason,
-    },
-    PlayerAway {
-        room: String,
-        seq: u64,
-        seat: Seat,
-        /// How long the seat is held before the server plays for him.
-        hold_ms: u64,
-    },
-    PlayerBack {
-        room: String,
-        seq: u64,
-        seat: Seat,
-    },
-    ChatMessage {
-        room: String,
-        seq: u64,
-        from: PlayerInfo,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        seat: Option<Seat>,
-        text: String,
-    },
+    /// A room event: one of the kinds in [`Event`], with its room and its
+    /// place in the room's order. It is last so that the tags above are
+    /// tried first; its own `type` comes from the event's kind.
+    #[serde(untagged)]
+    Event(RoomEvent),
 }
 
 impl ServerMessage {
@@ -741,23 +623,15 @@ impl ServerMessage {
     /// The room sequence number of a room event.
     pub fn seq(&self) -> Option<u64> {
         match self {
-            ServerMessage::Seats { seq, .. }
-            | ServerMessage::GameStarted { seq, .. }
-            | ServerMessage::HandStarted { seq, .. }
-            | ServerMessage::HandRevealed { seq, .. }
-            | ServerMessage::BidMade { seq, .. }
-            | ServerMessage::PassingStarted { seq, .. }
-            | ServerMessage::PassChosen { seq, .. }
-            | ServerMessage::CardsPassed { seq, .. }
-            | ServerMessage::PlayStarted { seq, .. }
-            | ServerMessage::CardPlayed { seq, .. }
-            | ServerMessage::TrickWon { seq, .. }
-            | ServerMessage::HandScored { seq, .. }
-            | ServerMessage::GameOver { seq, .. }
-            | ServerMessage::AutoPlayed { seq, .. }
-            | ServerMessage::PlayerAway { seq, .. }
-            | ServerMessage::PlayerBack { seq, .. }
-            | ServerMessage::ChatMessage { seq, .. } => Some(*seq),
+            ServerMessage::Event(event) => Some(event.seq),
+            _ => None,
+        }
+    }
+
+    /// The event's kind, when this is a room event.
+    pub fn event(&self) -> Option<&EventKind> {
+        match self {
+            ServerMessage::Event(event) => Some(&event.kind),
             _ => None,
         }
     }
@@ -911,18 +785,48 @@ mod tests {
 
     #[test]
     fn events_carry_room_and_seq() {
-        let event = ServerMessage::CardPlayed {
-            room: "ABCD".into(),
-            seq: 12,
-            seat: Seat::new(1).unwrap(),
-            card: "QH".parse().unwrap(),
-        };
+        let event = RoomEvent::message(
+            "ABCD",
+            12,
+            EventKind::CardPlayed {
+                seat: Seat::new(1).unwrap(),
+                card: "QH".parse().unwrap(),
+            },
+        );
         let json = event.to_json();
+        // One object with the envelope's fields and the kind's, whatever
+        // their order.
         assert_eq!(
-            json,
-            r#"{"type":"card_played","room":"ABCD","seq":12,"seat":1,"card":"QH"}"#
+            serde_json::from_str::<serde_json::Value>(&json).unwrap(),
+            serde_json::json!({"type": "card_played", "room": "ABCD", "seq": 12, "seat": 1, "card": "QH"})
         );
         assert_eq!(serde_json::from_str::<ServerMessage>(&json).unwrap(), event);
         assert_eq!(event.seq(), Some(12));
+        let ServerMessage::Event(owned) = &event else {
+            unreachable!()
+        };
+        assert_eq!(
+            RoomEvent::json("ABCD", 12, &owned.kind),
+            json,
+            "borrowed and owned agree"
+        );
+        let passing = r#"{"type":"passing_started","room":"ABCD","seq":3}"#;
+        assert_eq!(
+            serde_json::from_str::<ServerMessage>(passing).unwrap(),
+            RoomEvent::message("ABCD", 3, EventKind::PassingStarted {})
+        );
+    }
+
+    #[test]
+    fn other_messages_are_not_read_as_events() {
+        let pong: ServerMessage = serde_json::from_str(r#"{"type":"pong","id":4}"#).unwrap();
+        assert_eq!(
+            pong,
+            ServerMessage::Pong {
+                id: MessageId::Number(4)
+            }
+        );
+        assert!(serde_json::from_str::<ServerMessage>(r#"{"type":"no_such","room":"A","seq":1}"#).is_err());
+        assert!(serde_json::from_str::<ServerMessage>(r#"{"type":"card_played","room":"A"}"#).is_err());
     }
 }

@@ -8,6 +8,7 @@ use spades_bots::{Budget, StrongBot, basic};
 use spades_client::table::Move;
 use spades_client::{Client, ClientError, TableState};
 use spades_engine::{Action, Preset};
+use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, ServerMessage};
 
 #[derive(clap::Args, Debug)]
@@ -210,7 +211,10 @@ async fn play(settings: Settings) -> anyhow::Result<()> {
         };
         seats_taken = note(&mut state, &message, seats_taken);
         match message {
-            ServerMessage::GameOver { .. } => {
+            ServerMessage::Event(RoomEvent {
+                kind: EventKind::GameOver { .. },
+                ..
+            }) => {
                 games_over += 1;
                 if settings.games > 0 && games_over >= settings.games {
                     break;
@@ -273,7 +277,10 @@ fn note(state: &mut TableState, message: &ServerMessage, taken: usize) -> usize 
     state.apply(message);
     match message {
         ServerMessage::Snapshot { state, .. } => state.seats.iter().flatten().count(),
-        ServerMessage::Seats { seats, .. } => seats.iter().flatten().count(),
+        ServerMessage::Event(RoomEvent {
+            kind: EventKind::Seats { seats, .. },
+            ..
+        }) => seats.iter().flatten().count(),
         _ => taken,
     }
 }

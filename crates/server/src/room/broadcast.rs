@@ -5,7 +5,8 @@ use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
 use spades_engine::{Seat, SeatSet};
-use spades_protocol::ws::{RoomStatus, RoomSummary, SeatInfo, ServerMessage};
+use spades_protocol::event::{EventKind, RoomEvent};
+use spades_protocol::ws::{RoomStatus, RoomSummary, SeatInfo};
 use spades_store::Write;
 
 use crate::event_log::Sent;
@@ -71,10 +72,10 @@ impl Room {
         }
     }
 
-    /// Logs an event and sends it to every member: `make(seq, None)` is the
-    /// public version and `make(seq, Some(seat))` the version for a seat,
-    /// which is sent only when `private` holds that seat.
-    pub(super) fn emit(&mut self, private: SeatSet, make: impl Fn(u64, Option<Seat>) -> ServerMessage) {
+    /// Numbers an event, logs it and sends it to every member: `make(None)`
+    /// is the public version and `make(Some(seat))` the version for a
+    /// seat, which is sent only when `private` holds that seat.
+    pub(super) fn emit(&mut self, private: SeatSet, make: impl Fn(Option<Seat>) -> EventKind) {
         let seq = self.log.next_seq();
         if seq > self.reserved {
             // Stored with the request's other writes, before its messages go.
@@ -84,14 +85,16 @@ impl Room {
                 seq: self.reserved,
             });
         }
-        let message = make(seq, None);
-        let public = Utf8Bytes::from(message.to_json());
-        let versions: Vec<(Seat, ServerMessage, Utf8Bytes)> = private
+        let room = self.code();
+        let json = |kind: &EventKind| Utf8Bytes::from(RoomEvent::json(&room, seq, kind));
+        let public_kind = make(None);
+        let public = json(&public_kind);
+        let versions: Vec<(Seat, EventKind, Utf8Bytes)> = private
             .iter()
             .map(|seat| {
-                let message = make(seq, Some(seat));
-                let text = Utf8Bytes::from(message.to_json());
-                (seat, message, text)
+                let kind = make(Some(seat));
+                let text = json(&kind);
+                (seat, kind, text)
             })
             .collect();
         for member in self.members.values_mut() {
@@ -105,16 +108,15 @@ impl Room {
         }
         let kept: Vec<(SeatSet, Sent<'_>)> = versions
             .iter()
-            .map(|(seat, message, text)| {
+            .map(|(seat, kind, text)| {
                 let text = text.as_str();
-                (SeatSet::single(*seat), Sent { message, text })
+                (SeatSet::single(*seat), Sent { kind, text })
             })
             .collect();
-        let text = public.as_str();
         self.log.push(
             Sent {
-                message: &message,
-                text,
+                kind: &public_kind,
+                text: public.as_str(),
             },
             &kept,
         );
@@ -132,16 +134,9 @@ impl Room {
     }
 
     pub(super) fn emit_seats(&mut self) {
-        let (room, seats, spectators, owner) = (
-            self.code(),
-            self.seat_infos(),
-            self.spectators(),
-            self.settings.owner.info(),
-        );
-        self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::Seats {
-            room: room.clone(),
-            seq,
-            seats: seats.clone(),
+        let (seats, spectators, owner) = (self.seat_infos(), self.spectators(), self.settings.owner.info());
+        self.emit(SeatSet::EMPTY, |_| EventKind::Seats {
+            seats: Box::new(seats.clone()),
             spectators,
             owner: owner.clone(),
         });

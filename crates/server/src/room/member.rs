@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use axum::extract::ws::Utf8Bytes;
 use spades_engine::{Action, Seat, SeatSet, Viewer};
+use spades_protocol::event::EventKind;
 use spades_protocol::ws::{ErrorCode, MAX_CHAT_CHARS, MessageId, RoomState, ServerMessage};
 use tokio::time::Instant;
 
@@ -197,12 +198,7 @@ impl Room {
                 returned |= table.seat_present(seat, Instant::now(), turn_time, first_arrival);
             }
             if returned {
-                let room = self.code();
-                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayerBack {
-                    room: room.clone(),
-                    seq,
-                    seat,
-                });
+                self.emit(SeatSet::EMPTY, |_| EventKind::PlayerBack { seat });
                 self.emit_turn_if_playing();
             } else if first_arrival {
                 // The others see him connected; he has the turn in his snapshot.
@@ -258,13 +254,7 @@ impl Room {
                 if let Some(table) = self.stage.table_mut() {
                     table.seat_away(seat, Instant::now());
                 }
-                let room = self.code();
-                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayerAway {
-                    room: room.clone(),
-                    seq,
-                    seat,
-                    hold_ms: 0,
-                });
+                self.emit(SeatSet::EMPTY, |_| EventKind::PlayerAway { seat, hold_ms: 0 });
             }
             Some(seat) => self.free_seat(seat),
             None => {
@@ -292,10 +282,7 @@ impl Room {
                 let hold = self.config.seat_hold;
                 if let Some(table) = self.stage.playing_mut() {
                     table.hold_seat(seat, Instant::now() + hold);
-                    let room = self.code();
-                    self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayerAway {
-                        room: room.clone(),
-                        seq,
+                    self.emit(SeatSet::EMPTY, |_| EventKind::PlayerAway {
                         seat,
                         hold_ms: hold.as_millis() as u64,
                     });
@@ -360,10 +347,8 @@ impl Room {
         if let Some(refusal) = refusal {
             return self.refuse(player, Some(id), refusal);
         }
-        let (from, seat, room) = (member.player.info(), member.seat, self.code());
-        self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::ChatMessage {
-            room: room.clone(),
-            seq,
+        let (from, seat) = (member.player.info(), member.seat);
+        self.emit(SeatSet::EMPTY, |_| EventKind::ChatMessage {
             from: from.clone(),
             seat,
             text: text.clone(),

@@ -3,6 +3,7 @@
 
 use axum::extract::ws::Utf8Bytes;
 use spades_engine::{Action, Bid, Event, Seat, SeatSet, Team, Viewer};
+use spades_protocol::event::EventKind;
 use spades_protocol::history::HandLine;
 use spades_protocol::ws::{ErrorCode, MessageId, ServerMessage};
 use spades_store::{FinishedGame, Write};
@@ -100,25 +101,20 @@ impl Room {
     }
 
     pub(super) fn emit_game_event(&mut self, event: Event) {
-        let room = self.code();
         let table = self.stage.table().expect("events come from a table");
         let game = &table.game;
         let hand_of = |seat: Seat| game.view(Viewer::Seat(seat)).hand();
         match event {
             Event::LookedAtHand { seat } => {
                 let cards = hand_of(seat);
-                self.emit(SeatSet::single(seat), |seq, viewer| ServerMessage::HandRevealed {
-                    room: room.clone(),
-                    seq,
+                self.emit(SeatSet::single(seat), |viewer| EventKind::HandRevealed {
                     seat,
                     cards: viewer.and(cards),
                 });
             }
             Event::BidMade { seat, bid } => {
                 let view = render::bid_view(bid);
-                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::BidMade {
-                    room: room.clone(),
-                    seq,
+                self.emit(SeatSet::EMPTY, |_| EventKind::BidMade {
                     seat,
                     bid: view.bid,
                     blind: view.blind,
@@ -128,46 +124,23 @@ impl Room {
                     self.emit_game_event(Event::LookedAtHand { seat });
                 }
             }
-            Event::PassingStarted => self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PassingStarted {
-                room: room.clone(),
-                seq,
-            }),
-            Event::PassChosen { seat } => self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PassChosen {
-                room: room.clone(),
-                seq,
-                seat,
-            }),
+            Event::PassingStarted => self.emit(SeatSet::EMPTY, |_| EventKind::PassingStarted {}),
+            Event::PassChosen { seat } => self.emit(SeatSet::EMPTY, |_| EventKind::PassChosen { seat }),
             Event::CardsPassed { from, to, cards } => {
                 let both: SeatSet = [from, to].into_iter().collect();
-                self.emit(both, |seq, viewer| ServerMessage::CardsPassed {
-                    room: room.clone(),
-                    seq,
+                self.emit(both, |viewer| EventKind::CardsPassed {
                     from,
                     to,
                     count: cards.len() as u8,
                     cards: viewer.map(|_| cards),
                 });
             }
-            Event::PlayStarted { leader } => self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::PlayStarted {
-                room: room.clone(),
-                seq,
-                leader,
-            }),
+            Event::PlayStarted { leader } => self.emit(SeatSet::EMPTY, |_| EventKind::PlayStarted { leader }),
             Event::CardPlayed { seat, card } => {
-                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::CardPlayed {
-                    room: room.clone(),
-                    seq,
-                    seat,
-                    card,
-                })
+                self.emit(SeatSet::EMPTY, |_| EventKind::CardPlayed { seat, card })
             }
             Event::TrickWon { trick, winner } => {
-                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::TrickWon {
-                    room: room.clone(),
-                    seq,
-                    trick,
-                    winner,
-                })
+                self.emit(SeatSet::EMPTY, |_| EventKind::TrickWon { trick, winner })
             }
             Event::HandEnded { hand } => {
                 let tricks_won = game
@@ -194,9 +167,7 @@ impl Room {
                 let game = &self.stage.table().expect("still at the table").game;
                 let teams = game.last_hand_scores().map(render::team_scores);
                 if let Some(teams) = teams {
-                    self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::HandScored {
-                        room: room.clone(),
-                        seq,
+                    self.emit(SeatSet::EMPTY, |_| EventKind::HandScored {
                         hand,
                         tricks_won,
                         teams,
@@ -206,9 +177,7 @@ impl Room {
             Event::HandStarted { .. } => self.emit_hand_started(),
             Event::GameEnded { winner } => {
                 let (score, game_id) = (game.score().0, table.id.to_string());
-                self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::GameOver {
-                    room: room.clone(),
-                    seq,
+                self.emit(SeatSet::EMPTY, |_| EventKind::GameOver {
                     game_id: game_id.clone(),
                     winner: Some(winner),
                     score,
@@ -221,16 +190,13 @@ impl Room {
     /// Sends the new deal: each player sees his own cards, unless they are
     /// hidden from him for blind nil.
     pub(super) fn emit_hand_started(&mut self) {
-        let room = self.code();
         let table = self.stage.table().expect("a hand starts at a table");
         let game = &table.game;
         let (hand, dealer) = (game.hand_number(), game.dealer());
         let cards = Seat::ALL.map(|seat| game.view(Viewer::Seat(seat)).hand());
         let offered = Seat::ALL.map(|seat| game.is_blind_nil_offered(seat));
         let all: SeatSet = Seat::ALL.into_iter().collect();
-        self.emit(all, |seq, viewer| ServerMessage::HandStarted {
-            room: room.clone(),
-            seq,
+        self.emit(all, |viewer| EventKind::HandStarted {
             hand,
             dealer,
             cards: viewer.and_then(|seat| cards[seat.index()]),

@@ -3,7 +3,8 @@
 
 use spades_bots::{BasicBot, Budget, Player, StrongBot};
 use spades_engine::{Action, Legal, Seat, SeatSet, Viewer};
-use spades_protocol::ws::{AutoReason, BotLevel, ServerMessage};
+use spades_protocol::event::EventKind;
+use spades_protocol::ws::{AutoReason, BotLevel};
 use tokio::time::Instant;
 
 use super::{Room, Stage};
@@ -62,14 +63,11 @@ impl Room {
     }
 
     pub(super) fn abandon(&mut self) {
-        let room = self.code();
         let Some(table) = self.stage.table() else {
             return;
         };
         let (score, game_id) = (table.game.score().0, table.id.to_string());
-        self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::GameOver {
-            room: room.clone(),
-            seq,
+        self.emit(SeatSet::EMPTY, |_| EventKind::GameOver {
             game_id: game_id.clone(),
             winner: None,
             score,
@@ -138,13 +136,7 @@ impl Room {
             } else {
                 AutoReason::Clock
             };
-            let room = self.code();
-            self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::AutoPlayed {
-                room: room.clone(),
-                seq,
-                seat,
-                reason,
-            });
+            self.emit(SeatSet::EMPTY, |_| EventKind::AutoPlayed { seat, reason });
         }
         match self.apply(seat, action, None) {
             Ok(()) => true,

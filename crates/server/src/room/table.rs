@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use spades_engine::{Game, Seat, SeatSet};
-use spades_protocol::ws::{ErrorCode, ServerMessage};
+use spades_protocol::event::EventKind;
+use spades_protocol::ws::ErrorCode;
 use spades_store::{NewGame, PlayerStats, Write};
 use time::OffsetDateTime;
 use tokio::time::Instant;
@@ -289,10 +290,8 @@ impl Room {
             bots,
             thinking: SeatSet::EMPTY,
         });
-        let (room, rules, game_id) = (self.code(), self.settings.rules, id.to_string());
-        self.emit(SeatSet::EMPTY, |seq, _| ServerMessage::GameStarted {
-            room: room.clone(),
-            seq,
+        let (rules, game_id) = (self.settings.rules, id.to_string());
+        self.emit(SeatSet::EMPTY, |_| EventKind::GameStarted {
             game: number,
             game_id: game_id.clone(),
             rules,

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use spades_client::table::Move;
 use spades_client::{Client, ClientError, TableState};
+use spades_protocol::event::EventKind;
 use spades_protocol::ws::{BotLevel, ClientMessage, RulesSpec, ServerMessage};
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
@@ -416,12 +417,14 @@ async fn play(mut client: Client, mut state: TableState, think: Duration, totals
             }
             pending = None;
         }
-        match &message {
-            ServerMessage::Error { code, message, .. } => report_error(&totals, *code, message),
-            ServerMessage::HandScored { .. } if first && measuring => {
+        if let ServerMessage::Error { code, message, .. } = &message {
+            report_error(&totals, *code, message);
+        }
+        match message.event() {
+            Some(EventKind::HandScored { .. }) if first && measuring => {
                 totals.hands.fetch_add(1, Ordering::Relaxed);
             }
-            ServerMessage::GameOver { .. } if first => {
+            Some(EventKind::GameOver { .. }) if first => {
                 let id = client.next_id();
                 if client.send(&ClientMessage::StartGame { id }).await.is_err() {
                     break;
@@ -474,12 +477,12 @@ fn report_error(totals: &Totals, code: spades_protocol::ws::ErrorCode, message: 
 /// Whether `message` is the event that shows this seat's move applied.
 fn confirms(message: &ServerMessage, mv: Move, state: &TableState) -> bool {
     let me = state.seat;
-    match (message, mv) {
-        (ServerMessage::BidMade { seat, .. }, Move::Bid { .. }) => Some(*seat) == me,
-        (ServerMessage::HandRevealed { seat, .. }, Move::Look) => Some(*seat) == me,
-        (ServerMessage::CardsPassed { from, .. }, Move::Pass(_)) => Some(*from) == me,
-        (ServerMessage::PassChosen { seat, .. }, Move::Pass(_)) => Some(*seat) == me,
-        (ServerMessage::CardPlayed { seat, .. }, Move::Play(_)) => Some(*seat) == me,
+    match (message.event(), mv) {
+        (Some(EventKind::BidMade { seat, .. }), Move::Bid { .. }) => Some(*seat) == me,
+        (Some(EventKind::HandRevealed { seat, .. }), Move::Look) => Some(*seat) == me,
+        (Some(EventKind::CardsPassed { from, .. }), Move::Pass(_)) => Some(*from) == me,
+        (Some(EventKind::PassChosen { seat, .. }), Move::Pass(_)) => Some(*seat) == me,
+        (Some(EventKind::CardPlayed { seat, .. }), Move::Play(_)) => Some(*seat) == me,
         _ => false,
     }
 }
