@@ -23,10 +23,10 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{Connection, OpenFlags, Transaction, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, ToSql, Transaction, TransactionBehavior, params, params_from_iter};
 use uuid::Uuid;
 
-use crate::{Result, Store, StoreError, Write};
+use crate::{ActionRow, Result, Store, StoreError, Write};
 
 /// Stores the game journal's batches. Get one with [`Store::journal_writer`].
 #[derive(Debug)]
@@ -134,6 +134,22 @@ fn open(file: &Path) -> Result<(Connection, ActionLog)> {
     Ok((connection, log))
 }
 
+impl ActionRow<'_> {
+    /// The row's columns, in the order `game_actions` and the log list
+    /// them, for rusqlite. The game's identifier is its 16 bytes, as sqlx
+    /// stores it, so that either connection reads what the other wrote.
+    fn sqlite_params(&self) -> [&dyn ToSql; 6] {
+        [
+            self.game.as_bytes(),
+            &self.index,
+            &self.seat,
+            &self.action,
+            &self.request_id,
+            &self.room_seq,
+        ]
+    }
+}
+
 /// What the writer knows of `action_log`: which logged rows are not yet
 /// in `game_actions`.
 ///
@@ -239,31 +255,19 @@ impl ActionLog {
         let mut appended = 0;
         for write in writes {
             match write {
-                Write::Action { .. } if logged => {
-                    self.append(&transaction, write)?;
-                    appended += 1;
-                }
-                Write::Action {
-                    game,
-                    index,
-                    seat,
-                    action,
-                    request_id,
-                    room_seq,
-                } => {
-                    transaction
-                        .prepare_cached(
-                            "INSERT INTO game_actions (game_id, idx, seat, action, request_id, room_seq) \
-                             VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (game_id, idx) DO NOTHING",
-                        )?
-                        .execute(params![
-                            &game.as_bytes()[..],
-                            index,
-                            seat,
-                            action,
-                            request_id,
-                            *room_seq as i64
-                        ])?;
+                Write::Action { .. } => {
+                    let row = write.action_row().expect("an action write has a row");
+                    if logged {
+                        self.append(&transaction, &row)?;
+                        appended += 1;
+                    } else {
+                        transaction
+                            .prepare_cached(
+                                "INSERT INTO game_actions (game_id, idx, seat, action, request_id, room_seq) \
+                                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (game_id, idx) DO NOTHING",
+                            )?
+                            .execute(row.sqlite_params())?;
+                    }
                 }
                 Write::RoomSeq { room, seq } => {
                     transaction
@@ -311,35 +315,18 @@ impl ActionLog {
         Ok(true)
     }
 
-    /// Appends an action to the log; `write` is a [`Write::Action`].
-    fn append(&mut self, transaction: &Transaction, write: &Write) -> Result<()> {
-        let Write::Action {
-            game,
-            index,
-            seat,
-            action,
-            request_id,
-            room_seq,
-        } = write
-        else {
-            return Ok(());
-        };
+    /// Appends an action to the log.
+    fn append(&mut self, transaction: &Transaction, row: &ActionRow<'_>) -> Result<()> {
         self.last += 1;
+        // The log's row is the action's, behind its place in the log.
+        let columns = std::iter::once(&self.last as &dyn ToSql).chain(row.sqlite_params());
         transaction
             .prepare_cached(
                 "INSERT INTO action_log (seq, game_id, idx, seat, action, request_id, room_seq) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?
-            .execute(params![
-                self.last,
-                &game.as_bytes()[..],
-                index,
-                seat,
-                action,
-                request_id,
-                *room_seq as i64
-            ])?;
-        let game = *game;
+            .execute(params_from_iter(columns))?;
+        let game = row.game;
         let rows = self.uncopied.entry(game).or_default();
         if rows.is_empty() {
             self.oldest.insert((self.last, game));

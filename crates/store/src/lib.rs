@@ -275,9 +275,15 @@ impl InsertActions for sqlx::Sqlite {
 
 /// The action writes of a batch, in order, as rows to bind.
 fn action_rows(writes: &[Write]) -> Vec<ActionRow<'_>> {
-    writes
-        .iter()
-        .filter_map(|write| match write {
+    writes.iter().filter_map(Write::action_row).collect()
+}
+
+impl Write {
+    /// An action write as the row both backends and the journal's SQLite
+    /// connection bind, so that every path stores an action's columns
+    /// with the same types; `None` for any other write.
+    fn action_row(&self) -> Option<ActionRow<'_>> {
+        match self {
             Write::Action {
                 game,
                 index,
@@ -294,8 +300,8 @@ fn action_rows(writes: &[Write]) -> Vec<ActionRow<'_>> {
                 room_seq: *room_seq as i64,
             }),
             _ => None,
-        })
-        .collect()
+        }
+    }
 }
 
 /// The account of the server's basic bots, made by a migration.
@@ -1117,5 +1123,41 @@ impl Store {
             sqlx::query("SELECT 1").execute(pool).await?;
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_an_action_write_has_an_action_row() {
+        let game = Uuid::from_u128(7);
+        let action = Write::Action {
+            game,
+            index: 12,
+            seat: 3,
+            action: "play AS".into(),
+            request_id: Some("\"r1\"".into()),
+            room_seq: 40,
+        };
+        let row = action.action_row().expect("an action has a row");
+        assert_eq!(
+            (
+                row.game,
+                row.index,
+                row.seat,
+                row.action,
+                row.request_id,
+                row.room_seq
+            ),
+            (game, 12, 3, "play AS", Some("\"r1\""), 40)
+        );
+        let mark = Write::RoomSeq {
+            room: "ABCDEF".into(),
+            seq: 40,
+        };
+        assert!(mark.action_row().is_none());
+        assert_eq!(action_rows(&[mark, action.clone(), action]).len(), 2);
     }
 }

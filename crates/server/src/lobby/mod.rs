@@ -1,0 +1,193 @@
+//! The lobby: the registry of open rooms, the public room list with its live
+//! updates, which room each player holds a seat in, and the quick-play
+//! queue (see `matchmaking`), whose tables it opens.
+//!
+//! It is one actor task. Connections ask it things through a bounded queue
+//! and wait for the answer; rooms tell it about changes through an unbounded
+//! queue, so that a room never waits on the lobby while the lobby might be
+//! waiting on something else.
+//!
+//! This file holds the lobby's state, its run loop and the start of the
+//! server's resumed games; `handle.rs` what can be asked of it, `rooms.rs`
+//! the registry and the list, `quick_play.rs` the queue's tables, and
+//! `room_code.rs` the codes rooms open under.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use spades_protocol::ws::RoomSummary;
+use spades_store::Store;
+use tokio::sync::mpsc;
+
+use crate::config::Config;
+use crate::identity::PlayerRef;
+use crate::journal::Journal;
+use crate::lifecycle::Lifecycle;
+use crate::matchmaking::{self, Queue};
+use crate::outbox::{ConnectionId, Outbox};
+use crate::room::{self, LobbyNote, RoomHandle};
+
+mod handle;
+mod quick_play;
+mod room_code;
+mod rooms;
+
+use handle::LobbyRequest;
+pub use handle::{LobbyHandle, TournamentTable};
+pub use room_code::new_code;
+
+/// A room the lobby has opened, and how it looked at its last report.
+struct OpenRoom {
+    handle: RoomHandle,
+    summary: RoomSummary,
+}
+
+struct Lobby {
+    config: Arc<Config>,
+    store: Store,
+    journal: Journal,
+    lifecycle: Arc<Lifecycle>,
+    rooms: HashMap<Arc<str>, OpenRoom>,
+    watchers: HashMap<ConnectionId, Outbox>,
+    seated: HashMap<Arc<str>, Arc<str>>,
+    notes: mpsc::UnboundedSender<LobbyNote>,
+    queue: Queue,
+    /// The connections of queued players, to tell them of their table.
+    queued: HashMap<Arc<str>, Outbox>,
+    tournaments: mpsc::UnboundedSender<room::TableNote>,
+}
+
+/// How often the queue is looked at for tables, besides whenever someone
+/// joins it: often enough that the widening rating gap and the longest wait
+/// take effect on time.
+const MATCH_INTERVAL: Duration = Duration::from_millis(250);
+
+/// Starts the lobby task.
+pub fn spawn(
+    config: Arc<Config>,
+    store: Store,
+    journal: Journal,
+    lifecycle: Arc<Lifecycle>,
+    tournaments: mpsc::UnboundedSender<room::TableNote>,
+) -> LobbyHandle {
+    let (requests, mut request_rx) = mpsc::channel(256);
+    let (notes, mut note_rx) = mpsc::unbounded_channel();
+    let stop = lifecycle.stopped();
+    let queue = Queue::new(matchmaking::Rules {
+        max_wait: config.queue_max_wait,
+        gap: config.queue_rating_gap,
+        growth: config.queue_gap_growth,
+    });
+    let mut lobby = Lobby {
+        config,
+        store,
+        journal,
+        lifecycle,
+        rooms: HashMap::new(),
+        watchers: HashMap::new(),
+        seated: HashMap::new(),
+        notes,
+        queue,
+        queued: HashMap::new(),
+        tournaments,
+    };
+    tokio::spawn(async move {
+        let mut matching = tokio::time::interval(MATCH_INTERVAL);
+        matching.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                // Room changes first, so that a lookup after a change sees it.
+                biased;
+                () = stop.cancelled() => break,
+                Some(note) = note_rx.recv() => lobby.on_note(note),
+                request = request_rx.recv() => match request {
+                    Some(request) => lobby.on_request(request),
+                    None => break,
+                },
+                _ = matching.tick(), if !lobby.queue.is_empty() => lobby.make_tables(),
+            }
+        }
+    });
+    LobbyHandle { requests }
+}
+
+impl Lobby {
+    fn on_request(&mut self, request: LobbyRequest) {
+        match request {
+            LobbyRequest::Create { room, reply } => {
+                let _ = reply.send(self.create_room(room));
+            }
+            LobbyRequest::Find { code, reply } => {
+                let _ = reply.send(self.find_room(&code));
+            }
+            LobbyRequest::List { reply } => {
+                let _ = reply.send(self.list_public_rooms());
+            }
+            LobbyRequest::Watch { outbox } => {
+                self.watchers.insert(outbox.id(), outbox);
+            }
+            LobbyRequest::Unwatch { connection } => {
+                self.watchers.remove(&connection);
+            }
+            LobbyRequest::SeatedRoom { player, reply } => {
+                let _ = reply.send(self.seated_room(&player));
+            }
+            LobbyRequest::Queue {
+                entry,
+                id,
+                outbox,
+                reply,
+            } => {
+                let answer = self.enqueue(entry, id, outbox);
+                let _ = reply.send(answer);
+                self.make_tables();
+            }
+            LobbyRequest::LeaveQueue { player, reply } => {
+                let _ = reply.send(self.dequeue(&player, None));
+            }
+            LobbyRequest::Disconnected { player, connection } => {
+                self.dequeue(&player, Some(connection));
+            }
+            LobbyRequest::OpenTournamentTable { table, reply } => {
+                let _ = reply.send(self.open_tournament_table(*table));
+            }
+            LobbyRequest::Resume {
+                settings,
+                game,
+                reply,
+            } => {
+                self.resume_room(settings, game);
+                let _ = reply.send(());
+            }
+        }
+    }
+}
+
+/// Reopens a room for every game the store says was being played, before
+/// the server takes connections. Returns how many were resumed.
+pub async fn resume_games(state: &crate::AppState) -> Result<usize, spades_store::StoreError> {
+    let store = state.store();
+    let mut resumed = 0;
+    for stored in store.unfinished_games().await? {
+        let id = stored.summary.id;
+        let owner_name = store
+            .account(stored.owner)
+            .await?
+            .map(|account| account.name)
+            .unwrap_or_default();
+        let owner = PlayerRef::new(stored.owner, &owner_name);
+        match room::Resumed::from_store(stored, owner) {
+            Ok((settings, game)) => {
+                if state.lobby().resume(settings, game).await.is_err() {
+                    break;
+                }
+                resumed += 1;
+            }
+            Err(error) => {
+                tracing::error!(game = %id, %error, "cannot resume a stored game; it stays unfinished")
+            }
+        }
+    }
+    Ok(resumed)
+}

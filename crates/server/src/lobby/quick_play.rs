@@ -1,0 +1,123 @@
+//! The lobby's side of quick play: it keeps the queue (see `matchmaking`)
+//! and the connections of the players in it, opens a room for every table
+//! the queue makes, and tells each player where he sits.
+
+use axum::extract::ws::Utf8Bytes;
+use spades_engine::Seat;
+use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomStatus, ServerMessage, UnqueueReason};
+
+use super::Lobby;
+use crate::identity::PlayerRef;
+use crate::matchmaking;
+use crate::outbox::{ConnectionId, Outbox};
+
+impl Lobby {
+    /// Puts a player in the queue, unless he is playing a game already, and
+    /// sends him the `queued` reply; a connection he queued on before is
+    /// told it was replaced.
+    pub(super) fn enqueue(
+        &mut self,
+        entry: matchmaking::Entry,
+        id: MessageId,
+        outbox: Outbox,
+    ) -> Result<(), (ErrorCode, &'static str)> {
+        let playing = self
+            .seated
+            .get(&entry.player.id)
+            .and_then(|code| self.rooms.get(code))
+            .is_some_and(|room| room.summary.status == RoomStatus::Playing);
+        if playing {
+            return Err((ErrorCode::GameInProgress, "you are playing a game already"));
+        }
+        let player = entry.player.id.clone();
+        let (rules, partner) = (entry.preset, entry.partner.clone());
+        let waiting_for_partner = self.queue.join(entry);
+        let queued = ServerMessage::Queued {
+            id,
+            rules,
+            partner,
+            waiting_for_partner,
+            max_wait_ms: self.config.queue_max_wait.as_millis() as u64,
+        };
+        outbox.send(Utf8Bytes::from(queued.to_json()));
+        if let Some(old) = self.queued.insert(player, outbox.clone())
+            && old.id() != outbox.id()
+        {
+            let notice = ServerMessage::Unqueued {
+                reason: UnqueueReason::Replaced,
+            };
+            old.send(Utf8Bytes::from(notice.to_json()));
+        }
+        Ok(())
+    }
+
+    /// Takes a player out of the queue (only if he queued on `connection`,
+    /// when given); his partner leaves with him and is told why.
+    pub(super) fn dequeue(&mut self, player: &str, connection: Option<ConnectionId>) -> bool {
+        let on_that_connection = self
+            .queued
+            .get(player)
+            .is_some_and(|outbox| connection.is_none_or(|connection| outbox.id() == connection));
+        if !on_that_connection {
+            return false;
+        }
+        let Some(left) = self.queue.leave(player) else {
+            return false;
+        };
+        self.queued.remove(player);
+        if let Some(partner) = left.partner
+            && let Some(outbox) = self.queued.remove(&partner.player.id)
+        {
+            outbox.send(Utf8Bytes::from(
+                ServerMessage::Unqueued {
+                    reason: UnqueueReason::PartnerLeft,
+                }
+                .to_json(),
+            ));
+        }
+        true
+    }
+
+    /// Opens a room for every table the queue can make now and tells its
+    /// players where to go. Nothing is matched while no game could start.
+    pub(super) fn make_tables(&mut self) {
+        if self.lifecycle.is_draining() || self.journal.is_degraded() {
+            return;
+        }
+        for table in self.queue.make_matches(tokio::time::Instant::now()) {
+            if self.rooms.len() >= self.config.max_rooms {
+                // Put them back to wait for room; they keep their place.
+                for entry in table.seats.into_iter().flatten() {
+                    self.queue.join(entry);
+                }
+                return;
+            }
+            self.open_table(table);
+        }
+    }
+
+    /// Opens the room of a table the queue made, with bots in its empty
+    /// seats, and sends each player `matched` with his seat.
+    fn open_table(&mut self, table: matchmaking::Match) {
+        let code = self.unused_code(true);
+        let players: [PlayerRef; 4] = std::array::from_fn(|i| match &table.seats[i] {
+            Some(entry) => entry.player.clone(),
+            None => PlayerRef::bot(BotLevel::Basic, i as u8),
+        });
+        let name = format!("Quick play ({})", table.preset.name());
+        self.open_matched(code.clone(), name, table.preset.rules(), players.clone(), None);
+        let seats = players.clone().map(|player| player.info());
+        for (seat, player) in Seat::ALL.into_iter().zip(&players) {
+            if let Some(outbox) = self.queued.remove(&player.id) {
+                let matched = ServerMessage::Matched {
+                    room: code.to_string(),
+                    seat,
+                    rules: table.preset,
+                    seats: seats.clone(),
+                };
+                outbox.send(Utf8Bytes::from(matched.to_json()));
+            }
+        }
+        tracing::info!(room = %code, preset = table.preset.name(), "quick-play table opened");
+    }
+}

@@ -1,0 +1,255 @@
+//! The lobby's registry of open rooms: opening them (for a player, a
+//! quick-play match, a tournament or a stored game), finding and listing
+//! them, and keeping the list and who is seated where up to date as rooms
+//! report their changes.
+
+use std::sync::Arc;
+
+use axum::extract::ws::Utf8Bytes;
+use spades_engine::RuleSet;
+use spades_protocol::ws::{BotLevel, RoomStatus, RoomSummary, ServerMessage};
+use spades_store::TableLink;
+
+use super::handle::{Busy, NewRoom, TournamentTable};
+use super::room_code::new_code;
+use super::{Lobby, OpenRoom};
+use crate::identity::PlayerRef;
+use crate::room::{self, LobbyNote, RoomHandle};
+
+/// The most rooms a `list_rooms` reply holds; waiting rooms come first.
+const MAX_LISTED_ROOMS: usize = 200;
+
+/// The public rooms among `summaries` as `list_rooms` shows them: waiting
+/// rooms first, each group by code, [`MAX_LISTED_ROOMS`] at most.
+fn public_list<'a>(summaries: impl Iterator<Item = &'a RoomSummary>) -> Vec<RoomSummary> {
+    let mut rooms: Vec<&RoomSummary> = summaries.filter(|summary| !summary.private).collect();
+    rooms.sort_by_key(|summary| (summary.status != RoomStatus::Waiting, summary.room.clone()));
+    rooms.into_iter().take(MAX_LISTED_ROOMS).cloned().collect()
+}
+
+impl Lobby {
+    /// Opens an empty room for the player who asked, unless the server
+    /// cannot take another room now.
+    pub(super) fn create_room(&mut self, new: NewRoom) -> Result<RoomHandle, Busy> {
+        if self.lifecycle.is_draining() {
+            return Err(Busy::ShuttingDown);
+        }
+        if self.journal.is_degraded() {
+            return Err(Busy::StoreUnavailable);
+        }
+        if self.rooms.len() >= self.config.max_rooms {
+            return Err(Busy::TooManyRooms);
+        }
+        let settings = room::Settings {
+            code: self.unused_code(new.private),
+            name: new.name,
+            private: new.private,
+            rules: new.rules,
+            owner: new.owner,
+            bots: new.bots,
+            tournament: None,
+        };
+        // Watchers first hear of the room once its creator is in it, when
+        // the room itself announces how it looks.
+        Ok(self.open_room(settings, room::Opening::Empty))
+    }
+
+    pub(super) fn find_room(&self, code: &str) -> Option<RoomHandle> {
+        self.rooms.get(code).map(|open| open.handle.clone())
+    }
+
+    pub(super) fn list_public_rooms(&self) -> Vec<RoomSummary> {
+        public_list(self.rooms.values().map(|open| &open.summary))
+    }
+
+    /// The code of the room where `player` holds a seat, if any.
+    pub(super) fn seated_room(&self, player: &str) -> Option<String> {
+        self.seated.get(player).map(|code| code.to_string())
+    }
+
+    /// A fresh code that no open room has.
+    pub(super) fn unused_code(&self, private: bool) -> Arc<str> {
+        loop {
+            let code = new_code(private);
+            if !self.rooms.contains_key(code.as_str()) {
+                return code.into();
+            }
+        }
+    }
+
+    pub(super) fn open_tournament_table(&mut self, table: TournamentTable) -> bool {
+        // While no game can start, the table waits; the tournament tries
+        // again on its next round of checks.
+        let cannot_start = self.lifecycle.is_draining() || self.journal.is_degraded();
+        if cannot_start || self.rooms.contains_key(&table.code) {
+            return false;
+        }
+        self.open_matched(
+            table.code,
+            table.name,
+            table.rules,
+            table.players,
+            Some(table.link),
+        );
+        true
+    }
+
+    /// Opens a private room whose game starts at once with `players`, the
+    /// first person among them as its owner, and records where each person
+    /// is seated.
+    pub(super) fn open_matched(
+        &mut self,
+        code: Arc<str>,
+        name: String,
+        rules: RuleSet,
+        players: [PlayerRef; 4],
+        tournament: Option<TableLink>,
+    ) {
+        let owner = players
+            .iter()
+            .find(|player| player.bot.is_none())
+            .cloned()
+            .unwrap_or_else(|| players[0].clone());
+        for player in players.iter().filter(|player| player.bot.is_none()) {
+            self.seated.insert(player.id.clone(), code.clone());
+        }
+        let settings = room::Settings {
+            code,
+            name,
+            private: true,
+            rules,
+            owner,
+            bots: BotLevel::Basic,
+            tournament,
+        };
+        self.open_room(settings, room::Opening::Matched(Box::new(players)));
+    }
+
+    /// Reopens the room of a game the server was playing when it stopped,
+    /// with its players seated, and shows it to the lobby's watchers.
+    pub(super) fn resume_room(&mut self, settings: room::Settings, game: Box<room::Resumed>) {
+        let code = settings.code.clone();
+        for player in game.players() {
+            self.seated.insert(player.id.clone(), code.clone());
+        }
+        self.open_room(settings, room::Opening::Resumed(game));
+        let summary = self.rooms[&code].summary.clone();
+        self.publish(&summary);
+    }
+
+    /// Starts a room's task and enters it in the registry.
+    fn open_room(&mut self, settings: room::Settings, opening: room::Opening) -> RoomHandle {
+        let code = settings.code.clone();
+        let (handle, summary) = room::spawn(settings, self.context(), opening);
+        let open = OpenRoom {
+            handle: handle.clone(),
+            summary,
+        };
+        self.rooms.insert(code, open);
+        handle
+    }
+
+    /// What a new room shares with the rest of the server.
+    fn context(&self) -> room::Context {
+        room::Context {
+            config: self.config.clone(),
+            store: self.store.clone(),
+            lobby: self.notes.clone(),
+            journal: self.journal.clone(),
+            lifecycle: self.lifecycle.clone(),
+            tournaments: self.tournaments.clone(),
+        }
+    }
+
+    /// Takes in what a room reports of itself.
+    pub(super) fn on_note(&mut self, note: LobbyNote) {
+        match note {
+            LobbyNote::Changed { summary } => {
+                self.publish(&summary);
+                if let Some(open) = self.rooms.get_mut(summary.room.as_str()) {
+                    open.summary = *summary;
+                }
+            }
+            LobbyNote::Closed { code } => {
+                if let Some(open) = self.rooms.remove(&code)
+                    && !open.summary.private
+                {
+                    self.broadcast(&ServerMessage::LobbyRoomClosed {
+                        room: code.to_string(),
+                    });
+                }
+                self.seated.retain(|_, room| *room != code);
+            }
+            LobbyNote::Seated { player, code } => {
+                self.seated.insert(player, code);
+            }
+            LobbyNote::Unseated { player, code } => {
+                if self.seated.get(&player) == Some(&code) {
+                    self.seated.remove(&player);
+                }
+            }
+        }
+    }
+
+    /// Shows a public room's new look to the lobby's watchers.
+    fn publish(&mut self, summary: &RoomSummary) {
+        if !summary.private {
+            self.broadcast(&ServerMessage::LobbyRoom {
+                room: summary.clone(),
+            });
+        }
+    }
+
+    /// Sends `message` to every watcher, and forgets those whose outbox is
+    /// full or closed.
+    fn broadcast(&mut self, message: &ServerMessage) {
+        if self.watchers.is_empty() {
+            return;
+        }
+        let text = Utf8Bytes::from(message.to_json());
+        self.watchers.retain(|_, outbox| outbox.send_lazy(text.clone()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(room: &str, private: bool, status: RoomStatus) -> RoomSummary {
+        RoomSummary {
+            room: room.into(),
+            name: format!("Room {room}"),
+            rules: "standard".into(),
+            private,
+            status,
+            seats: [None, None, None, None],
+            spectators: 0,
+        }
+    }
+
+    #[test]
+    fn the_list_shows_public_rooms_waiting_first_then_by_code() {
+        let rooms = [
+            summary("DDDDDD", false, RoomStatus::Playing),
+            summary("CCCCCC", false, RoomStatus::Waiting),
+            summary("BBBBBBBBBB", true, RoomStatus::Waiting),
+            summary("AAAAAA", false, RoomStatus::Finished),
+            summary("EEEEEE", false, RoomStatus::Waiting),
+        ];
+        let listed: Vec<String> = public_list(rooms.iter())
+            .into_iter()
+            .map(|room| room.room)
+            .collect();
+        assert_eq!(listed, ["CCCCCC", "EEEEEE", "AAAAAA", "DDDDDD"]);
+    }
+
+    #[test]
+    fn the_list_holds_at_most_its_cap_and_keeps_the_waiting_rooms() {
+        let playing = (0..MAX_LISTED_ROOMS).map(|i| summary(&format!("P{i:05}"), false, RoomStatus::Playing));
+        let waiting = (0..10).map(|i| summary(&format!("W{i:05}"), false, RoomStatus::Waiting));
+        let rooms: Vec<RoomSummary> = playing.chain(waiting).collect();
+        let listed = public_list(rooms.iter());
+        assert_eq!(listed.len(), MAX_LISTED_ROOMS);
+        assert!(listed[..10].iter().all(|room| room.status == RoomStatus::Waiting));
+    }
+}
