@@ -11,10 +11,12 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use spades_store::{Backend, Store, StoreError, Write};
+
+use crate::metrics::JournalMetrics;
 use tokio::sync::{mpsc, oneshot};
 
 /// How often held writes are retried.
@@ -43,42 +45,12 @@ enum Request {
     Stop,
 }
 
-/// Upper bounds, in microseconds, of the buckets of the commit-wait
-/// histogram.
-pub const WAIT_BUCKETS_US: [u64; 14] = [
-    50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000,
-];
-
-/// What the journal has done, for `/metrics`.
-#[derive(Debug, Default)]
-pub struct JournalStats {
-    /// Writes stored (or held) and transactions made.
-    pub writes: AtomicU64,
-    pub transactions: AtomicU64,
-    /// How long rooms waited for their writes, by bucket; the last bucket
-    /// counts waits above the largest bound.
-    pub waits: [AtomicU64; WAIT_BUCKETS_US.len() + 1],
-    pub wait_total_us: AtomicU64,
-}
-
-impl JournalStats {
-    fn record_wait(&self, wait: Duration) {
-        let us = wait.as_micros().min(u128::from(u64::MAX)) as u64;
-        let bucket = WAIT_BUCKETS_US
-            .iter()
-            .position(|&bound| us <= bound)
-            .unwrap_or(WAIT_BUCKETS_US.len());
-        self.waits[bucket].fetch_add(1, Ordering::Relaxed);
-        self.wait_total_us.fetch_add(us, Ordering::Relaxed);
-    }
-}
-
 /// The journal's address. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Journal {
     requests: mpsc::UnboundedSender<Request>,
     degraded: Arc<AtomicBool>,
-    stats: Arc<JournalStats>,
+    metrics: JournalMetrics,
 }
 
 impl Journal {
@@ -88,9 +60,9 @@ impl Journal {
     pub fn spawn(store: Store) -> (Journal, tokio::task::JoinHandle<()>) {
         let (requests, receiver) = mpsc::unbounded_channel();
         let degraded = Arc::new(AtomicBool::new(false));
-        let stats = Arc::new(JournalStats::default());
+        let metrics = JournalMetrics::default();
         let backend = store.backend();
-        let journal = run(store, receiver, degraded.clone(), stats.clone());
+        let journal = run(store, receiver, degraded.clone(), metrics.clone());
         let task = match backend {
             // On SQLite the journal writes on a thread of its own (see
             // `JournalWriter`), which spares each batch a trip to another
@@ -107,7 +79,7 @@ impl Journal {
             Journal {
                 requests,
                 degraded,
-                stats,
+                metrics,
             },
             task,
         )
@@ -126,7 +98,7 @@ impl Journal {
             return Durability::Held;
         }
         let durability = answer.await.unwrap_or(Durability::Held);
-        self.stats.record_wait(started.elapsed());
+        self.metrics.record_wait(started.elapsed());
         durability
     }
 
@@ -136,8 +108,8 @@ impl Journal {
         let _ = self.requests.send(Request::Stop);
     }
 
-    pub fn stats(&self) -> &JournalStats {
-        &self.stats
+    pub fn metrics(&self) -> &JournalMetrics {
+        &self.metrics
     }
 
     /// True while writes are being held because the database failed.
@@ -161,7 +133,7 @@ async fn run(
     store: Store,
     mut requests: mpsc::UnboundedReceiver<Request>,
     degraded: Arc<AtomicBool>,
-    stats: Arc<JournalStats>,
+    metrics: JournalMetrics,
 ) {
     let mut writer = store.journal_writer();
     let mut held: VecDeque<Write> = VecDeque::new();
@@ -198,8 +170,7 @@ async fn run(
                 let durability = if held.is_empty() {
                     match writer.write(&writes).await {
                         Ok(()) => {
-                            stats.writes.fetch_add(writes.len() as u64, Ordering::Relaxed);
-                            stats.transactions.fetch_add(1, Ordering::Relaxed);
+                            metrics.record_batch(writes.len());
                             Durability::Stored
                         }
                         Err(error) if error.is_transient() => {
@@ -243,8 +214,7 @@ async fn run(
                 match result {
                     Ok(()) => {
                         held.drain(..tried);
-                        stats.writes.fetch_add(tried as u64, Ordering::Relaxed);
-                        stats.transactions.fetch_add(1, Ordering::Relaxed);
+                        metrics.record_batch(tried);
                         if held.is_empty() {
                             tracing::info!("the database is back; every held write is stored");
                             degraded.store(false, Ordering::Relaxed);
@@ -326,9 +296,9 @@ mod tests {
         for request in [first, second, Request::Stop, late] {
             assert!(requests.send(request).is_ok());
         }
-        let stats = Arc::new(JournalStats::default());
+        let metrics = JournalMetrics::default();
         // It returns although a sender is still alive.
-        let journal = run(store.clone(), receiver, Arc::default(), stats.clone());
+        let journal = run(store.clone(), receiver, Arc::default(), metrics.clone());
         tokio::time::timeout(Duration::from_secs(5), journal)
             .await
             .expect("the journal returns at the stop");
@@ -340,7 +310,8 @@ mod tests {
         );
         let stored = store.unfinished_games().await.unwrap();
         assert_eq!(stored[0].actions.len(), 2);
-        assert_eq!(stats.writes.load(Ordering::Relaxed), 2);
+        assert_eq!(metrics.writes.get(), 2);
+        assert_eq!(metrics.transactions.get(), 1, "one batch");
     }
 
     #[tokio::test]

@@ -17,6 +17,7 @@ mod lifecycle;
 mod listener;
 mod lobby;
 mod matchmaking;
+mod metrics;
 mod outbox;
 mod render;
 mod room;
@@ -51,6 +52,7 @@ use journal::Journal;
 use lifecycle::Lifecycle;
 use listener::{AddressPlace, CappedListener, PerAddress, SocketCaps, SocketsClosed};
 use lobby::LobbyHandle;
+use metrics::{Metrics, Readings};
 use tournament::TournamentHandle;
 
 /// Bytes the WebSocket layer reads at a time for a connection. Small, because
@@ -86,10 +88,9 @@ struct Shared {
     connections: AtomicUsize,
     /// WebSocket connections held by each client address.
     connections_per_address: Arc<PerAddress>,
-    /// WebSocket upgrades refused, indexed by `Refusal`.
-    refused: [AtomicU64; Refusal::ALL.len()],
     /// Sockets the listener closed without serving them.
     sockets_closed: Arc<SocketsClosed>,
+    metrics: Arc<Metrics>,
     next_connection: AtomicU64,
     /// Cancelled to close every connection.
     shutdown: CancellationToken,
@@ -112,6 +113,8 @@ impl AppState {
         let (files, plain, gzipped) = web.sizes();
         tracing::debug!(files, plain, gzipped, "the web client's files are ready");
         let online = Arc::new(Online::default());
+        let sockets_closed = Arc::new(SocketsClosed::default());
+        let metrics = Arc::new(Metrics::new(journal.metrics(), sockets_closed.clone()));
         let (table_notes, table_rx) = tokio::sync::mpsc::unbounded_channel();
         let lobby = lobby::spawn(
             config.clone(),
@@ -119,6 +122,7 @@ impl AppState {
             journal.clone(),
             lifecycle.clone(),
             table_notes,
+            metrics.clone(),
         );
         let tournaments = tournament::spawn(
             store.clone(),
@@ -142,8 +146,8 @@ impl AppState {
                 passwords,
                 web,
                 connections: AtomicUsize::new(0),
-                refused: Default::default(),
-                sockets_closed: Arc::default(),
+                metrics,
+                sockets_closed,
                 next_connection: AtomicU64::new(1),
                 shutdown: CancellationToken::new(),
                 tracker: TaskTracker::new(),
@@ -161,6 +165,10 @@ impl AppState {
 
     fn known_sessions(&self) -> &sessions::KnownSessions {
         &self.shared.known_sessions
+    }
+
+    fn metrics(&self) -> &Metrics {
+        &self.shared.metrics
     }
 
     fn online(&self) -> &Online {
@@ -216,7 +224,7 @@ impl AppState {
     fn admit(&self, address: Option<IpAddr>) -> Result<ConnectionSlot, Refusal> {
         let admitted = self.try_admit(address);
         if let Err(refusal) = admitted {
-            self.shared.refused[refusal as usize].fetch_add(1, Ordering::Relaxed);
+            self.shared.metrics.refused(refusal.label());
         }
         admitted
     }
@@ -260,8 +268,6 @@ enum Refusal {
 }
 
 impl Refusal {
-    const ALL: [Refusal; 3] = [Refusal::ShuttingDown, Refusal::Full, Refusal::PerAddress];
-
     /// The `reason` label of the refusal's counter in `/metrics`.
     fn label(self) -> &'static str {
         match self {
@@ -364,77 +370,21 @@ async fn readyz(State(state): State<AppState>) -> Response {
     }
 }
 
-/// Counters in the Prometheus text format: connections, the most admitted
-/// and those refused, sockets closed unserved, degraded state, and the
-/// journal's writes, transactions and commit waits.
+/// The server's figures for operators (see `metrics.rs` and the README).
 async fn metrics(State(state): State<AppState>) -> Response {
-    use std::fmt::Write as _;
-    let stats = state.shared.journal.stats();
-    let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "# TYPE spades_connections gauge\nspades_connections {}",
-        state.connections()
-    );
-    let _ = writeln!(
-        text,
-        "# TYPE spades_connections_max gauge\nspades_connections_max {}",
-        state.config().max_connections
-    );
-    let _ = writeln!(text, "# TYPE spades_connections_refused_total counter");
-    for refusal in Refusal::ALL {
-        let _ = writeln!(
-            text,
-            "spades_connections_refused_total{{reason=\"{}\"}} {}",
-            refusal.label(),
-            state.shared.refused[refusal as usize].load(Ordering::Relaxed)
-        );
-    }
-    let closed = &state.shared.sockets_closed;
-    let _ = writeln!(text, "# TYPE spades_sockets_closed_total counter");
-    for (reason, count) in [("per_address", &closed.per_address), ("evicted", &closed.evicted)] {
-        let _ = writeln!(
-            text,
-            "spades_sockets_closed_total{{reason=\"{reason}\"}} {}",
-            count.load(Ordering::Relaxed)
-        );
-    }
-    let _ = writeln!(
-        text,
-        "# TYPE spades_degraded gauge\nspades_degraded {}",
-        u8::from(state.is_degraded())
-    );
-    let writes = stats.writes.load(Ordering::Relaxed);
-    let transactions = stats.transactions.load(Ordering::Relaxed);
-    let _ = writeln!(
-        text,
-        "# TYPE spades_journal_writes_total counter\nspades_journal_writes_total {writes}"
-    );
-    let _ = writeln!(
-        text,
-        "# TYPE spades_journal_transactions_total counter\nspades_journal_transactions_total {transactions}"
-    );
-    let _ = writeln!(text, "# TYPE spades_journal_commit_wait_seconds histogram");
-    let mut cumulative = 0;
-    for (i, count) in stats.waits.iter().enumerate() {
-        cumulative += count.load(Ordering::Relaxed);
-        let bound = journal::WAIT_BUCKETS_US
-            .get(i)
-            .map_or("+Inf".to_string(), |us| format!("{}", *us as f64 / 1e6));
-        let _ = writeln!(
-            text,
-            "spades_journal_commit_wait_seconds_bucket{{le=\"{bound}\"}} {cumulative}"
-        );
-    }
-    let total_us = stats.wait_total_us.load(Ordering::Relaxed);
-    let _ = writeln!(
-        text,
-        "spades_journal_commit_wait_seconds_sum {}",
-        total_us as f64 / 1e6
-    );
-    let _ = writeln!(text, "spades_journal_commit_wait_seconds_count {cumulative}");
+    let pool = state.store().pool_status();
+    let text = state.shared.metrics.encode(Readings {
+        connections: state.connections(),
+        connections_max: state.config().max_connections,
+        degraded: state.is_degraded(),
+        pool_size: pool.size,
+        pool_idle: pool.idle,
+    });
     (
-        [(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
         text,
     )
         .into_response()

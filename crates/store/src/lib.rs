@@ -37,6 +37,13 @@ pub enum Backend {
     Sqlite,
 }
 
+/// The state of the store's pool of connections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolStatus {
+    pub size: u32,
+    pub idle: usize,
+}
+
 #[derive(Clone, Debug)]
 enum Pool {
     Postgres(PgPool),
@@ -600,6 +607,15 @@ impl Store {
             Pool::Postgres(_) => Backend::Postgres,
             Pool::Sqlite(_) => Backend::Sqlite,
         }
+    }
+
+    /// How many connections the main pool holds, and how many of them are
+    /// idle, for the server's metrics.
+    pub fn pool_status(&self) -> PoolStatus {
+        on_pool!(self, pool => PoolStatus {
+            size: pool.size(),
+            idle: pool.num_idle(),
+        })
     }
 
     /// Applies the migrations this build carries that the database lacks.

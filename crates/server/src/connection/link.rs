@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use prometheus_client::metrics::counter::Counter;
 use spades_protocol::ws::ServerMessage;
 use tokio::time::Sleep;
 use tokio_util::sync::WaitForCancellationFutureOwned;
@@ -65,13 +66,20 @@ pub(super) struct Link<S> {
     /// The client sent a close frame; the WebSocket layer has queued the
     /// answer, which the goodbye writes.
     pub(super) closed_by_client: bool,
+    /// The server's count of messages written, added to once per batch.
+    written: Counter,
 }
 
 impl<S> Link<S>
 where
     S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin,
 {
-    pub(super) fn new(socket: S, receiver: OutboxReceiver, keepalive_every: Duration) -> Link<S> {
+    pub(super) fn new(
+        socket: S,
+        receiver: OutboxReceiver,
+        keepalive_every: Duration,
+        written: Counter,
+    ) -> Link<S> {
         let killed = Box::pin(receiver.killed().cancelled_owned());
         let keepalive = Box::pin(tokio::time::sleep(keepalive_every));
         Link {
@@ -92,6 +100,7 @@ where
             ping_due: false,
             unresponsive: false,
             closed_by_client: false,
+            written,
         }
     }
 
@@ -194,6 +203,7 @@ where
                 self.unflushed = true;
             }
             let taken = self.receiver.poll_batches(cx, |batch| {
+                self.written.inc_by(batch.messages.len() as u64);
                 self.waiting.extend(batch.messages);
                 self.flush_now |= batch.urgent;
             });
@@ -347,7 +357,12 @@ mod tests {
             ..Recorder::default()
         };
         let (outbox, receiver) = outbox::outbox(1, 64, CancellationToken::new());
-        let mut link = Link::new(recorder.clone(), receiver, Duration::from_secs(3600));
+        let mut link = Link::new(
+            recorder.clone(),
+            receiver,
+            Duration::from_secs(3600),
+            Counter::default(),
+        );
         let task = tokio::spawn(async move { link.next_frame().await.is_none() });
         let pause = |ms| tokio::time::sleep(Duration::from_millis(ms));
 

@@ -40,7 +40,13 @@ where
 {
     let id = state.next_connection_id();
     let (outbox, receiver) = outbox::outbox(id, state.config().outbox_capacity, state.shutdown_token());
-    let mut link = Link::new(socket, receiver, state.config().keepalive);
+    let mut link = Link::new(
+        socket,
+        receiver,
+        state.config().keepalive,
+        state.metrics().messages_out.clone(),
+    );
+    let messages_in = state.metrics().messages_in.clone();
     let hello_by = tokio::time::Instant::now() + state.config().hello_timeout;
     let mut session = Session::new(state, outbox.clone());
     loop {
@@ -72,7 +78,10 @@ where
             // Boxed: handling a message awaits the lobby or a room, and
             // keeping that state inline would make every idle connection
             // as large as the busiest moment of any.
-            Some(Ok(Message::Text(text))) => Box::pin(session.on_text(text.as_str())).await,
+            Some(Ok(Message::Text(text))) => {
+                messages_in.inc();
+                Box::pin(session.on_text(text.as_str())).await
+            }
             Some(Ok(Message::Binary(_))) => session.on_binary(),
             // Pings are answered by the WebSocket layer.
             Some(Ok(_)) => {}
@@ -147,6 +156,7 @@ impl Session {
     }
 
     fn send_error(&self, id: Option<MessageId>, code: ErrorCode, message: impl Into<String>) {
+        self.state.metrics().error_sent(code);
         self.send(&ServerMessage::Error {
             id,
             code,
@@ -544,8 +554,17 @@ impl Session {
     }
 
     async fn act(&mut self, id: MessageId, player: std::sync::Arc<str>, action: Action) {
-        self.forward(id.clone(), RoomRequest::Act { player, id, action })
-            .await;
+        let received = std::time::Instant::now();
+        self.forward(
+            id.clone(),
+            RoomRequest::Act {
+                player,
+                id,
+                action,
+                received,
+            },
+        )
+        .await;
     }
 }
 

@@ -25,6 +25,7 @@ use crate::identity::PlayerRef;
 use crate::journal::Journal;
 use crate::lifecycle::Lifecycle;
 use crate::matchmaking::{self, Queue};
+use crate::metrics::Metrics;
 use crate::outbox::{ConnectionId, Outbox};
 use crate::room::{self, LobbyNote, RoomHandle};
 
@@ -56,6 +57,7 @@ struct Lobby {
     /// The connections of queued players, to tell them of their table.
     queued: HashMap<Arc<str>, Outbox>,
     tournaments: mpsc::UnboundedSender<room::TableNote>,
+    metrics: Arc<Metrics>,
 }
 
 /// How often the queue is looked at for tables, besides whenever someone
@@ -70,6 +72,7 @@ pub fn spawn(
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
     tournaments: mpsc::UnboundedSender<room::TableNote>,
+    metrics: Arc<Metrics>,
 ) -> LobbyHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
     let (notes, mut note_rx) = mpsc::unbounded_channel();
@@ -91,6 +94,7 @@ pub fn spawn(
         queue,
         queued: HashMap::new(),
         tournaments,
+        metrics,
     };
     tokio::spawn(async move {
         let mut matching = tokio::time::interval(MATCH_INTERVAL);

@@ -158,6 +158,7 @@ impl Lobby {
             journal: self.journal.clone(),
             lifecycle: self.lifecycle.clone(),
             tournaments: self.tournaments.clone(),
+            metrics: self.metrics.clone(),
         }
     }
 

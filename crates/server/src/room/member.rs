@@ -146,6 +146,7 @@ impl Room {
     }
 
     pub(super) fn refuse(&mut self, player: &str, id: Option<MessageId>, refusal: Refusal) {
+        self.metrics.error_sent(refusal.0);
         self.reply(
             player,
             &ServerMessage::Error {

@@ -28,6 +28,7 @@ use crate::event_log::EventLog;
 use crate::identity::PlayerRef;
 use crate::journal::Journal;
 use crate::lifecycle::Lifecycle;
+use crate::metrics::Metrics;
 use crate::outbox::{ConnectionId, Outbox};
 
 mod broadcast;
@@ -126,6 +127,8 @@ pub enum RoomRequest {
         player: Arc<str>,
         id: MessageId,
         action: Action,
+        /// When the player's connection read the action, for the metrics.
+        received: std::time::Instant,
     },
     Chat {
         player: Arc<str>,
@@ -204,6 +207,7 @@ pub struct Context {
     /// Where tournament tables report their game's start and end (once
     /// stored).
     pub tournaments: mpsc::UnboundedSender<TableNote>,
+    pub metrics: Arc<Metrics>,
 }
 
 /// Starts a room's task and returns its handle and first lobby summary.
@@ -229,6 +233,9 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         journal: context.journal,
         lifecycle: context.lifecycle,
         tournaments: context.tournaments,
+        counted: Counted::new(context.metrics.clone()),
+        metrics: context.metrics,
+        acted_at: None,
         reported: None,
         members: HashMap::new(),
         seats: Default::default(),
@@ -301,6 +308,46 @@ struct Room {
     log: EventLog,
     /// Where strong bots thinking away from the task send their decisions.
     thoughts: mpsc::UnboundedSender<Thought>,
+    metrics: Arc<Metrics>,
+    /// The room and its game as the metrics count them.
+    counted: Counted,
+    /// When the connection read the action being handled, if one was
+    /// applied: its time is measured once its events are handed over.
+    acted_at: Option<std::time::Instant>,
+}
+
+/// A room counted among the open ones, and its game among those played,
+/// until it is dropped, however its task ends.
+#[derive(Debug)]
+struct Counted {
+    metrics: Arc<Metrics>,
+    game: bool,
+}
+
+impl Counted {
+    fn new(metrics: Arc<Metrics>) -> Counted {
+        metrics.rooms.inc();
+        Counted { metrics, game: false }
+    }
+
+    /// Counts the game as played while `playing`.
+    fn set_playing(&mut self, playing: bool) {
+        if playing != self.game {
+            if playing {
+                self.metrics.games.inc();
+            } else {
+                self.metrics.games.dec();
+            }
+            self.game = playing;
+        }
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.set_playing(false);
+        self.metrics.rooms.dec();
+    }
 }
 
 /// A refusal to send back to the requester.
@@ -350,6 +397,7 @@ impl Room {
         // A game that started as the room opened is stored at once, not at
         // the room's first event.
         self.store_pending().await;
+        self.counted.set_playing(self.stage.playing().is_some());
         loop {
             let wake = self.next_wake();
             if wake != armed {
@@ -374,6 +422,10 @@ impl Room {
             for member in self.members.values_mut() {
                 member.flush();
             }
+            if let Some(at) = self.acted_at.take() {
+                self.metrics.action_time.observe(at.elapsed().as_secs_f64());
+            }
+            self.counted.set_playing(self.stage.playing().is_some());
             if self.is_empty() {
                 break;
             }
@@ -423,6 +475,7 @@ impl Room {
         while let Ok(request) = requests.try_recv() {
             match request {
                 RoomRequest::Join { outbox, id, .. } | RoomRequest::Resync { outbox, id, .. } => {
+                    self.metrics.error_sent(ErrorCode::ServerBusy);
                     outbox.send(Utf8Bytes::from(refusal(id).to_json()));
                 }
                 RoomRequest::Leave { left, .. } => {
@@ -480,7 +533,18 @@ impl Room {
                 let result = self.remove_bot(&player, seat);
                 self.answer(&player, id, result);
             }
-            RoomRequest::Act { player, id, action } => self.act(&player, id, action),
+            RoomRequest::Act {
+                player,
+                id,
+                action,
+                received,
+            } => {
+                let before = self.log.seq();
+                self.act(&player, id, action);
+                if self.log.seq() != before {
+                    self.acted_at = Some(received);
+                }
+            }
             RoomRequest::Chat { player, id, text } => self.chat(&player, id, text),
         }
     }

@@ -86,6 +86,7 @@ impl Room {
             room_seq: 0,
         });
         table.actions += 1;
+        self.metrics.actions.inc();
         for event in events {
             self.emit_game_event(event);
         }
@@ -163,6 +164,7 @@ impl Room {
                 }
                 if let Some(table) = self.stage.table_mut() {
                     count_hand(&table.game, &mut table.stats);
+                    self.metrics.hands.inc();
                 }
                 let game = &self.stage.table().expect("still at the table").game;
                 let teams = game.last_hand_scores().map(render::team_scores);

@@ -99,8 +99,11 @@ impl Room {
                 ..Budget::SERVER
             };
             let thoughts = self.thoughts.clone();
+            let thinking = self.metrics.bot_thinking.clone();
             tokio::task::spawn_blocking(move || {
+                let started = std::time::Instant::now();
                 let action = StrongBot::new(seed, budget).act(&game.view(Viewer::Seat(seat)));
+                thinking.observe(started.elapsed().as_secs_f64());
                 let _ = thoughts.send(Thought {
                     seat,
                     actions,
@@ -115,7 +118,10 @@ impl Room {
             let Some(table) = self.stage.playing() else {
                 return;
             };
-            let Some(action) = BasicBot.act(&table.game.view(Viewer::Seat(seat))) else {
+            let started = std::time::Instant::now();
+            let action = BasicBot.act(&table.game.view(Viewer::Seat(seat)));
+            self.metrics.bot_thinking.observe(started.elapsed().as_secs_f64());
+            let Some(action) = action else {
                 return;
             };
             if !self.play_for(seat, action) || action != Action::LookAtHand {

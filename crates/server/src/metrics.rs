@@ -1,0 +1,316 @@
+//! What the server counts for its operators, served at `/metrics` in the
+//! OpenMetrics text format, which Prometheus reads.
+//!
+//! Each server has its own registry rather than a process-wide one, so that
+//! servers started side by side in one process (as the tests do) count
+//! apart. Counters and histograms are updated where things happen; values
+//! that the server keeps anyway (connections, the store's pool, sockets
+//! the listener closed) are read when `/metrics` is asked for.
+//!
+//! Updates are single atomic operations. Those on a path taken for every
+//! message (frames in and out) are added up per batch by the caller, not
+//! one by one.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, EncodeMetric};
+use prometheus_client::metrics::counter::{ConstCounter, Counter};
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::{Registry, Unit};
+use spades_protocol::ws::ErrorCode;
+
+use crate::listener::SocketsClosed;
+
+/// A label set of one label.
+pub type Label = [(&'static str, &'static str); 1];
+
+/// The journal's figures, which its task updates.
+#[derive(Clone, Debug)]
+pub struct JournalMetrics {
+    /// Writes stored, and the transactions that stored them.
+    pub writes: Counter,
+    pub transactions: Counter,
+    /// How long a room waited for its writes to be stored.
+    pub commit_wait: Histogram,
+    /// How many writes each transaction stored.
+    pub batch: Histogram,
+}
+
+impl Default for JournalMetrics {
+    fn default() -> JournalMetrics {
+        JournalMetrics {
+            writes: Counter::default(),
+            transactions: Counter::default(),
+            commit_wait: Histogram::new(exponential_buckets(50e-6, 2.0, 16)),
+            batch: Histogram::new(exponential_buckets(1.0, 2.0, 12)),
+        }
+    }
+}
+
+impl JournalMetrics {
+    pub fn record_wait(&self, wait: Duration) {
+        self.commit_wait.observe(wait.as_secs_f64());
+    }
+
+    pub fn record_batch(&self, writes: usize) {
+        self.writes.inc_by(writes as u64);
+        self.transactions.inc();
+        self.batch.observe(writes as f64);
+    }
+}
+
+/// Everything `/metrics` shows.
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    /// WebSocket upgrades refused, by `reason`.
+    pub refused: Family<Label, Counter>,
+    /// Rooms open, and games being played in them.
+    pub rooms: Gauge,
+    pub games: Gauge,
+    /// Hands scored and actions applied (players', clocks' and bots').
+    pub hands: Counter,
+    pub actions: Counter,
+    /// From a player's action read off his socket to its events handed to
+    /// every connection of the room, its storing included.
+    pub action_time: Histogram,
+    /// Text frames read from clients and messages written to them.
+    pub messages_in: Counter,
+    pub messages_out: Counter,
+    /// Error messages sent, by `code`.
+    pub errors: Family<Label, Counter>,
+    /// How long a bot took to choose its action.
+    pub bot_thinking: Histogram,
+    /// Read at each scrape.
+    connections: Gauge,
+    connections_max: Gauge,
+    degraded: Gauge,
+    pool_size: Gauge,
+    pool_idle: Gauge,
+}
+
+/// What the server keeps anyway and `/metrics` reads at each scrape.
+#[derive(Clone, Copy, Debug)]
+pub struct Readings {
+    pub connections: usize,
+    pub connections_max: usize,
+    pub degraded: bool,
+    pub pool_size: u32,
+    pub pool_idle: usize,
+}
+
+impl Metrics {
+    pub fn new(journal: &JournalMetrics, sockets_closed: Arc<SocketsClosed>) -> Metrics {
+        let mut metrics = Metrics {
+            registry: Registry::with_prefix("spades"),
+            refused: Family::default(),
+            rooms: Gauge::default(),
+            games: Gauge::default(),
+            hands: Counter::default(),
+            actions: Counter::default(),
+            action_time: Histogram::new(exponential_buckets(50e-6, 2.0, 16)),
+            messages_in: Counter::default(),
+            messages_out: Counter::default(),
+            errors: Family::default(),
+            bot_thinking: Histogram::new(exponential_buckets(10e-6, 4.0, 12)),
+            connections: Gauge::default(),
+            connections_max: Gauge::default(),
+            degraded: Gauge::default(),
+            pool_size: Gauge::default(),
+            pool_idle: Gauge::default(),
+        };
+        // Every reason is shown from the start, at zero, so that a
+        // dashboard's rate has a series before the first refusal.
+        for reason in ["full", "per_address", "shutting_down"] {
+            drop(metrics.refused.get_or_create(&[("reason", reason)]));
+        }
+        let r = &mut metrics.registry;
+        r.register(
+            "connections",
+            "WebSocket connections open",
+            metrics.connections.clone(),
+        );
+        r.register(
+            "connections_max",
+            "WebSocket connections the server admits at most",
+            metrics.connections_max.clone(),
+        );
+        r.register(
+            "connections_refused",
+            "WebSocket upgrades refused, by reason (full, per_address, shutting_down)",
+            metrics.refused.clone(),
+        );
+        r.register_collector(Box::new(ClosedSockets(sockets_closed)));
+        r.register(
+            "degraded",
+            "1 while the store is unavailable and game writes are held",
+            metrics.degraded.clone(),
+        );
+        r.register("rooms", "Rooms open", metrics.rooms.clone());
+        r.register("games", "Games being played", metrics.games.clone());
+        r.register("hands", "Hands scored", metrics.hands.clone());
+        r.register("actions", "Game actions applied", metrics.actions.clone());
+        r.register_with_unit(
+            "action",
+            "From a player's action read to its events handed to the room's connections",
+            Unit::Seconds,
+            metrics.action_time.clone(),
+        );
+        r.register(
+            "messages_in",
+            "Text frames read from clients",
+            metrics.messages_in.clone(),
+        );
+        r.register(
+            "messages_out",
+            "Messages written to clients",
+            metrics.messages_out.clone(),
+        );
+        r.register(
+            "errors",
+            "Error messages sent to clients, by code",
+            metrics.errors.clone(),
+        );
+        r.register_with_unit(
+            "bot_thinking",
+            "How long a bot took to choose an action",
+            Unit::Seconds,
+            metrics.bot_thinking.clone(),
+        );
+        r.register("journal_writes", "Game writes stored", journal.writes.clone());
+        r.register(
+            "journal_transactions",
+            "Transactions that stored game writes",
+            journal.transactions.clone(),
+        );
+        r.register_with_unit(
+            "journal_commit_wait",
+            "How long a room waited for its writes to be stored",
+            Unit::Seconds,
+            journal.commit_wait.clone(),
+        );
+        r.register(
+            "journal_batch_writes",
+            "Game writes stored per transaction",
+            journal.batch.clone(),
+        );
+        r.register(
+            "store_pool_connections",
+            "Connections the store's pool holds",
+            metrics.pool_size.clone(),
+        );
+        r.register(
+            "store_pool_idle",
+            "Connections of the store's pool not in use",
+            metrics.pool_idle.clone(),
+        );
+        metrics
+    }
+
+    /// Counts an error message sent to a client.
+    pub fn error_sent(&self, code: ErrorCode) {
+        self.errors.get_or_create(&[("code", code.name())]).inc();
+    }
+
+    /// Counts a refused WebSocket upgrade.
+    pub fn refused(&self, reason: &'static str) {
+        self.refused.get_or_create(&[("reason", reason)]).inc();
+    }
+
+    /// The text of `/metrics`, with the readings taken now.
+    pub fn encode(&self, readings: Readings) -> String {
+        self.connections.set(readings.connections as i64);
+        self.connections_max.set(readings.connections_max as i64);
+        self.degraded.set(i64::from(readings.degraded));
+        self.pool_size.set(i64::from(readings.pool_size));
+        self.pool_idle.set(readings.pool_idle as i64);
+        let mut text = String::new();
+        prometheus_client::encoding::text::encode(&mut text, &self.registry)
+            .expect("writing to a String cannot fail");
+        text
+    }
+}
+
+/// The sockets the listener closed unserved, read from its counters.
+#[derive(Debug)]
+struct ClosedSockets(Arc<SocketsClosed>);
+
+impl Collector for ClosedSockets {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let counter = ConstCounter::new(0u64);
+        let mut family = encoder.encode_descriptor(
+            "sockets_closed",
+            "Sockets closed without being served, by reason (per_address, evicted)",
+            None,
+            counter.metric_type(),
+        )?;
+        for (reason, count) in [("per_address", &self.0.per_address), ("evicted", &self.0.evicted)] {
+            let labels = [("reason", reason)];
+            ConstCounter::new(count.load(Ordering::Relaxed)).encode(family.encode_family(&labels)?)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(text: &str, name: &str) -> Option<f64> {
+        text.lines()
+            .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+    }
+
+    #[test]
+    fn the_text_names_every_figure_with_its_value() {
+        let journal = JournalMetrics::default();
+        let closed = Arc::new(SocketsClosed::default());
+        closed.evicted.fetch_add(3, Ordering::Relaxed);
+        let metrics = Metrics::new(&journal, closed);
+        journal.record_batch(4);
+        journal.record_wait(Duration::from_micros(300));
+        metrics.error_sent(ErrorCode::NotYourTurn);
+        metrics.error_sent(ErrorCode::NotYourTurn);
+        metrics.refused("full");
+        metrics.rooms.inc();
+        metrics.actions.inc_by(7);
+        metrics.action_time.observe(0.002);
+        let text = metrics.encode(Readings {
+            connections: 5,
+            connections_max: 100,
+            degraded: true,
+            pool_size: 3,
+            pool_idle: 2,
+        });
+        println!("{text}");
+        for (name, expected) in [
+            ("spades_connections", 5.0),
+            ("spades_connections_max", 100.0),
+            ("spades_degraded", 1.0),
+            ("spades_store_pool_connections", 3.0),
+            ("spades_store_pool_idle", 2.0),
+            ("spades_rooms", 1.0),
+            ("spades_games", 0.0),
+            ("spades_actions_total", 7.0),
+            ("spades_action_seconds_count", 1.0),
+            ("spades_action_seconds_sum", 0.002),
+            ("spades_errors_total{code=\"not_your_turn\"}", 2.0),
+            ("spades_connections_refused_total{reason=\"full\"}", 1.0),
+            ("spades_sockets_closed_total{reason=\"evicted\"}", 3.0),
+            ("spades_sockets_closed_total{reason=\"per_address\"}", 0.0),
+            ("spades_journal_writes_total", 4.0),
+            ("spades_journal_transactions_total", 1.0),
+            ("spades_journal_batch_writes_count", 1.0),
+            ("spades_journal_batch_writes_sum", 4.0),
+            ("spades_journal_commit_wait_seconds_count", 1.0),
+        ] {
+            assert_eq!(value(&text, name), Some(expected), "{name} in\n{text}");
+        }
+        assert!(text.ends_with("# EOF\n"), "an OpenMetrics document ends so");
+    }
+}
