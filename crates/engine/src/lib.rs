@@ -29,6 +29,8 @@ mod history;
 mod position;
 mod rng;
 mod rules;
+#[cfg(feature = "schemars")]
+mod schema;
 pub mod score;
 mod seat;
 mod view;

@@ -6,6 +6,7 @@ use std::fmt;
 /// How the two partners of a nil exchange give their cards.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PassOrder {
     /// The nil bidder gives first; his partner picks the cards up and then
@@ -22,6 +23,7 @@ pub enum PassOrder {
 /// dealt, which suit a card follows as, and which of two trumps is higher).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Deck {
     #[default]
@@ -32,6 +34,7 @@ pub enum Deck {
 /// add "the two of clubs leads", "the dealer leads" and "spades any time".
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Leading {
     /// The dealer's left leads the first trick, and nobody may lead a spade
@@ -44,6 +47,7 @@ pub enum Leading {
 /// Boston, team blind bids, suicide, whiz and mirror.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Bidding {
     /// One bid each from 0 (nil) to 13, plus blind nil under its own rule.
@@ -54,6 +58,7 @@ pub enum Bidding {
 /// A complete set of rules for one game.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct RuleSet {
     /// The game ends after a hand in which a team reaches this score.
@@ -92,6 +97,7 @@ pub struct RuleSet {
 /// longer that preset, and [`RuleSet::name`] calls it `custom`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Preset {
     Classic,

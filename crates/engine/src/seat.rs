@@ -114,6 +114,7 @@ impl TryFrom<u8> for Team {
 /// One value per seat.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 pub struct BySeat<T>(pub [T; 4]);
 
@@ -143,6 +144,7 @@ impl<T> IndexMut<Seat> for BySeat<T> {
 /// One value per team.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 pub struct ByTeam<T>(pub [T; 2]);
 

@@ -6,6 +6,7 @@
 //! kind adds, so that code making or reading events names the room and the
 //! number once.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use spades_engine::{Card, CardSet, RuleSet, Seat, Team};
 use strum::VariantNames;
@@ -13,7 +14,7 @@ use strum::VariantNames;
 use crate::ws::{AutoReason, PlayerInfo, SeatInfo, ServerMessage, TeamScoreView};
 
 /// One event of a room, with the room's code and its sequence number.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct RoomEvent {
     pub room: String,
     /// The event's place in the room's order: each event's is one more
@@ -52,12 +53,13 @@ impl RoomEvent {
 
 /// What an event says, by kind. The name of each kind, in snake case, is
 /// the event's `type`.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, VariantNames)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, VariantNames, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum EventKind {
-    /// The seats or the members of the room changed. (The seats are boxed
-    /// so that the other kinds, far more common, stay small.)
+    /// The seats or the members of the room changed.
+    // The seats are boxed so that the other kinds, far more common, stay
+    // small.
     Seats {
         seats: Box<[Option<SeatInfo>; 4]>,
         spectators: u32,

@@ -5,4 +5,5 @@
 pub mod event;
 pub mod history;
 pub mod read;
+pub mod schema;
 pub mod ws;

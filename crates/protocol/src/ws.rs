@@ -5,6 +5,7 @@
 //! messages carry an `id`, which the server's reply echoes. Events of a room
 //! carry the room's code and an increasing `seq`.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use spades_engine::{Card, CardSet, PassOrder, Preset, RuleSet, Seat, Team};
 use strum::VariantNames;
@@ -31,7 +32,7 @@ pub const MAX_NAME_CHARS: usize = 24;
 
 /// The identifier a client gives a message, echoed in the reply: a number or
 /// a short string.
-#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum MessageId {
     Number(u64),
@@ -58,7 +59,7 @@ impl From<u64> for MessageId {
 
 /// A room's rule set as a client asks for it: a preset and any fields to
 /// change. Omitted fields keep the preset's values.
-#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RulesSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -123,7 +124,7 @@ impl RulesSpec {
 
 /// How well the server's bots play in a room: at its bot seats and for its
 /// absent players.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BotLevel {
     /// Rule-based play, decided in microseconds.
@@ -143,7 +144,7 @@ impl BotLevel {
 }
 
 /// Everything a client can send.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, VariantNames)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, VariantNames, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum ClientMessage {
@@ -299,7 +300,7 @@ fn default_preset() -> Preset {
 }
 
 /// A player as others see him.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct PlayerInfo {
     pub id: String,
     pub name: String,
@@ -309,7 +310,7 @@ pub struct PlayerInfo {
 }
 
 /// One seat of a room.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct SeatInfo {
     pub seat: Seat,
     pub player: PlayerInfo,
@@ -321,7 +322,7 @@ pub struct SeatInfo {
 }
 
 /// Where a room is in its life.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RoomStatus {
     /// Seats are filling; a seated player can start when all four are taken.
@@ -332,7 +333,7 @@ pub enum RoomStatus {
 }
 
 /// A room as the lobby lists it.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct RoomSummary {
     pub room: String,
     pub name: String,
@@ -345,14 +346,14 @@ pub struct RoomSummary {
 }
 
 /// A bid as it is shown: `bid` tricks, 0 for nil, `blind` for blind nil.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct BidView {
     pub bid: u8,
     pub blind: bool,
 }
 
 /// Cards one partner gave the other.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct PassView {
     pub from: Seat,
     pub to: Seat,
@@ -360,7 +361,7 @@ pub struct PassView {
 }
 
 /// A trick, complete or being played.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct TrickView {
     pub leader: Seat,
     pub cards: Vec<Card>,
@@ -369,7 +370,7 @@ pub struct TrickView {
 }
 
 /// What kind of action a turn asks for.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Expected {
     /// Bid nil or 1 to 13.
@@ -382,7 +383,7 @@ pub enum Expected {
 }
 
 /// Whose turn it is and how long they have.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct TurnView {
     pub seats: Vec<Seat>,
     pub expected: Expected,
@@ -399,7 +400,7 @@ pub struct TurnView {
 }
 
 /// One team's result for a hand.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct TeamScoreView {
     pub contract: u8,
     pub tricks: u8,
@@ -413,7 +414,7 @@ pub struct TeamScoreView {
 }
 
 /// A game as one viewer may see it.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct GameView {
     /// The game's number in its room, from 0.
     pub game: u32,
@@ -454,7 +455,7 @@ pub struct GameView {
 
 /// A room as one viewer may see it: the reply to joining, and what a
 /// client gets when it has missed too much to catch up event by event.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct RoomState {
     pub room: String,
     pub name: String,
@@ -476,7 +477,7 @@ pub struct RoomState {
 }
 
 /// Why an automatic action was taken for a player.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum AutoReason {
     /// His turn clock ran out.
@@ -486,7 +487,7 @@ pub enum AutoReason {
 }
 
 /// Why a player left the quick-play queue without a table.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum UnqueueReason {
     /// The partner he queued with left the queue or disconnected.
@@ -496,7 +497,7 @@ pub enum UnqueueReason {
 }
 
 /// Everything the server can send.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, VariantNames)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, VariantNames, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum ServerMessage {
@@ -608,9 +609,9 @@ pub enum ServerMessage {
         #[serde(flatten)]
         turn: TurnView,
     },
-    /// A room event: one of the kinds in [`Event`], with its room and its
-    /// place in the room's order. It is last so that the tags above are
-    /// tried first; its own `type` comes from the event's kind.
+    /// A room event: its `type`, its `room` and its `seq`, then the fields
+    /// of its kind.
+    // Last, so that the tags above are tried first when reading.
     #[serde(untagged)]
     Event(RoomEvent),
 }
@@ -638,7 +639,7 @@ impl ServerMessage {
 }
 
 /// Stable error codes. Their meanings are listed in `protocol.md`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, VariantNames)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, VariantNames, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum ErrorCode {

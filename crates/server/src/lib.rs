@@ -28,8 +28,8 @@ mod web;
 use std::future::Future;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use axum::Router;
@@ -40,6 +40,7 @@ use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use spades_protocol::schema;
 use spades_protocol::ws::HARD_FRAME_LIMIT;
 use spades_store::Store;
 use tokio::net::TcpListener;
@@ -320,6 +321,8 @@ pub fn app(state: AppState) -> Router {
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
+        .route("/api/schema/client-messages.json", get(client_schema))
+        .route("/api/schema/server-messages.json", get(server_schema))
         .route("/ws", get(websocket))
         .merge(api::routes())
         .merge(tournament::routes())
@@ -345,6 +348,26 @@ async fn answer_in_time(State(limit): State<Duration>, request: Request, next: N
         )
         .into_response(),
     }
+}
+
+/// The JSON Schema of every message a client may send.
+async fn client_schema() -> Response {
+    static TEXT: LazyLock<String> = LazyLock::new(|| schema::to_file_text(&schema::client_messages()));
+    schema_answer(&TEXT)
+}
+
+/// The JSON Schema of every message the server may send.
+async fn server_schema() -> Response {
+    static TEXT: LazyLock<String> = LazyLock::new(|| schema::to_file_text(&schema::server_messages()));
+    schema_answer(&TEXT)
+}
+
+fn schema_answer(text: &'static str) -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/schema+json")],
+        text,
+    )
+        .into_response()
 }
 
 /// The process is up.

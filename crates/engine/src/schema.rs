@@ -1,0 +1,69 @@
+//! JSON Schemas of the types whose serde form is written by hand: a card is
+//! a two-letter string, a set of cards a list of them, a seat and a team
+//! small numbers. The derived types take these as they are.
+
+use std::borrow::Cow;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+
+use crate::{Card, CardSet, Seat, Team};
+
+impl JsonSchema for Card {
+    fn schema_name() -> Cow<'static, str> {
+        "Card".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A card: its rank (2-9, T, J, Q, K, A) then its suit (S, H, D, C), as \"TS\".",
+            "type": "string",
+            "pattern": "^[2-9TJQKA][SHDC]$"
+        })
+    }
+}
+
+impl JsonSchema for CardSet {
+    fn schema_name() -> Cow<'static, str> {
+        "CardSet".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "Distinct cards, highest first when the server writes them.",
+            "type": "array",
+            "items": generator.subschema_for::<Card>(),
+            "uniqueItems": true,
+            "maxItems": 52
+        })
+    }
+}
+
+impl JsonSchema for Seat {
+    fn schema_name() -> Cow<'static, str> {
+        "Seat".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A seat, numbered 0 to 3 clockwise; 0 and 2 are partners, as are 1 and 3.",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 3
+        })
+    }
+}
+
+impl JsonSchema for Team {
+    fn schema_name() -> Cow<'static, str> {
+        "Team".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A team: 0 (seats 0 and 2) or 1 (seats 1 and 3).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1
+        })
+    }
+}
