@@ -8,6 +8,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use spades_protocol::http::{TableStatus, TournamentStatus};
 use spades_protocol::ws::{ClientMessage, ErrorCode, ServerMessage};
 use spades_server::Config;
 
@@ -332,7 +333,7 @@ async fn sixteen_players_play_a_knockout_to_the_final() {
             _ => None,
         })
         .expect("bracket updates");
-    assert_eq!(last["status"], "finished");
+    assert_eq!(last.summary.status, TournamentStatus::Finished);
     let updates = watcher
         .received
         .iter()
@@ -342,17 +343,12 @@ async fn sixteen_players_play_a_knockout_to_the_final() {
     // Watchers are told when tables start playing, not only when they end:
     // some update shows a whole stage under way, none of it finished.
     let playing = watcher.received.iter().any(|m| match m {
-        ServerMessage::Tournament { tournament, .. } => tournament["stages"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|stage| {
-                stage["tables"].as_array().is_some_and(|tables| {
-                    tables
-                        .iter()
-                        .all(|t| t["status"] == "playing" && t["game"].is_string())
-                })
-            }),
+        ServerMessage::Tournament { tournament, .. } => tournament.stages.iter().any(|stage| {
+            stage
+                .tables
+                .iter()
+                .all(|t| t.status == TableStatus::Playing && t.game.is_some())
+        }),
         _ => false,
     });
     assert!(playing, "no update showed a stage being played");

@@ -3,5 +3,6 @@
 //! their wire shape.
 
 pub mod history;
+pub mod http;
 pub mod read;
 pub mod ws;

@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 use spades_engine::{Card, CardSet, PassOrder, Preset, RuleSet, Seat, Team};
 use strum::VariantNames;
 
+use crate::http::TournamentView;
+
 /// The protocol version this build speaks. A client names the version it
 /// speaks in `hello`; the server refuses any other.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -594,7 +596,7 @@ pub enum ServerMessage {
     Tournament {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<MessageId>,
-        tournament: serde_json::Value,
+        tournament: TournamentView,
     },
 
     // Room events. Each carries the room and its sequence number.

@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
 use spades_engine::{RuleSet, Seat};
+use spades_protocol::http::TournamentView;
 use spades_protocol::ws::{BotLevel, MessageId, ServerMessage};
 use spades_store::{NewTable, Registration, Step, Store, StoreError, TableLink, Tournament};
 use time::OffsetDateTime;
@@ -28,6 +29,7 @@ use uuid::Uuid;
 pub use http::routes;
 use pairing::{History, Seatable};
 
+use crate::api::views;
 use crate::identity::{Online, PlayerRef};
 use crate::lifecycle::Lifecycle;
 use crate::lobby::{self, LobbyHandle, TournamentTable};
@@ -119,7 +121,7 @@ enum Request {
     Watch {
         tournament: Uuid,
         outbox: Outbox,
-        reply: Reply<serde_json::Value>,
+        reply: Reply<TournamentView>,
     },
     Unwatch {
         tournament: Uuid,
@@ -184,7 +186,7 @@ impl TournamentHandle {
     }
 
     /// Follows a tournament; the answer is its view now.
-    pub async fn watch(&self, tournament: Uuid, outbox: Outbox) -> Result<serde_json::Value, Refusal> {
+    pub async fn watch(&self, tournament: Uuid, outbox: Outbox) -> Result<TournamentView, Refusal> {
         self.ask(|reply| Request::Watch {
             tournament,
             outbox,
@@ -359,7 +361,7 @@ impl Manager {
                 reply,
             } => {
                 let view = match self.store.tournament(tournament).await {
-                    Ok(Some(found)) => Ok(serde_json::to_value(&found).unwrap_or_default()),
+                    Ok(Some(found)) => views::tournament(&found).map_err(Refusal::from),
                     Ok(None) => Err(Refusal::NotFound),
                     Err(error) => Err(error.into()),
                 };
@@ -774,9 +776,16 @@ impl Manager {
         let Ok(Some(tournament)) = self.store.tournament(id).await else {
             return;
         };
+        let view = match views::tournament(&tournament) {
+            Ok(view) => view,
+            Err(error) => {
+                tracing::error!(tournament = %id, %error, "a stored tournament cannot be shown");
+                return;
+            }
+        };
         let message = ServerMessage::Tournament {
             id: None,
-            tournament: serde_json::to_value(&tournament).unwrap_or_default(),
+            tournament: view,
         };
         let text = Utf8Bytes::from(message.to_json());
         if let Some(watchers) = self.watchers.get_mut(&id) {
@@ -802,7 +811,7 @@ fn new_tables(seats: Vec<[u32; 4]>) -> Vec<NewTable> {
 }
 
 /// The reply to `watch_tournament` with id `id`: the tournament's view.
-pub fn view_reply(id: MessageId, view: serde_json::Value) -> ServerMessage {
+pub fn view_reply(id: MessageId, view: TournamentView) -> ServerMessage {
     ServerMessage::Tournament {
         id: Some(id),
         tournament: view,
