@@ -15,7 +15,7 @@ use std::time::Duration;
 use spades_server::Config;
 
 // The server tests' helpers; this binary uses only a few of them.
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 #[path = "server/support.rs"]
 mod support;
 

@@ -8,90 +8,53 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use spades_client::Client;
-use spades_engine::Seat;
+use spades_protocol::event::{EventKind, RoomEvent};
+use spades_protocol::http::{GameRecord, GameStatus, Leaderboard, RecentGames, Session};
 use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, RulesSpec, ServerMessage};
 use spades_server::{Config, PasswordCost, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::support::*;
 
-async fn register(server: &TestServer, name: &str, password: &str) -> HttpAnswer {
-    http(
-        server.address(),
-        "POST",
-        "/api/register",
-        Some(json!({"name": name, "password": password})),
-        None,
-    )
-    .await
-}
-
-async fn login(server: &TestServer, name: &str, password: &str) -> HttpAnswer {
-    http(
-        server.address(),
-        "POST",
-        "/api/login",
-        Some(json!({"name": name, "password": password})),
-        None,
-    )
-    .await
-}
-
 fn token_of(answer: &HttpAnswer) -> String {
-    answer.json()["token"].as_str().expect("a token").to_string()
-}
-
-async fn me(server: &TestServer, token: &str) -> HttpAnswer {
-    http(server.address(), "GET", "/api/me", None, Some(token)).await
+    answer.json::<Session>().token
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn register_log_in_and_names_are_unique_in_any_case() {
     let server = TestServer::start(Config::default()).await;
-    let created = register(&server, "Alice", "correct horse").await;
+    let created = server.api().register("Alice", "correct horse").await;
     assert_eq!(created.status, 201, "{}", created.body);
     let token = token_of(&created);
     assert!(token.starts_with("a_"));
-    let profile = me(&server, &token).await.json();
-    assert_eq!(profile["name"], "Alice");
-    assert_eq!(profile["registered"], true);
-    assert_eq!(profile["rating"], 1500.0);
+    let me = server.api().me(&token).await;
+    assert_eq!(me.profile.name, "Alice");
+    assert!(me.profile.registered);
+    assert_eq!(me.profile.rating, 1500.0);
+    assert!(me.is_admin, "the first account administers the server");
+
+    let taken = server.api().register("ALICE", "another one").await;
+    assert_eq!(taken.error(), (409, "name_taken".to_string()));
+    let short = server.api().register("Bob", "short").await;
+    assert_eq!(short.error(), (400, "bad_password".to_string()));
+    let nameless = server.api().register(" ", "long enough").await;
+    assert_eq!(nameless.error(), (400, "bad_name".to_string()));
+    let bob = server.api().register("Bob", "long enough").await;
     assert_eq!(
-        profile["is_admin"], true,
-        "the first account administers the server"
+        server.api().try_me(&token_of(&bob)).await.value()["is_admin"],
+        false
     );
 
-    let taken = register(&server, "ALICE", "another one").await;
-    assert_eq!(
-        (taken.status, taken.json()["error"].clone()),
-        (409, json!("name_taken"))
-    );
-    let short = register(&server, "Bob", "short").await;
-    assert_eq!(
-        (short.status, short.json()["error"].clone()),
-        (400, json!("bad_password"))
-    );
-    let nameless = register(&server, " ", "long enough").await;
-    assert_eq!(
-        (nameless.status, nameless.json()["error"].clone()),
-        (400, json!("bad_name"))
-    );
-    let bob = register(&server, "Bob", "long enough").await;
-    assert_eq!(me(&server, &token_of(&bob)).await.json()["is_admin"], false);
-
-    let wrong = login(&server, "alice", "wrong password").await;
-    assert_eq!(
-        (wrong.status, wrong.json()["error"].clone()),
-        (401, json!("bad_credentials"))
-    );
-    let unknown = login(&server, "Nobody", "whatever it is").await;
+    let wrong = server.api().login("alice", "wrong password").await;
+    assert_eq!(wrong.error(), (401, "bad_credentials".to_string()));
+    let unknown = server.api().login("Nobody", "whatever it is").await;
     assert_eq!(
         unknown.status, 401,
         "an unknown name is refused like a wrong password"
     );
-    let again = login(&server, "aLiCe", "correct horse").await;
+    let again = server.api().login("aLiCe", "correct horse").await;
     assert_eq!(again.status, 200, "{}", again.body);
-    assert_eq!(again.json()["player"]["id"], profile["id"]);
+    assert_eq!(again.json::<Session>().player.id, me.profile.id.to_string());
 
     // The account token opens the WebSocket as the same player.
     let mut client = Client::connect(&server.url).await.unwrap();
@@ -99,34 +62,34 @@ async fn register_log_in_and_names_are_unique_in_any_case() {
     let ServerMessage::Welcome { player, .. } = welcome else {
         panic!("{welcome:?}")
     };
-    assert_eq!(player.id, profile["id"].as_str().unwrap());
+    assert_eq!(player.id, me.profile.id.to_string());
     assert_eq!(player.name, "Alice");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn repeated_failures_lock_the_name_and_then_the_address_from_there() {
     let server = TestServer::start(Config::default()).await;
-    register(&server, "Carol", "carol's password").await;
+    server.api().register("Carol", "carol's password").await;
     for _ in 0..5 {
-        assert_eq!(login(&server, "carol", "nope nope").await.status, 401);
+        assert_eq!(server.api().login("carol", "nope nope").await.status, 401);
     }
-    let locked = login(&server, "Carol", "carol's password").await;
+    let locked = server.api().login("Carol", "carol's password").await;
     assert_eq!(
         locked.status, 429,
         "even the right password waits, from this address: {}",
         locked.body
     );
-    assert_eq!(locked.json()["error"], "too_many_attempts");
-    assert!(locked.headers.to_ascii_lowercase().contains("retry-after:"));
+    assert_eq!(locked.value()["error"], "too_many_attempts");
+    assert!(locked.header("retry-after").is_some());
 
     // Other names from the same address are fine until the address limit.
-    register(&server, "Dan", "dan's password").await;
-    assert_eq!(login(&server, "Dan", "dan's password").await.status, 200);
+    server.api().register("Dan", "dan's password").await;
+    assert_eq!(server.api().login("Dan", "dan's password").await.status, 200);
     for n in 0..20 {
-        login(&server, &format!("ghost{n}"), "nothing here").await;
+        server.api().login(&format!("ghost{n}"), "nothing here").await;
     }
     assert_eq!(
-        login(&server, "Dan", "dan's password").await.status,
+        server.api().login("Dan", "dan's password").await.status,
         429,
         "the address is locked"
     );
@@ -139,10 +102,10 @@ async fn tokens_expire_and_logging_out_ends_them() {
         ..Config::default()
     };
     let server = TestServer::start(config).await;
-    let token = token_of(&register(&server, "Erin", "erin's password").await);
-    assert_eq!(me(&server, &token).await.status, 200);
+    let token = token_of(&server.api().register("Erin", "erin's password").await);
+    assert_eq!(server.api().try_me(&token).await.status, 200);
     tokio::time::sleep(Duration::from_millis(1700)).await;
-    assert_eq!(me(&server, &token).await.status, 401, "expired");
+    assert_eq!(server.api().try_me(&token).await.status, 401, "expired");
     let mut client = Client::connect(&server.url).await.unwrap();
     assert!(matches!(
         client.hello_again(&token).await,
@@ -152,10 +115,10 @@ async fn tokens_expire_and_logging_out_ends_them() {
         })
     ));
 
-    let fresh = token_of(&login(&server, "Erin", "erin's password").await);
-    let out = http(server.address(), "POST", "/api/logout", None, Some(&fresh)).await;
+    let fresh = token_of(&server.api().login("Erin", "erin's password").await);
+    let out = server.api().logout(&fresh).await;
     assert_eq!(out.status, 204);
-    assert_eq!(me(&server, &fresh).await.status, 401, "logged out");
+    assert_eq!(server.api().try_me(&fresh).await.status, 401, "logged out");
     let mut client = Client::connect(&server.url).await.unwrap();
     assert!(matches!(
         client.hello_again(&fresh).await,
@@ -164,12 +127,7 @@ async fn tokens_expire_and_logging_out_ends_them() {
             ..
         })
     ));
-    assert_eq!(
-        http(server.address(), "POST", "/api/logout", None, Some(&fresh))
-            .await
-            .status,
-        401
-    );
+    assert_eq!(server.api().logout(&fresh).await.status, 401);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -177,63 +135,39 @@ async fn a_guest_claims_his_name_unless_someone_registered_it() {
     let server = TestServer::start(Config::default()).await;
     let guest = Player::connect(&server.url, "Zed").await;
     assert!(guest.token.starts_with("g_"));
-    let profile = me(&server, &guest.token).await.json();
+    let profile = server.api().try_me(&guest.token).await.value();
     assert_eq!(profile["registered"], false);
 
-    let claimed = http(
-        server.address(),
-        "POST",
-        "/api/claim",
-        Some(json!({"password": "zed's password"})),
-        Some(&guest.token),
-    )
-    .await;
+    let claimed = server.api().claim(&guest.token, "zed's password").await;
     assert_eq!(claimed.status, 200, "{}", claimed.body);
     let account_token = token_of(&claimed);
-    let now = me(&server, &account_token).await.json();
+    let now = server.api().try_me(&account_token).await.value();
     assert_eq!(
         (now["registered"].clone(), now["id"].clone()),
         (json!(true), profile["id"].clone())
     );
     assert_eq!(
-        me(&server, &guest.token).await.status,
+        server.api().try_me(&guest.token).await.status,
         401,
         "the guest token ends with the claim"
     );
-    assert_eq!(login(&server, "zed", "zed's password").await.status, 200);
+    assert_eq!(server.api().login("zed", "zed's password").await.status, 200);
 
     // Another guest with the same name cannot claim it now.
     let copycat = Player::connect(&server.url, "Zed").await;
-    let refused = http(
-        server.address(),
-        "POST",
-        "/api/claim",
-        Some(json!({"password": "copycat pass"})),
-        Some(&copycat.token),
-    )
-    .await;
-    assert_eq!(
-        (refused.status, refused.json()["error"].clone()),
-        (409, json!("name_taken"))
-    );
+    let refused = server.api().claim(&copycat.token, "copycat pass").await;
+    assert_eq!(refused.error(), (409, "name_taken".to_string()));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_never_gives_another_players_seat() {
     let server = TestServer::start(Config::default()).await;
-    let mut players = four_players(&server.url).await;
-    let code = seat_four(&mut players, RulesSpec::default()).await;
-    players[0].start_game().await;
+    let (mut players, code) = four_in_a_game(&server.url).await;
 
     // Someone else, with his own token, cannot take or use a seat.
     let mut other = Player::connect(&server.url, "Mallory").await;
     other.join_room(&code).await;
-    let sit = other
-        .request(|id| ClientMessage::Sit {
-            id,
-            seat: Seat::new(0),
-        })
-        .await;
+    let sit = other.try_sit(0).await;
     assert_eq!(refused(sit), ErrorCode::GameInProgress);
     let play = other
         .request(|id| ClientMessage::Bid {
@@ -293,7 +227,7 @@ async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over()
     let server = TestServer::start(Config::default()).await;
     let mut tokens = Vec::new();
     for name in ["Ann", "Ben", "Cat", "Dov"] {
-        tokens.push(token_of(&register(&server, name, "a long password").await));
+        tokens.push(token_of(&server.api().register(name, "a long password").await));
     }
     let mut players = Vec::new();
     for token in &tokens {
@@ -325,26 +259,14 @@ async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over()
     players[0].start_game().await;
 
     // While the game is on, its history is not given.
-    let games = http(server.address(), "GET", "/api/me/games", None, Some(&tokens[1]))
+    let games: RecentGames = http(server.address(), "GET", "/api/me/games", None, Some(&tokens[1]))
         .await
         .json();
-    let game_id = games["games"][0]["id"]
-        .as_str()
-        .expect("the game is listed")
-        .to_string();
-    assert_eq!(games["games"][0]["status"], "playing");
-    let early = http(
-        server.address(),
-        "GET",
-        &format!("/api/games/{game_id}/history"),
-        None,
-        None,
-    )
-    .await;
-    assert_eq!(
-        (early.status, early.json()["error"].clone()),
-        (409, json!("game_in_progress"))
-    );
+    let game_id = games.games.first().expect("the game is listed").id;
+    assert_eq!(games.games[0].status, GameStatus::Playing);
+    assert_eq!((games.games[0].score0, games.games[0].winner), (None, None));
+    let early = server.api().history(&game_id).await;
+    assert_eq!(early.error(), (409, "game_in_progress".to_string()));
     let summary = http(
         server.address(),
         "GET",
@@ -352,24 +274,19 @@ async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over()
         None,
         None,
     )
-    .await
-    .json();
+    .await;
+    let raw = summary.value();
     assert!(
-        summary.get("seed").is_none() && summary.get("actions").is_none(),
+        raw.get("seed").is_none() && raw.get("actions").is_none(),
         "nothing that shows cards"
     );
+    let summary: GameRecord = summary.json();
+    assert_eq!((summary.status, summary.score), (GameStatus::Playing, None));
 
     play_games(&mut players, &mut [], 1, GAME_DEADLINE).await;
     let hands = players[0].table.hands_scored;
 
-    let history = http(
-        server.address(),
-        "GET",
-        &format!("/api/games/{game_id}/history"),
-        None,
-        None,
-    )
-    .await;
+    let history = server.api().history(&game_id).await;
     assert_eq!(history.status, 200);
     let lines: Vec<serde_json::Value> = history
         .body
@@ -381,7 +298,7 @@ async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over()
     assert_eq!(lines[0]["hands"].as_array().unwrap().len(), 4);
     assert!(lines.last().unwrap()["winner"].is_number());
 
-    let summary = http(
+    let summary: GameRecord = http(
         server.address(),
         "GET",
         &format!("/api/games/{game_id}"),
@@ -390,35 +307,46 @@ async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over()
     )
     .await
     .json();
-    assert_eq!(summary["status"], "finished");
-    assert!(summary["seed"].is_string());
-    assert!(summary["actions"].as_array().unwrap().len() >= 56);
+    assert_eq!(summary.status, GameStatus::Finished);
+    assert!(summary.seed.is_some_and(|seed| seed.parse::<u64>().is_ok()));
+    assert!(summary.actions.expect("the actions").len() >= 56);
+    assert_eq!(summary.players.len(), 4);
+    // The final score is given as the WebSocket's game_over gives it.
+    let over = players[0]
+        .received
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ServerMessage::Event(RoomEvent {
+                kind: EventKind::GameOver { score, .. },
+                ..
+            }) => Some(*score),
+            _ => None,
+        })
+        .expect("a game over");
+    assert_eq!(summary.score, Some(over));
 
     // Ratings moved: the winners up, the losers down.
-    let winner = summary["winner"].as_i64().unwrap() as usize;
-    let board = http(server.address(), "GET", "/api/leaderboard?per_page=2", None, None)
+    let winner = usize::from(summary.winner.expect("a winner"));
+    let board: Leaderboard = http(server.address(), "GET", "/api/leaderboard?per_page=2", None, None)
         .await
         .json();
-    assert_eq!(board["total"], 4);
-    assert_eq!(board["players"].as_array().unwrap().len(), 2);
-    assert_eq!(board["players"][0]["rank"], 1);
+    assert_eq!(board.total, 4);
+    assert_eq!(board.players.len(), 2);
+    assert_eq!(board.players[0].rank, 1);
+    assert_eq!(board.players[1].rank, 2);
     for (seat, token) in tokens.iter().enumerate() {
-        let profile = me(&server, token).await.json();
-        assert_eq!(profile["games_played"], 1);
+        let profile = server.api().me(token).await.profile;
+        assert_eq!(profile.games_played, 1);
         let won = seat % 2 == winner;
-        assert_eq!(profile["games_won"], if won { 1 } else { 0 });
-        let rating = profile["rating"].as_f64().unwrap();
+        assert_eq!(profile.games_won, if won { 1 } else { 0 });
+        let rating = profile.rating;
         assert!(
             if won { rating > 1500.0 } else { rating < 1500.0 },
             "seat {seat}: {rating}"
         );
-        let winners_on_board: Vec<&str> = board["players"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p["name"].as_str().unwrap())
-            .collect();
-        assert_eq!(winners_on_board.contains(&profile["name"].as_str().unwrap()), won);
+        let winners_on_board: Vec<&str> = board.players.iter().map(|p| p.profile.name.as_str()).collect();
+        assert_eq!(winners_on_board.contains(&profile.name.as_str()), won);
     }
 }
 
@@ -450,14 +378,14 @@ async fn invisible_and_direction_changing_names_are_refused() {
             ),
             "hello as {name:?}: {hello:?}"
         );
-        let answer = register(&server, name, "long enough").await;
+        let answer = server.api().register(name, "long enough").await;
         assert_eq!(
-            (answer.status, answer.json()["error"].clone()),
-            (400, json!("bad_name")),
+            answer.error(),
+            (400, "bad_name".to_string()),
             "registering {name:?}"
         );
         assert!(
-            answer.json()["message"].as_str().unwrap().contains("direction"),
+            answer.value()["message"].as_str().unwrap().contains("direction"),
             "{}",
             answer.body
         );
@@ -483,15 +411,15 @@ async fn invisible_and_direction_changing_names_are_refused() {
 
     // Names are stored in one Unicode form: an accent typed as a letter of
     // its own and one typed as a combining mark make the same name.
-    assert_eq!(register(&server, "Jose\u{301}", "long enough").await.status, 201);
-    let twin = register(&server, "Jos\u{E9}", "long enough").await;
     assert_eq!(
-        (twin.status, twin.json()["error"].clone()),
-        (409, json!("name_taken"))
+        server.api().register("Jose\u{301}", "long enough").await.status,
+        201
     );
-    let found = login(&server, "JOS\u{E9}", "long enough").await;
+    let twin = server.api().register("Jos\u{E9}", "long enough").await;
+    assert_eq!(twin.error(), (409, "name_taken".to_string()));
+    let found = server.api().login("JOS\u{E9}", "long enough").await;
     assert_eq!(found.status, 200, "{}", found.body);
-    assert_eq!(found.json()["player"]["name"], "Jos\u{E9}");
+    assert_eq!(found.value()["player"]["name"], "Jos\u{E9}");
 }
 
 /// Another loopback address: Linux routes all of 127/8 to the loopback
@@ -526,18 +454,7 @@ async fn send_from(server: &TestServer, from: IpAddr, head: &str, body: Vec<u8>)
     let mut response = Vec::new();
     let _ = reader.read_to_end(&mut response).await;
     writing.abort();
-    let response = String::from_utf8_lossy(&response);
-    let (head, body) = response.split_once("\r\n\r\n").expect("an answer");
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    HttpAnswer {
-        status,
-        headers: head.to_string(),
-        body: body.to_string(),
-    }
+    HttpAnswer::from_raw(&String::from_utf8_lossy(&response))
 }
 
 fn json_head(method: &str, path: &str) -> String {
@@ -545,33 +462,22 @@ fn json_head(method: &str, path: &str) -> String {
 }
 
 async fn login_from(server: &TestServer, from: [u8; 4], name: &str, password: &str) -> HttpAnswer {
-    let body = json!({"name": name, "password": password}).to_string();
-    send_from(
-        server,
-        IpAddr::from(from),
-        &json_head("POST", "/api/login"),
-        body.into_bytes(),
-    )
-    .await
+    Api::from_address(server.address(), IpAddr::from(from))
+        .login(name, password)
+        .await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_attacker_elsewhere_cannot_lock_the_owner_out() {
     let server = TestServer::start(Config::default()).await;
-    assert_eq!(register(&server, "Gina", "gina's password").await.status, 201);
+    assert_eq!(server.api().register("Gina", "gina's password").await.status, 201);
     let mut refused = 0;
     for _ in 0..30 {
         let guess = login_from(&server, ELSEWHERE, "gina", "a wild guess").await;
         if guess.status == 429 {
-            assert_eq!(guess.json()["error"], "too_many_attempts");
+            assert_eq!(guess.value()["error"], "too_many_attempts");
             let wait: u64 = guess
-                .headers
-                .lines()
-                .find_map(|line| {
-                    line.to_ascii_lowercase()
-                        .strip_prefix("retry-after: ")
-                        .map(str::to_string)
-                })
+                .header("retry-after")
                 .and_then(|value| value.trim().parse().ok())
                 .expect("a Retry-After in seconds");
             assert!((1..=15 * 60).contains(&wait), "{wait}");
@@ -591,8 +497,8 @@ async fn an_attacker_elsewhere_cannot_lock_the_owner_out() {
 
     // The owner, at another address, is not held back by any of it, nor by
     // a typing mistake of his own.
-    assert_eq!(login(&server, "Gina", "gina's passwrod").await.status, 401);
-    let owner = login(&server, "Gina", "gina's password").await;
+    assert_eq!(server.api().login("Gina", "gina's passwrod").await.status, 401);
+    let owner = server.api().login("Gina", "gina's password").await;
     assert_eq!(owner.status, 200, "{}", owner.body);
 }
 
@@ -613,7 +519,7 @@ async fn start_with_cost(config: Config, cost: PasswordCost) -> TestServer {
 
 async fn timed_login(server: &TestServer, name: &str) -> Duration {
     let started = Instant::now();
-    let answer = login(server, name, "not the password").await;
+    let answer = server.api().login(name, "not the password").await;
     assert_eq!(answer.status, 401, "{}", answer.body);
     started.elapsed()
 }
@@ -642,7 +548,7 @@ async fn an_unknown_name_takes_as_long_to_refuse_as_a_wrong_password() {
         ..Config::default()
     };
     let server = start_with_cost(config, cost).await;
-    assert_eq!(register(&server, "Hal", "hal's password").await.status, 201);
+    assert_eq!(server.api().register("Hal", "hal's password").await.status, 201);
     // Once each first: the first unknown name also makes the decoy hash.
     timed_login(&server, "Hal").await;
     timed_login(&server, "Nobody").await;
@@ -857,13 +763,12 @@ async fn requests_the_api_cannot_read_are_answered_in_its_error_shape() {
         assert_eq!(answer.status, status, "{what}: {}", answer.body);
         assert!(
             answer
-                .headers
-                .to_ascii_lowercase()
-                .contains("content-type: application/json"),
-            "{what}: {}",
+                .header("content-type")
+                .is_some_and(|kind| kind.starts_with("application/json")),
+            "{what}: {:?}",
             answer.headers
         );
-        let error = answer.json();
+        let error = answer.value();
         assert_eq!(error["error"], code, "{what}: {}", answer.body);
         let message = error["message"].as_str().expect("a message");
         assert!(message.contains(said), "{what}: {message}");
@@ -871,8 +776,10 @@ async fn requests_the_api_cannot_read_are_answered_in_its_error_shape() {
         assert_eq!(error.as_object().unwrap().len(), 2, "{what}: {}", answer.body);
         if status == 405 {
             assert!(
-                answer.headers.to_ascii_lowercase().contains("allow: post"),
-                "{}",
+                answer
+                    .header("allow")
+                    .is_some_and(|allow| allow.to_ascii_uppercase().contains("POST")),
+                "{:?}",
                 answer.headers
             );
         }

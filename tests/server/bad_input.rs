@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use spades_client::Client;
-use spades_engine::{Card, Seat};
+use spades_engine::Card;
 use spades_protocol::ws::{
     BotLevel, ClientMessage, ErrorCode, Expected, MessageId, RulesSpec, ServerMessage,
 };
@@ -14,6 +14,12 @@ use crate::support::*;
 
 /// Sends raw text and returns the error it brings.
 async fn error_for(player: &mut Player, text: String) -> (Option<MessageId>, ErrorCode) {
+    let (id, code, _) = refusal_of(player, text).await;
+    (id, code)
+}
+
+/// Sends raw text and returns the error it brings, with its message.
+async fn refusal_of(player: &mut Player, text: String) -> (Option<MessageId>, ErrorCode, String) {
     player.client.send_text(text).await.unwrap();
     match player
         .wait_for(Duration::from_secs(5), |m| {
@@ -21,7 +27,7 @@ async fn error_for(player: &mut Player, text: String) -> (Option<MessageId>, Err
         })
         .await
     {
-        ServerMessage::Error { id, code, .. } => (id, code),
+        ServerMessage::Error { id, code, message } => (id, code, message),
         _ => unreachable!(),
     }
 }
@@ -98,35 +104,11 @@ async fn malformed_messages_get_their_codes_and_the_connection_carries_on() {
         ErrorCode::BadMessage
     );
     // A bid no bid can be is an invalid bid, said in words for people.
-    player
-        .client
-        .send_text(r#"{"type":"bid","id":10,"bid":-1}"#.into())
-        .await
-        .unwrap();
-    let refusal = player
-        .wait_for(Duration::from_secs(5), |m| {
-            matches!(m, ServerMessage::Error { .. })
-        })
-        .await;
-    let ServerMessage::Error { id, code, message } = refusal else {
-        unreachable!()
-    };
+    let (id, code, message) = refusal_of(&mut player, r#"{"type":"bid","id":10,"bid":-1}"#.into()).await;
     assert_eq!((id, code), (Some(MessageId::Number(10)), ErrorCode::InvalidBid));
     assert!(!message.contains("u8"), "{message}");
     // A field of the wrong type is named in plain words too.
-    player
-        .client
-        .send_text(r#"{"type":"sit","id":11,"seat":"north"}"#.into())
-        .await
-        .unwrap();
-    let refusal = player
-        .wait_for(Duration::from_secs(5), |m| {
-            matches!(m, ServerMessage::Error { .. })
-        })
-        .await;
-    let ServerMessage::Error { code, message, .. } = refusal else {
-        unreachable!()
-    };
+    let (_, code, message) = refusal_of(&mut player, r#"{"type":"sit","id":11,"seat":"north"}"#.into()).await;
     assert_eq!(code, ErrorCode::BadMessage);
     assert!(!message.contains("u8") && !message.contains("Seat"), "{message}");
     assert_eq!(
@@ -145,17 +127,7 @@ async fn malformed_messages_get_their_codes_and_the_connection_carries_on() {
         token: None,
     });
     assert_eq!(refused(hello_again.await), ErrorCode::AlreadyHello);
-    assert_eq!(
-        refused(
-            player
-                .request(|id| ClientMessage::Play {
-                    id,
-                    card: "AS".parse().unwrap()
-                })
-                .await
-        ),
-        ErrorCode::NotInRoom
-    );
+    assert_eq!(refused(player.try_play("AS").await), ErrorCode::NotInRoom);
     assert_eq!(
         refused(
             player
@@ -181,8 +153,7 @@ async fn malformed_messages_get_their_codes_and_the_connection_carries_on() {
     assert_eq!(refused(bad.await), ErrorCode::BadRules);
 
     // After all that, the connection works.
-    let pong = player.request(|id| ClientMessage::Ping { id }).await.unwrap();
-    assert!(matches!(pong, ServerMessage::Pong { .. }));
+    player.still_answers().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -193,8 +164,7 @@ async fn a_frame_above_the_hard_limit_closes_only_that_connection() {
     player.client.send_text("x".repeat(100 * 1024)).await.unwrap();
     let end = player.client.recv().await;
     assert!(end.is_err(), "the connection is closed: {end:?}");
-    let pong = bystander.request(|id| ClientMessage::Ping { id }).await.unwrap();
-    assert!(matches!(pong, ServerMessage::Pong { .. }));
+    bystander.still_answers().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -226,8 +196,7 @@ async fn a_flood_is_rate_limited_and_the_connection_recovers() {
         "one notice a second, not one per message: {limited}"
     );
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let pong = flooder.request(|id| ClientMessage::Ping { id }).await.unwrap();
-    assert!(matches!(pong, ServerMessage::Pong { .. }));
+    flooder.still_answers().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -239,34 +208,14 @@ async fn illegal_moves_are_refused_and_the_table_plays_on() {
     // Nobody can take a seat that is taken, before or during the game.
     let mut intruder = Player::connect(&server.url, "Intruder").await;
     intruder.join_room(&code).await;
-    let taken = intruder
-        .request(|id| ClientMessage::Sit {
-            id,
-            seat: Seat::new(1),
-        })
-        .await;
+    let taken = intruder.try_sit(1).await;
     assert_eq!(refused(taken), ErrorCode::SeatTaken);
-    let early = players[0]
-        .request(|id| ClientMessage::Play {
-            id,
-            card: "2C".parse().unwrap(),
-        })
-        .await;
+    let early = players[0].try_play("2C").await;
     assert_eq!(refused(early), ErrorCode::NoGame);
     players[0].start_game().await;
-    let during = intruder
-        .request(|id| ClientMessage::Sit {
-            id,
-            seat: Seat::new(1),
-        })
-        .await;
+    let during = intruder.try_sit(1).await;
     assert_eq!(refused(during), ErrorCode::GameInProgress);
-    let spectator_play = intruder
-        .request(|id| ClientMessage::Play {
-            id,
-            card: "2C".parse().unwrap(),
-        })
-        .await;
+    let spectator_play = intruder.try_play("2C").await;
     assert_eq!(refused(spectator_play), ErrorCode::NotSeated);
 
     let mut seen = std::collections::HashSet::new();

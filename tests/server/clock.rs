@@ -3,9 +3,8 @@
 use std::time::Duration;
 
 use spades_protocol::event::EventKind;
-use spades_protocol::ws::{AutoReason, RulesSpec, ServerMessage};
+use spades_protocol::ws::{AutoReason, ServerMessage};
 use spades_server::Config;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::support::*;
 
@@ -16,9 +15,7 @@ async fn when_the_clock_runs_out_the_server_plays_and_the_hand_goes_on() {
         ..Config::default()
     };
     let server = TestServer::start(config).await;
-    let mut players = four_players(&server.url).await;
-    seat_four(&mut players, RulesSpec::default()).await;
-    players[0].start_game().await;
+    let (mut players, _) = four_in_a_game(&server.url).await;
 
     // Nobody acts: the whole first hand is played by the clock.
     let first = players[2]
@@ -66,24 +63,15 @@ async fn when_the_clock_runs_out_the_server_plays_and_the_hand_goes_on() {
     assert_eq!(auto, 56, "every action of the hand was the server's");
 }
 
-async fn http_get(address: std::net::SocketAddr, path: &str) -> String {
-    let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    response
-}
-
 #[tokio::test]
 async fn health_and_readiness() {
     let server = TestServer::start(Config::default()).await;
-    let health = http_get(server.address(), "/healthz").await;
-    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
-    let ready = http_get(server.address(), "/readyz").await;
+    let health = server.api().get("/healthz", None).await;
+    assert_eq!(health.status, 200, "{health:?}");
+    let ready = server.api().get("/readyz", None).await;
     assert!(
-        ready.starts_with("HTTP/1.1 200") && ready.ends_with("ready\n"),
-        "{ready}"
+        ready.status == 200 && ready.body.ends_with("ready\n"),
+        "{ready:?}"
     );
 
     let full = TestServer::start(Config {
@@ -91,8 +79,8 @@ async fn health_and_readiness() {
         ..Config::default()
     })
     .await;
-    let ready = http_get(full.address(), "/readyz").await;
-    assert!(ready.starts_with("HTTP/1.1 503"), "{ready}");
+    let ready = full.api().get("/readyz", None).await;
+    assert_eq!(ready.status, 503, "{ready:?}");
     let refused = spades_client::Client::connect(&full.url).await;
     assert!(refused.is_err(), "a full server refuses the upgrade");
 }

@@ -11,6 +11,7 @@ use spades_client::Client;
 use spades_engine::{Action, Event, Game, HandRecord, RuleSet, Seat};
 use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::history::OwnedHandLine;
+use spades_protocol::http::GameStatus;
 use spades_protocol::ws::{ClientMessage, ErrorCode, RulesSpec, ServerMessage};
 
 use crate::support::*;
@@ -209,27 +210,18 @@ async fn check_against_replay(
     told_winner: Option<u8>,
     told_score: [i32; 2],
 ) {
-    let games = http(address, "GET", "/api/me/games", None, Some(token))
-        .await
-        .json();
-    let id = games["games"][0]["id"]
-        .as_str()
-        .expect("the game is listed")
-        .to_string();
-    let stored = http(address, "GET", &format!("/api/games/{id}"), None, None)
-        .await
-        .json();
-    assert_eq!(stored["status"], "finished");
-    let rules: RuleSet = serde_json::from_value(stored["rules"].clone()).unwrap();
-    let seed: u64 = stored["seed"].as_str().unwrap().parse().unwrap();
-    let actions: Vec<(Seat, Action)> = stored["actions"]
-        .as_array()
-        .unwrap()
+    let api = Api::new(address);
+    let games = api.recent_games(token).await;
+    let id = games.games.first().expect("the game is listed").id;
+    let stored = api.game(id).await;
+    assert_eq!(stored.status, GameStatus::Finished);
+    let rules: RuleSet = stored.rules;
+    let seed: u64 = stored.seed.expect("the seed").parse().unwrap();
+    let actions: Vec<(Seat, Action)> = stored
+        .actions
+        .expect("the actions")
         .iter()
-        .map(|a| {
-            let seat = Seat::new(a["seat"].as_u64().unwrap() as u8).unwrap();
-            (seat, a["action"].as_str().unwrap().parse().unwrap())
-        })
+        .map(|a| (Seat::new(a.seat).unwrap(), a.action.parse().unwrap()))
         .collect();
 
     let mut game = Game::new(rules, seed).unwrap();
@@ -243,15 +235,36 @@ async fn check_against_replay(
     assert!(game.is_over(), "the stored actions make a whole game");
     assert_eq!(game.winner().map(|t| t.index() as u8), told_winner);
     assert_eq!(game.score().0, told_score);
-    assert_eq!(stored["winner"].as_u64().map(|w| w as u8), told_winner);
+    assert_eq!(stored.winner, told_winner);
+    assert_eq!(stored.score, Some(told_score));
 
-    let history = http(address, "GET", &format!("/api/games/{id}/history"), None, None).await;
+    let history = api.history(id).await;
     let kept: Vec<HandRecord> = history
         .body
         .lines()
         .map(|l| OwnedHandLine::parse(l).unwrap().record)
         .collect();
     assert_eq!(kept, replayed, "every stored hand equals the replay's");
+}
+
+/// Starts the server again on its database and port once `server` is
+/// gone, brings the players back to their table, plays the game to its
+/// end and checks it against a replay of what was stored.
+async fn restart_and_finish(server: ServerProcess, players: &mut [Player], url: &str, code: &str) {
+    let (database, port) = server.kill();
+    let server = ServerProcess::start(&database, port).await;
+    come_back(players, url, code).await;
+    play_games(players, &mut [], 1, Duration::from_secs(120)).await;
+    let (winner, score) = game_over(&players[0]);
+    check_against_replay(server.address, &players[0].token, winner, score).await;
+}
+
+/// A server process on a fresh database, and four players whose game has
+/// started there: the server, the players and the room's code.
+async fn a_game_on_a_process() -> (ServerProcess, Vec<Player>, String) {
+    let server = ServerProcess::start(&fresh_database(), free_port()).await;
+    let (players, code) = four_in_a_game(&server.url()).await;
+    (server, players, code)
 }
 
 fn game_over(player: &Player) -> (Option<u8>, [i32; 2]) {
@@ -271,31 +284,17 @@ fn game_over(player: &Player) -> (Option<u8>, [i32; 2]) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_killed_mid_hand_resumes_the_game_exactly() {
-    let database = fresh_database();
-    let server = ServerProcess::start(&database, free_port()).await;
+    let (server, mut players, code) = a_game_on_a_process().await;
     let url = server.url();
-    let mut players = four_players(&url).await;
-    let code = seat_four(&mut players, RulesSpec::default()).await;
-    players[0].start_game().await;
     play_into_hand(&mut players, 1, 6).await;
 
-    let (database, port) = server.kill();
-    let server = ServerProcess::start(&database, port).await;
-    come_back(&mut players, &url, &code).await;
-    play_games(&mut players, &mut [], 1, Duration::from_secs(120)).await;
-
-    let (winner, score) = game_over(&players[0]);
-    check_against_replay(server.address, &players[0].token, winner, score).await;
+    restart_and_finish(server, &mut players, &url, &code).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_tells_clients_and_the_game_resumes_after_the_restart() {
-    let database = fresh_database();
-    let server = ServerProcess::start(&database, free_port()).await;
+    let (server, mut players, code) = a_game_on_a_process().await;
     let url = server.url();
-    let mut players = four_players(&url).await;
-    let code = seat_four(&mut players, RulesSpec::default()).await;
-    players[0].start_game().await;
     play_into_hand(&mut players, 0, 9).await;
 
     let status = Command::new("kill")
@@ -321,12 +320,7 @@ async fn sigterm_tells_clients_and_the_game_resumes_after_the_restart() {
     let (server, status) = exit;
     assert!(status.unwrap().success(), "the server stops cleanly");
 
-    let (database, port) = server.kill();
-    let server = ServerProcess::start(&database, port).await;
-    come_back(&mut players, &url, &code).await;
-    play_games(&mut players, &mut [], 1, Duration::from_secs(120)).await;
-    let (winner, score) = game_over(&players[0]);
-    check_against_replay(server.address, &players[0].token, winner, score).await;
+    restart_and_finish(server, &mut players, &url, &code).await;
 }
 
 /// How a test stops the server.
@@ -413,9 +407,7 @@ async fn numbering_and_retries_survive(stop: Stop) {
     // goes on without the player who stays away.
     let server = ServerProcess::start_timed(&database, free_port(), 600, 1).await;
     let url = server.url();
-    let mut players = four_players(&url).await;
-    let code = seat_four(&mut players, RulesSpec::default()).await;
-    players[0].start_game().await;
+    let (mut players, code) = four_in_a_game(&url).await;
     play_into_hand(&mut players, 0, 3).await;
 
     // West leaves the table; the server plays for him from now on.
@@ -710,24 +702,9 @@ async fn when_postgres_goes_away_play_goes_on_and_every_hand_is_stored_when_it_r
     // Everything played while the database was down is stored.
     let (winner, score) = game_over(&players[0]);
     check_against_replay(server.address, &players[0].token, winner, score).await;
-    let games = http(
-        server.address,
-        "GET",
-        "/api/me/games",
-        None,
-        Some(&players[0].token),
-    )
-    .await
-    .json();
-    let id = games["games"][0]["id"].as_str().unwrap().to_string();
-    let history = http(
-        server.address,
-        "GET",
-        &format!("/api/games/{id}/history"),
-        None,
-        None,
-    )
-    .await;
+    let api = Api::new(server.address);
+    let games = api.recent_games(&players[0].token).await;
+    let history = api.history(games.games[0].id).await;
     assert_eq!(
         history.body.lines().count() as u32,
         players[0].table.hands_scored,

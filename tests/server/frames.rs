@@ -284,7 +284,7 @@ async fn a_plain_request_to_the_websocket_path_is_told_what_it_takes() {
     let server = TestServer::start(Config::default()).await;
     let answer = http(server.address(), "GET", "/ws", None, None).await;
     assert_eq!(answer.status, 400, "{}", answer.body);
-    let body = answer.json();
+    let body = answer.value();
     assert_eq!(body["error"], "not_a_websocket");
     assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
 }

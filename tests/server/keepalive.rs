@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use spades_protocol::event::{EventKind, RoomEvent};
-use spades_protocol::ws::{RulesSpec, ServerMessage};
+use spades_protocol::ws::ServerMessage;
 use spades_server::Config;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -88,9 +88,7 @@ async fn a_seated_player_who_answers_nothing_is_away_and_the_table_goes_on() {
     // A longer interval than the other tests: the three players who read
     // must not be taken for gone on a busy machine while the table is set.
     let server = server_with(Duration::from_secs(1)).await;
-    let mut players = four_players(&server.url).await;
-    seat_four(&mut players, RulesSpec::default()).await;
-    players[0].start_game().await;
+    let (mut players, _) = four_in_a_game(&server.url).await;
 
     // Three players read; the fourth goes silent, as if his network died.
     let deadline = Instant::now() + Duration::from_secs(15);

@@ -74,9 +74,7 @@ async fn connect_from(source: IpAddr, server: SocketAddr) -> TcpStream {
 
 /// `GET path` from `source`, answered within `PROMPT`.
 async fn get_from(source: IpAddr, server: SocketAddr, path: &str) -> HttpAnswer {
-    let stream = connect_from(source, server).await;
-    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    tokio::time::timeout(PROMPT, http_over(stream, &request))
+    tokio::time::timeout(PROMPT, Api::from_address(server, source).get(path, None))
         .await
         .unwrap_or_else(|_| panic!("GET {path} from {source} was not answered within {PROMPT:?}"))
 }
@@ -92,8 +90,23 @@ async fn refused_upgrade_from(source: IpAddr, server: SocketAddr) -> HttpAnswer 
     let answer = tokio::time::timeout(PROMPT, http_over(stream, request))
         .await
         .expect("the upgrade was not answered");
-    assert_ne!(answer.status, 101, "the upgrade was accepted: {}", answer.headers);
+    assert_ne!(
+        answer.status, 101,
+        "the upgrade was accepted: {:?}",
+        answer.headers
+    );
     answer
+}
+
+/// Sends `request`, written out whole by hand, over `stream`, and reads
+/// the answer until the server closes the connection (so the request
+/// should ask it to).
+async fn http_over(mut stream: TcpStream, request: &str) -> HttpAnswer {
+    use tokio::io::AsyncWriteExt;
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.unwrap();
+    HttpAnswer::from_raw(&response)
 }
 
 /// A WebSocket client connected from `source`, or the error that refused
@@ -158,7 +171,7 @@ async fn connections_past_the_hard_limit_are_refused_cleanly() {
     // while HTTP goes on.
     let refused = refused_upgrade_from(LOCAL, server.address).await;
     assert_eq!(refused.status, 503);
-    assert_eq!(refused.json()["error"], "server_full", "{}", refused.body);
+    assert_eq!(refused.value()["error"], "server_full", "{}", refused.body);
     assert!(Client::connect(&server.url()).await.is_err());
     assert_eq!(
         metric(&server, "spades_connections_refused_total{reason=\"full\"}").await,
@@ -232,7 +245,7 @@ async fn one_address_cannot_take_every_connection() {
     let refused = refused_upgrade_from(LOCAL, server.address).await;
     assert_eq!(refused.status, 503);
     assert_eq!(
-        refused.json()["error"],
+        refused.value()["error"],
         "too_many_connections",
         "{}",
         refused.body

@@ -210,9 +210,7 @@ async fn cancelled_and_disconnected_players_leave_the_queue() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_at_a_game_cannot_queue_and_a_partner_must_be_another() {
     let server = TestServer::start(patient()).await;
-    let mut players = four_players(&server.url).await;
-    seat_four(&mut players, spades_protocol::ws::RulesSpec::default()).await;
-    players[0].start_game().await;
+    let (mut players, _) = four_in_a_game(&server.url).await;
     let busy = players[1]
         .request(|id| ClientMessage::Queue {
             id,

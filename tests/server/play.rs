@@ -35,12 +35,7 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
         })
         .await;
     // A card after the end is refused as such.
-    let late = players[0]
-        .request(|id| ClientMessage::Play {
-            id,
-            card: "AS".parse().unwrap(),
-        })
-        .await;
+    let late = players[0].try_play("AS").await;
     assert_eq!(refused(late), ErrorCode::GameOver);
     // The game's id comes with its start and its end, and its stored
     // history is there.
@@ -60,14 +55,7 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
     });
     let game_id = started.expect("a game started");
     assert_eq!(Some(&game_id), ended.as_ref());
-    let stored = http(
-        server.address(),
-        "GET",
-        &format!("/api/games/{game_id}/history"),
-        None,
-        None,
-    )
-    .await;
+    let stored = server.api().history(game_id).await;
     assert_eq!(stored.status, 200, "{}", stored.body);
 
     // A second game in the same room.
@@ -229,12 +217,7 @@ async fn the_lobby_lists_public_rooms_and_sends_live_updates() {
     // Seat changes before the game and a taken seat.
     guest.sit(3).await;
     assert_eq!(guest.table.seat, Seat::new(3));
-    let refusal = hidden_host
-        .request(|id| ClientMessage::Sit {
-            id,
-            seat: Seat::new(3),
-        })
-        .await;
+    let refusal = hidden_host.try_sit(3).await;
     assert_eq!(refused(refusal), ErrorCode::SeatTaken);
 
     // When the host leaves, the room closes and the lobby says so.

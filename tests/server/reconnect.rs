@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use spades_client::Client;
 use spades_protocol::event::{EventKind, RoomEvent};
-use spades_protocol::ws::{AutoReason, ClientMessage, RulesSpec, ServerMessage};
+use spades_protocol::ws::{AutoReason, ClientMessage, ServerMessage};
 use spades_server::Config;
 
 use crate::support::*;
@@ -51,9 +51,7 @@ impl Player {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dropped_player_gets_exactly_the_events_he_missed_and_the_game_goes_on() {
     let server = TestServer::start(Config::default()).await;
-    let mut players = four_players(&server.url).await;
-    seat_four(&mut players, RulesSpec::default()).await;
-    players[0].start_game().await;
+    let (mut players, _) = four_in_a_game(&server.url).await;
     play_until_seq(&mut players, 20).await;
 
     // Seat 2's connection dies without a close frame.
@@ -121,9 +119,7 @@ async fn a_client_too_far_behind_gets_a_snapshot_of_its_view() {
         ..Config::default()
     };
     let server = TestServer::start(config).await;
-    let mut players = four_players(&server.url).await;
-    seat_four(&mut players, RulesSpec::default()).await;
-    players[0].start_game().await;
+    let (mut players, _) = four_in_a_game(&server.url).await;
     players[1]
         .until(Duration::from_secs(5), |p| p.table.cards.len() == 13)
         .await;
@@ -146,9 +142,7 @@ async fn a_client_too_far_behind_gets_a_snapshot_of_its_view() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_action_repeated_after_a_reconnect_is_not_applied_twice() {
     let server = TestServer::start(Config::default()).await;
-    let mut players = four_players(&server.url).await;
-    seat_four(&mut players, RulesSpec::default()).await;
-    players[0].start_game().await;
+    let (mut players, _) = four_in_a_game(&server.url).await;
 
     // Wait until it is somebody's turn to play a card.
     let actor = loop {
@@ -210,9 +204,7 @@ async fn a_player_gone_past_the_seat_hold_is_played_for_and_takes_his_seat_back(
         ..Config::default()
     };
     let server = TestServer::start(config).await;
-    let mut players = four_players(&server.url).await;
-    seat_four(&mut players, RulesSpec::default()).await;
-    players[0].start_game().await;
+    let (mut players, _) = four_in_a_game(&server.url).await;
     play_until_seq(&mut players, 6).await;
 
     let dead = std::mem::replace(

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use serde_json::json;
+use spades_protocol::http::Session;
 use spades_protocol::ws::{ClientMessage, ErrorCode, MessageId, ServerMessage};
 use spades_server::Config;
 use tokio_tungstenite::tungstenite::Message;
@@ -59,26 +59,12 @@ async fn close_code(socket: &mut Socket) -> Option<u16> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logging_out_closes_the_sessions_websocket() {
     let server = TestServer::start(Config::default()).await;
-    let registered = http(
-        server.address(),
-        "POST",
-        "/api/register",
-        Some(json!({"name": "Quinn", "password": "quinn's password"})),
-        None,
-    )
-    .await;
+    let registered = server.api().register("Quinn", "quinn's password").await;
     assert_eq!(registered.status, 201, "{}", registered.body);
-    let token = registered.json()["token"].as_str().unwrap().to_string();
+    let token = registered.json::<Session>().token;
     // A second session of the same account, on another device.
-    let login = http(
-        server.address(),
-        "POST",
-        "/api/login",
-        Some(json!({"name": "Quinn", "password": "quinn's password"})),
-        None,
-    )
-    .await;
-    let other_token = login.json()["token"].as_str().unwrap().to_string();
+    let login = server.api().login("Quinn", "quinn's password").await;
+    let other_token = login.json::<Session>().token;
 
     let mut socket = signed_in(&server, &token).await;
     let create = ClientMessage::CreateRoom {
@@ -126,16 +112,9 @@ async fn a_guest_who_claims_his_name_is_asked_to_come_back_with_his_new_token() 
     let server = TestServer::start(Config::default()).await;
     let guest = Player::connect(&server.url, "Rowan").await;
     let mut socket = signed_in(&server, &guest.token).await;
-    let claimed = http(
-        server.address(),
-        "POST",
-        "/api/claim",
-        Some(json!({"password": "rowan's password"})),
-        Some(&guest.token),
-    )
-    .await;
+    let claimed = server.api().claim(&guest.token, "rowan's password").await;
     assert_eq!(claimed.status, 200, "{}", claimed.body);
     assert_eq!(close_code(&mut socket).await, Some(4004));
-    let account_token = claimed.json()["token"].as_str().unwrap().to_string();
+    let account_token = claimed.json::<Session>().token;
     signed_in(&server, &account_token).await;
 }

@@ -12,6 +12,12 @@ use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BotLevel, ClientMessage, MessageId, RulesSpec, ServerMessage};
 use spades_server::{Config, PasswordCost, Server};
 
+// The API client lives beside this file; it is declared here so that
+// every test binary that includes the support module gets it too.
+#[path = "api.rs"]
+pub mod api;
+pub use api::{Api, HttpAnswer, http};
+
 pub struct TestServer {
     pub server: Server,
     pub url: String,
@@ -71,6 +77,11 @@ impl TestServer {
 
     pub fn address(&self) -> SocketAddr {
         self.server.local_addr()
+    }
+
+    /// A client of the server's HTTP API.
+    pub fn api(&self) -> Api {
+        Api::new(self.address())
     }
 }
 
@@ -318,10 +329,25 @@ impl Player {
     }
 
     pub async fn sit(&mut self, seat: u8) {
+        self.try_sit(seat).await.expect("seated");
+    }
+
+    /// Asks for a seat, for a test that expects a refusal.
+    pub async fn try_sit(&mut self, seat: u8) -> Result<ServerMessage, ClientError> {
         let seat = Seat::new(seat);
-        self.request(|id| ClientMessage::Sit { id, seat })
-            .await
-            .expect("seated");
+        self.request(|id| ClientMessage::Sit { id, seat }).await
+    }
+
+    /// Plays `card` (as `"2C"`), for a test that expects a refusal.
+    pub async fn try_play(&mut self, card: &str) -> Result<ServerMessage, ClientError> {
+        let card = card.parse().expect("a card");
+        self.request(|id| ClientMessage::Play { id, card }).await
+    }
+
+    /// Fails the test unless the connection still answers a ping.
+    pub async fn still_answers(&mut self) {
+        let pong = self.request(|id| ClientMessage::Ping { id }).await.unwrap();
+        assert!(matches!(pong, ServerMessage::Pong { .. }), "{pong:?}");
     }
 
     pub async fn start_game(&mut self) {
@@ -381,6 +407,15 @@ pub async fn four_players(url: &str) -> Vec<Player> {
     players
 }
 
+/// Four players at a new room with the default rules, whose game the
+/// first has started: the players and the room's code.
+pub async fn four_in_a_game(url: &str) -> (Vec<Player>, String) {
+    let mut players = four_players(url).await;
+    let code = seat_four(&mut players, RulesSpec::default()).await;
+    players[0].start_game().await;
+    (players, code)
+}
+
 /// Lets every player act whenever it is his turn until each has seen
 /// `games` more games end, or `within` passes.
 pub async fn play_games(players: &mut [Player], others: &mut [Player], games: u32, within: Duration) {
@@ -436,81 +471,6 @@ pub fn blind_nil_rules() -> RulesSpec {
         blind_nil_min_deficit: Some(0),
         ..RulesSpec::default()
     }
-}
-
-/// An HTTP answer.
-pub struct HttpAnswer {
-    pub status: u16,
-    pub headers: String,
-    pub body: String,
-}
-
-impl HttpAnswer {
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
-    }
-}
-
-/// One HTTP/1.1 request over a fresh connection, with an optional JSON body
-/// and bearer token.
-pub async fn http(
-    address: SocketAddr,
-    method: &str,
-    path: &str,
-    body: Option<serde_json::Value>,
-    token: Option<&str>,
-) -> HttpAnswer {
-    let stream = tokio::net::TcpStream::connect(address).await.expect("connects");
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n");
-    if let Some(token) = token {
-        request.push_str(&format!("Authorization: Bearer {token}\r\n"));
-    }
-    if !body.is_empty() {
-        request.push_str("Content-Type: application/json\r\n");
-    }
-    request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
-    http_over(stream, &request).await
-}
-
-/// Sends `request`, written out whole, over `stream`, and reads the answer
-/// until the server closes the connection (so the request should ask it
-/// to).
-pub async fn http_over(mut stream: tokio::net::TcpStream, request: &str) -> HttpAnswer {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).await.unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap_or((&response, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    // Bodies are short and sent whole, except for chunked history answers.
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        dechunk(body)
-    } else {
-        body.to_string()
-    };
-    HttpAnswer {
-        status,
-        headers: head.to_string(),
-        body,
-    }
-}
-
-fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
-        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if size == 0 {
-            break;
-        }
-        out.push_str(&rest[..size]);
-        body = &rest[size + 2..];
-    }
-    out
 }
 
 /// Whether tests that cannot run must fail rather than be skipped: on CI

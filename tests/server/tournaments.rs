@@ -9,6 +9,10 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use spades_protocol::event::{EventKind, RoomEvent};
+use spades_protocol::http::{
+    Entrant, Entry, GameRecord, GameStatus, PlayedTournament, Stage, Table, TableStatus, TournamentFormat,
+    TournamentStatus, TournamentSummary, TournamentView,
+};
 use spades_protocol::ws::{ClientMessage, ErrorCode, ServerMessage};
 use spades_server::Config;
 
@@ -17,53 +21,26 @@ use crate::support::*;
 
 /// Registers an account; returns its token and id.
 async fn account(address: SocketAddr, name: &str) -> (String, String) {
-    let answer = http(
-        address,
-        "POST",
-        "/api/register",
-        Some(json!({"name": name, "password": "a long enough password"})),
-        None,
-    )
-    .await;
-    assert_eq!(answer.status, 201, "{}", answer.body);
-    let body = answer.json();
-    (
-        body["token"].as_str().unwrap().to_string(),
-        body["player"]["id"].as_str().unwrap().to_string(),
-    )
+    let session = Api::new(address).account(name).await;
+    (session.token, session.player.id)
 }
 
 /// Creates a tournament as `organizer`; returns its id.
 async fn create(address: SocketAddr, organizer: &str, settings: Value) -> String {
-    let answer = http(
-        address,
-        "POST",
-        "/api/tournaments",
-        Some(settings),
-        Some(organizer),
-    )
-    .await;
-    assert_eq!(answer.status, 201, "{}", answer.body);
-    answer.json()["id"].as_str().unwrap().to_string()
+    let answer = Api::new(address)
+        .create_tournament(organizer, settings)
+        .await
+        .expect(201);
+    answer.json::<TournamentView>().summary.id.to_string()
 }
 
 /// Enters `count` bots in a tournament, as the holder of `token`.
 async fn add_bots(address: SocketAddr, token: &str, id: &str, count: u32) -> HttpAnswer {
-    let path = format!("/api/tournaments/{id}/bots");
-    http(
-        address,
-        "POST",
-        &path,
-        Some(json!({ "count": count })),
-        Some(token),
-    )
-    .await
+    Api::new(address).add_bots(token, id, count).await
 }
 
-async fn view(address: SocketAddr, id: &str) -> Value {
-    let answer = http(address, "GET", &format!("/api/tournaments/{id}"), None, None).await;
-    assert_eq!(answer.status, 200, "{}", answer.body);
-    answer.json()
+async fn view(address: SocketAddr, id: &str) -> TournamentView {
+    Api::new(address).tournament(id).await
 }
 
 /// Registers `count` players and connects each on his own WebSocket.
@@ -81,9 +58,12 @@ async fn entrants(
         players.push(Player::sign_in(url, &name, &token).await);
     }
     for player in &players {
-        let path = format!("/api/tournaments/{tournament}/register");
-        let answer = http(address, "POST", &path, None, Some(&player.token)).await;
-        assert_eq!(answer.status, 201, "{}", answer.body);
+        let entry: Entry = Api::new(address)
+            .enter(&player.token, tournament)
+            .await
+            .expect(201)
+            .json();
+        assert!(entry.entry < count as u32);
     }
     players
 }
@@ -102,7 +82,12 @@ fn tables_announced(player: &Player) -> Vec<(u32, String)> {
 
 /// Plays every table the players are sent to until the tournament is
 /// finished, and returns its final view.
-async fn play_tournament(address: SocketAddr, players: &mut [Player], id: &str, within: Duration) -> Value {
+async fn play_tournament(
+    address: SocketAddr,
+    players: &mut [Player],
+    id: &str,
+    within: Duration,
+) -> TournamentView {
     let deadline = tokio::time::Instant::now() + within;
     // Tables announced before this call have been dealt with by the caller.
     let mut joined: Vec<usize> = players.iter().map(|p| tables_announced(p).len()).collect();
@@ -121,74 +106,66 @@ async fn play_tournament(address: SocketAddr, players: &mut [Player], id: &str, 
         }
         if tokio::time::Instant::now() >= next_look {
             let view = view(address, id).await;
-            if view["status"] == "finished" {
+            if view.summary.status == TournamentStatus::Finished {
                 return view;
             }
             next_look = tokio::time::Instant::now() + Duration::from_millis(200);
         }
         assert!(
             tokio::time::Instant::now() < deadline,
-            "the tournament did not finish within {within:?}: {}",
+            "the tournament did not finish within {within:?}: {:?}",
             view(address, id).await
         );
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
 }
 
-fn stages(view: &Value) -> &Vec<Value> {
-    view["stages"].as_array().expect("stages")
+fn stages(view: &TournamentView) -> &[Stage] {
+    &view.stages
 }
 
-fn seats(table: &Value) -> [u64; 4] {
-    let seats = table["seats"].as_array().expect("seats");
-    std::array::from_fn(|i| seats[i].as_u64().unwrap())
+fn seats(table: &Table) -> [u32; 4] {
+    table.seats
 }
 
 /// The two partnerships of a table, each as an ordered pair of entries.
-fn partnerships(table: &Value) -> [(u64, u64); 2] {
+fn partnerships(table: &Table) -> [(u32, u32); 2] {
     let s = seats(table);
     [(s[0].min(s[2]), s[0].max(s[2])), (s[1].min(s[3]), s[1].max(s[3]))]
 }
 
 /// The entries of the winning team of a finished table.
-fn winners(table: &Value) -> [u64; 2] {
-    assert_eq!(table["status"], "finished", "{table}");
+fn winners(table: &Table) -> [u32; 2] {
+    assert_eq!(table.status, TableStatus::Finished, "{table:?}");
     let s = seats(table);
-    match table["winner"].as_u64() {
+    match table.winner {
         Some(0) => [s[0], s[2]],
         Some(1) => [s[1], s[3]],
         other => panic!("no winner: {other:?}"),
     }
 }
 
-fn places(view: &Value) -> HashMap<u64, u64> {
-    view["entrants"]
-        .as_array()
-        .unwrap()
+fn places(view: &TournamentView) -> HashMap<u32, u32> {
+    view.entrants
         .iter()
-        .map(|e| {
-            (
-                e["entry"].as_u64().unwrap(),
-                e["place"].as_u64().expect("a place"),
-            )
-        })
+        .map(|e| (e.entry, e.place.expect("a place")))
         .collect()
 }
 
 /// Checks a finished knockout: each stage seats exactly the winners of the
 /// one before, nobody partners anyone twice, and the places follow the
 /// stage each pair went out in.
-fn check_knockout(view: &Value, entries: usize) {
-    assert_eq!(view["status"], "finished");
+fn check_knockout(view: &TournamentView, entries: usize) {
+    assert_eq!(view.summary.status, TournamentStatus::Finished);
     let stages = stages(view);
     let expected_stages = (entries / 4).trailing_zeros() as usize + 1;
-    assert_eq!(stages.len(), expected_stages, "{view}");
+    assert_eq!(stages.len(), expected_stages, "{view:?}");
     let mut partnered = HashSet::new();
-    let mut previous_winners: Option<HashSet<u64>> = None;
+    let mut previous_winners: Option<HashSet<u32>> = None;
     for (s, stage) in stages.iter().enumerate() {
-        let tables = stage["tables"].as_array().unwrap();
+        let tables = &stage.tables;
         assert_eq!(tables.len(), entries >> (2 + s), "stage {s}");
-        let seated: HashSet<u64> = tables.iter().flat_map(seats).collect();
+        let seated: HashSet<u32> = tables.iter().flat_map(seats).collect();
         assert_eq!(seated.len(), tables.len() * 4, "everyone sits once in stage {s}");
         if let Some(previous) = &previous_winners {
             assert_eq!(
@@ -199,7 +176,7 @@ fn check_knockout(view: &Value, entries: usize) {
             );
         }
         for table in tables {
-            assert!(table["game"].is_string(), "every table has its game stored");
+            assert!(table.game.is_some(), "every table has its game stored");
             for pair in partnerships(table) {
                 assert!(partnered.insert(pair), "{pair:?} partnered twice");
             }
@@ -207,12 +184,12 @@ fn check_knockout(view: &Value, entries: usize) {
         previous_winners = Some(tables.iter().flat_map(winners).collect());
     }
     let places = places(view);
-    let final_table = &stages.last().unwrap()["tables"][0];
+    let final_table = &stages.last().unwrap().tables[0];
     let champions = winners(final_table);
     for entry in champions {
         assert_eq!(places[&entry], 1, "champions are first");
     }
-    let runners_up: Vec<u64> = seats(final_table)
+    let runners_up: Vec<u32> = seats(final_table)
         .into_iter()
         .filter(|e| !champions.contains(e))
         .collect();
@@ -221,12 +198,12 @@ fn check_knockout(view: &Value, entries: usize) {
     }
     // Losers of a stage of n tables share place n + 1.
     for stage in stages {
-        let tables = stage["tables"].as_array().unwrap();
+        let tables = &stage.tables;
         for table in tables {
             let won = winners(table);
             for entry in seats(table).into_iter().filter(|e| !won.contains(e)) {
                 if tables.len() > 1 {
-                    assert_eq!(places[&entry], tables.len() as u64 + 1);
+                    assert_eq!(places[&entry], tables.len() as u32 + 1);
                 }
             }
         }
@@ -275,19 +252,13 @@ async fn sixteen_players_play_a_knockout_to_the_final() {
     let mut players = entrants(address, &server.url, &id, "ko", 16).await;
     let view = play_tournament(address, &mut players, &id, Duration::from_secs(240)).await;
     check_knockout(&view, 16);
-    assert_eq!(view["format"], "knockout");
-    assert!(
-        view["entrants"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|e| e["bot"] == false)
-    );
+    assert_eq!(view.summary.format, TournamentFormat::Knockout);
+    assert!(view.entrants.iter().all(|e| !e.bot));
 
     // Every player was told of each table he played, one per stage reached.
     let places = places(&view);
     for (entry, player) in players.iter().enumerate() {
-        let expected = match places[&(entry as u64)] {
+        let expected = match places[&(entry as u32)] {
             1 | 2 => 3,
             3 => 2,
             _ => 1,
@@ -305,22 +276,23 @@ async fn sixteen_players_play_a_knockout_to_the_final() {
 
     // Each table's game is stored with its result.
     for stage in stages(&view) {
-        for table in stage["tables"].as_array().unwrap() {
-            let game = table["game"].as_str().unwrap();
-            let stored = http(address, "GET", &format!("/api/games/{game}"), None, None)
+        for table in &stage.tables {
+            let game = table.game.expect("a stored game");
+            let stored: GameRecord = http(address, "GET", &format!("/api/games/{game}"), None, None)
                 .await
                 .json();
-            assert_eq!(stored["status"], "finished", "{stored}");
-            assert_eq!(stored["winner"], table["winner"]);
+            assert_eq!(stored.status, GameStatus::Finished, "{stored:?}");
+            assert_eq!(stored.winner, table.winner);
+            assert_eq!(stored.score, table.score);
         }
     }
 
     // A player's history shows the tournament and his place.
     let champion = (0..16).find(|e| places[e] == 1).unwrap() as usize;
     let path = format!("/api/players/{}/tournaments", players[champion].id);
-    let history = http(address, "GET", &path, None, None).await.json();
-    assert_eq!(history[0]["id"], id.as_str());
-    assert_eq!(history[0]["place"], 1);
+    let history: Vec<PlayedTournament> = http(address, "GET", &path, None, None).await.json();
+    assert_eq!(history[0].id.to_string(), id);
+    assert_eq!(history[0].place, Some(1));
 
     // The watcher was sent the bracket as it changed, up to the end.
     watcher.pump().await;
@@ -333,7 +305,7 @@ async fn sixteen_players_play_a_knockout_to_the_final() {
             _ => None,
         })
         .expect("bracket updates");
-    assert_eq!(last["status"], "finished");
+    assert_eq!(last.summary.status, TournamentStatus::Finished);
     let updates = watcher
         .received
         .iter()
@@ -343,42 +315,24 @@ async fn sixteen_players_play_a_knockout_to_the_final() {
     // Watchers are told when tables start playing, not only when they end:
     // some update shows a whole stage under way, none of it finished.
     let playing = watcher.received.iter().any(|m| match m {
-        ServerMessage::Tournament { tournament, .. } => tournament["stages"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .any(|stage| {
-                stage["tables"].as_array().is_some_and(|tables| {
-                    tables
-                        .iter()
-                        .all(|t| t["status"] == "playing" && t["game"].is_string())
-                })
-            }),
+        ServerMessage::Tournament { tournament, .. } => tournament.stages.iter().any(|stage| {
+            stage
+                .tables
+                .iter()
+                .all(|t| t.status == TableStatus::Playing && t.game.is_some())
+        }),
         _ => false,
     });
     assert!(playing, "no update showed a stage being played");
 
     // The list shows it among the finished ones, not the upcoming.
-    let finished = http(address, "GET", "/api/tournaments?status=finished", None, None)
-        .await
-        .json();
-    assert!(
-        finished
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|t| t["id"] == id.as_str())
-    );
-    let upcoming = http(address, "GET", "/api/tournaments?status=upcoming", None, None)
-        .await
-        .json();
-    assert!(
-        upcoming
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|t| t["id"] != id.as_str())
-    );
+    let list = |status: &'static str| async move {
+        let path = format!("/api/tournaments?status={status}");
+        let list: Vec<TournamentSummary> = http(address, "GET", &path, None, None).await.json();
+        list.into_iter().map(|t| t.id.to_string()).collect::<Vec<_>>()
+    };
+    assert!(list("finished").await.contains(&id));
+    assert!(!list("upcoming").await.contains(&id));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -390,17 +344,13 @@ async fn six_players_are_completed_to_eight_with_bots() {
     // results count for them.
     let absent: Vec<Player> = players.drain(4..).collect();
     let view = play_tournament(address, &mut players, &id, Duration::from_secs(180)).await;
-    let entrants = view["entrants"].as_array().unwrap();
+    let entrants = &view.entrants;
     assert_eq!(entrants.len(), 8, "the bracket is completed to 8");
-    let bots: HashSet<u64> = entrants
-        .iter()
-        .filter(|e| e["bot"] == true)
-        .map(|e| e["entry"].as_u64().unwrap())
-        .collect();
+    let bots: HashSet<u32> = entrants.iter().filter(|e| e.bot).map(|e| e.entry).collect();
     assert_eq!(bots.len(), 2, "by two bots");
     check_knockout(&view, 8);
     // The bots partner people in the first stage.
-    for table in stages(&view)[0]["tables"].as_array().unwrap() {
+    for table in &stages(&view)[0].tables {
         for (a, b) in partnerships(table) {
             assert!(!(bots.contains(&a) && bots.contains(&b)), "two bots partnered");
         }
@@ -408,8 +358,8 @@ async fn six_players_are_completed_to_eight_with_bots() {
     // The absent players have places like everyone else.
     for player in &absent {
         let path = format!("/api/players/{}/tournaments", player.id);
-        let history = http(address, "GET", &path, None, None).await.json();
-        assert!(history[0]["place"].as_u64().is_some(), "{history}");
+        let history: Vec<PlayedTournament> = http(address, "GET", &path, None, None).await.json();
+        assert!(history[0].place.is_some(), "{history:?}");
     }
 }
 
@@ -418,9 +368,17 @@ async fn eight_players_play_seven_swiss_rounds() {
     let (server, admin, id) =
         organised(json!({"name": "Club night", "format": "swiss", "max_players": 12})).await;
     let address = server.address();
-    assert_eq!(view(address, &id).await["rounds"], 7, "seven rounds by default");
+    assert_eq!(
+        view(address, &id).await.summary.rounds,
+        Some(7),
+        "seven rounds by default"
+    );
     let mut players = entrants(address, &server.url, &id, "sw", 8).await;
-    assert_eq!(view(address, &id).await["status"], "open", "not full: waits");
+    assert_eq!(
+        view(address, &id).await.summary.status,
+        TournamentStatus::Open,
+        "not full: waits"
+    );
     let start = format!("/api/tournaments/{id}/start");
     assert_eq!(
         http(address, "POST", &start, None, Some(&admin)).await.status,
@@ -431,20 +389,19 @@ async fn eight_players_play_seven_swiss_rounds() {
     let rounds = stages(&view);
     assert_eq!(rounds.len(), 7);
     // Everyone plays every round, and standings add up from the tables.
-    let mut points: HashMap<u64, (i64, i64)> = HashMap::new();
-    let mut partnered: HashMap<(u64, u64), u32> = HashMap::new();
+    let mut points: HashMap<u32, (i32, i32)> = HashMap::new();
+    let mut partnered: HashMap<(u32, u32), u32> = HashMap::new();
     for (r, round) in rounds.iter().enumerate() {
-        let tables = round["tables"].as_array().unwrap();
+        let tables = &round.tables;
         assert_eq!(tables.len(), 2);
-        let seated: HashSet<u64> = tables.iter().flat_map(seats).collect();
+        let seated: HashSet<u32> = tables.iter().flat_map(seats).collect();
         assert_eq!(seated.len(), 8, "round {r} seats everyone");
         for table in tables {
             let won = winners(table);
-            let score = table["score"].as_array().unwrap();
-            let score = [score[0].as_i64().unwrap(), score[1].as_i64().unwrap()];
+            let score = table.score.expect("a finished table's score");
             for (seat, entry) in seats(table).into_iter().enumerate() {
                 let standing = points.entry(entry).or_default();
-                standing.0 += i64::from(won.contains(&entry));
+                standing.0 += i32::from(won.contains(&entry));
                 standing.1 += score[seat % 2] - score[1 - seat % 2];
             }
             for pair in partnerships(table) {
@@ -457,24 +414,23 @@ async fn eight_players_play_seven_swiss_rounds() {
         }
     }
     assert!(partnered.values().all(|&times| times <= 2));
-    let entrants = view["entrants"].as_array().unwrap();
+    let entrants = &view.entrants;
     assert_eq!(
-        points.values().map(|p| p.0).sum::<i64>(),
+        points.values().map(|p| p.0).sum::<i32>(),
         28,
         "two winners per table"
     );
     for entrant in entrants {
-        let entry = entrant["entry"].as_u64().unwrap();
-        assert_eq!(entrant["points"].as_i64().unwrap(), points[&entry].0);
-        assert_eq!(entrant["score_diff"].as_i64().unwrap(), points[&entry].1);
+        assert_eq!(entrant.points, points[&entrant.entry].0);
+        assert_eq!(entrant.score_diff, points[&entrant.entry].1);
     }
     // Places follow the standings: points, then score difference.
-    let mut by_place: Vec<&Value> = entrants.iter().collect();
-    by_place.sort_by_key(|e| e["place"].as_u64().unwrap());
-    assert_eq!(by_place[0]["place"], 1);
+    let mut by_place: Vec<&Entrant> = entrants.iter().collect();
+    by_place.sort_by_key(|e| e.place.expect("a place"));
+    assert_eq!(by_place[0].place, Some(1));
     for pair in by_place.windows(2) {
-        let key = |e: &Value| (e["points"].as_i64().unwrap(), e["score_diff"].as_i64().unwrap());
-        assert!(key(pair[0]) >= key(pair[1]), "{} before {}", pair[0], pair[1]);
+        let key = |e: &Entrant| (e.points, e.score_diff);
+        assert!(key(pair[0]) >= key(pair[1]), "{:?} before {:?}", pair[0], pair[1]);
     }
 }
 
@@ -495,7 +451,7 @@ async fn only_organisers_start_or_cancel_and_registration_closes() {
     )
     .await;
     assert_eq!(refused.status, 403);
-    assert_eq!(refused.json()["error"], "forbidden");
+    assert_eq!(refused.value()["error"], "forbidden");
     let id = create(address, &admin, settings).await;
     for action in ["start", "cancel"] {
         let path = format!("/api/tournaments/{id}/{action}");
@@ -503,7 +459,7 @@ async fn only_organisers_start_or_cancel_and_registration_closes() {
         assert_eq!(refused.status, 403, "{action}: {}", refused.body);
         assert_eq!(add_bots(address, &player, &id, 2).await.status, 403);
     }
-    assert_eq!(view(address, &id).await["status"], "open");
+    assert_eq!(view(address, &id).await.summary.status, TournamentStatus::Open);
 
     // Registration: once, then withdrawn, then again.
     let register = format!("/api/tournaments/{id}/register");
@@ -512,10 +468,7 @@ async fn only_organisers_start_or_cancel_and_registration_closes() {
         201
     );
     let twice = http(address, "POST", &register, None, Some(&player)).await;
-    assert_eq!(
-        (twice.status, twice.json()["error"].clone()),
-        (409, json!("already_registered"))
-    );
+    assert_eq!(twice.error(), (409, "already_registered".to_string()));
     assert_eq!(
         http(address, "DELETE", &register, None, Some(&player))
             .await
@@ -536,10 +489,7 @@ async fn only_organisers_start_or_cancel_and_registration_closes() {
     // Too few to start.
     let start = format!("/api/tournaments/{id}/start");
     let early = http(address, "POST", &start, None, Some(&admin)).await;
-    assert_eq!(
-        (early.status, early.json()["error"].clone()),
-        (409, json!("too_few_players"))
-    );
+    assert_eq!(early.error(), (409, "too_few_players".to_string()));
 
     // The administrator grants the permission; then the player may.
     let grant = format!("/api/players/{player_id}/permissions");
@@ -569,12 +519,12 @@ async fn only_organisers_start_or_cancel_and_registration_closes() {
         http(address, "POST", &cancel, None, Some(&player)).await.status,
         204
     );
-    assert_eq!(view(address, &id).await["status"], "cancelled");
-    let late = http(address, "POST", &register, None, Some(&admin)).await;
     assert_eq!(
-        (late.status, late.json()["error"].clone()),
-        (409, json!("not_open"))
+        view(address, &id).await.summary.status,
+        TournamentStatus::Cancelled
     );
+    let late = http(address, "POST", &register, None, Some(&admin)).await;
+    assert_eq!(late.error(), (409, "not_open".to_string()));
 
     // Watching a tournament that does not exist is a clear error.
     let mut client = Player::sign_in(&server.url, "Ordinary", &player).await;
@@ -634,26 +584,18 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
         })
         .expect("a hand was scored");
     let before = view(address, &id).await;
-    assert_eq!(before["status"], "running");
+    assert_eq!(before.summary.status, TournamentStatus::Running);
     let (database, port) = server.kill();
 
     let server = ServerProcess::start(&database, port).await;
     let url = server.url();
     let after = view(address, &id).await;
-    assert_eq!(after["status"], "running");
-    assert_eq!(
-        before["stages"][0]["tables"].as_array().unwrap().len(),
-        after["stages"][0]["tables"].as_array().unwrap().len()
-    );
-    for (old, new) in stages(&before)[0]["tables"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .zip(stages(&after)[0]["tables"].as_array().unwrap())
-    {
-        assert_eq!(old["room"], new["room"], "the same tables");
-        if old["status"] == "playing" {
-            assert_eq!(old["game"], new["game"], "each game resumed, not started again");
+    assert_eq!(after.summary.status, TournamentStatus::Running);
+    assert_eq!(before.stages[0].tables.len(), after.stages[0].tables.len());
+    for (old, new) in before.stages[0].tables.iter().zip(&after.stages[0].tables) {
+        assert_eq!(old.room, new.room, "the same tables");
+        if old.status == TableStatus::Playing {
+            assert_eq!(old.game, new.game, "each game resumed, not started again");
         }
     }
 
@@ -667,11 +609,10 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
         again.received = std::mem::take(&mut player.received);
         *player = again;
         let (_, room) = tables_announced(player).last().cloned().expect("a table");
-        let playing = stages(&after)[0]["tables"]
-            .as_array()
-            .unwrap()
+        let playing = after.stages[0]
+            .tables
             .iter()
-            .any(|t| t["room"] == room.as_str() && t["status"] == "playing");
+            .any(|t| t.room == room && t.status == TableStatus::Playing);
         if playing {
             player.clear_table();
             player.join_room(&room).await;
@@ -682,15 +623,14 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
 
     // Seat 0's game kept its first hand exactly as it was played.
     let room = &tables_announced(&players[0])[0].1;
-    let table = stages(&view)[0]["tables"]
-        .as_array()
-        .unwrap()
+    let table = stages(&view)[0]
+        .tables
         .iter()
-        .find(|t| t["room"] == room.as_str())
+        .find(|t| t.room == *room)
         .expect("seat 0's first table")
         .clone();
-    let game = table["game"].as_str().unwrap();
-    let history = http(address, "GET", &format!("/api/games/{game}/history"), None, None).await;
+    let game = table.game.expect("a stored game");
+    let history = Api::new(address).history(game).await;
     let first: Value = serde_json::from_str(history.body.lines().next().expect("hands stored")).unwrap();
     assert_eq!(first["tricks_won"], json!(first_hand_tricks));
     drop(server);
@@ -738,8 +678,8 @@ async fn a_start_time_starts_the_tournament_or_cancels_it() {
     .await;
     assert_eq!(add_bots(address, &admin, &later, 4).await.status, 204);
     let full = add_bots(address, &admin, &later, 1).await;
-    assert_eq!((full.status, full.json()["error"].clone()), (409, json!("full")));
-    assert_eq!(view(address, &later).await["status"], "open");
+    assert_eq!(full.error(), (409, "full".to_string()));
+    assert_eq!(view(address, &later).await.summary.status, TournamentStatus::Open);
 
     // Its time comes with enough entries: it starts by itself, and a
     // tournament of bots alone plays to the end.
@@ -751,8 +691,8 @@ async fn a_start_time_starts_the_tournament_or_cancels_it() {
     .await;
     assert_eq!(add_bots(address, &admin, &soon, 5).await.status, 204);
     assert_eq!(
-        view(address, &soon).await["status"],
-        "open",
+        view(address, &soon).await.summary.status,
+        TournamentStatus::Open,
         "not before its time"
     );
 
@@ -767,24 +707,26 @@ async fn a_start_time_starts_the_tournament_or_cancels_it() {
     let deadline = tokio::time::Instant::now() + GAME_DEADLINE;
     loop {
         let (soon_view, empty_view) = (view(address, &soon).await, view(address, &empty).await);
-        if soon_view["status"] == "finished" && empty_view["status"] == "cancelled" {
+        if soon_view.summary.status == TournamentStatus::Finished
+            && empty_view.summary.status == TournamentStatus::Cancelled
+        {
             // Five entries make a bracket of eight.
-            assert_eq!(soon_view["entrants"].as_array().unwrap().len(), 8);
+            assert_eq!(soon_view.entrants.len(), 8);
             check_knockout(&soon_view, 8);
             break;
         }
         assert!(
             tokio::time::Instant::now() < deadline,
-            "{soon_view}\n{empty_view}"
+            "{soon_view:?}\n{empty_view:?}"
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let upcoming = http(address, "GET", "/api/tournaments?status=upcoming", None, None)
-        .await
-        .json();
-    let upcoming: Vec<&Value> = upcoming.as_array().unwrap().iter().collect();
+    let upcoming: Vec<TournamentSummary> =
+        http(address, "GET", "/api/tournaments?status=upcoming", None, None)
+            .await
+            .json();
     assert_eq!(upcoming.len(), 1);
-    assert_eq!(upcoming[0]["id"], later.as_str());
+    assert_eq!(upcoming[0].id.to_string(), later);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -795,19 +737,13 @@ async fn the_account_named_by_the_settings_administers_too() {
     };
     let server = TestServer::start(config).await;
     let address = server.address();
-    let is_admin = |token: String| async move {
-        http(address, "GET", "/api/me", None, Some(&token)).await.json()["is_admin"].clone()
-    };
+    let is_admin = |token: String| async move { Api::new(address).me(&token).await.is_admin };
     let (first, _) = account(address, "First").await;
     let (boss, _) = account(address, "boss").await;
     let (other, _) = account(address, "Other").await;
-    assert_eq!(is_admin(first).await, true, "the first account");
-    assert_eq!(
-        is_admin(boss.clone()).await,
-        true,
-        "the named account, in any case"
-    );
-    assert_eq!(is_admin(other.clone()).await, false);
+    assert!(is_admin(first).await, "the first account");
+    assert!(is_admin(boss.clone()).await, "the named account, in any case");
+    assert!(!is_admin(other.clone()).await);
     // The named administrator may run tournaments; the other may not.
     let settings = json!({"name": "Boss cup"});
     create(address, &boss, settings.clone()).await;

@@ -32,16 +32,17 @@ fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
 async fn the_page_is_served_at_the_root_and_at_a_rooms_link() {
     let server = TestServer::start(Config::default()).await;
     let root = http(server.address(), "GET", "/", None, None).await;
-    assert_eq!(root.status, 200, "{}", root.headers);
-    let head = root.headers.to_ascii_lowercase();
-    assert_eq!(header(&head, "content-type"), Some("text/html; charset=utf-8"));
-    let policy = header(&head, "content-security-policy").expect("a content security policy");
+    assert_eq!(root.status, 200, "{:?}", root.headers);
+    assert_eq!(root.header("content-type"), Some("text/html; charset=utf-8"));
+    let policy = root
+        .header("content-security-policy")
+        .expect("a content security policy");
     assert!(policy.contains("default-src 'self'"), "{policy}");
     assert!(
         policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"),
         "{policy}"
     );
-    assert_eq!(header(&head, "x-content-type-options"), Some("nosniff"));
+    assert_eq!(root.header("x-content-type-options"), Some("nosniff"));
     // Every script of the page is a file of this server: none is inline,
     // and none comes from another host.
     for script in root.body.split("<script").skip(1) {
@@ -88,7 +89,7 @@ async fn modules_have_their_type_and_unknown_files_get_the_json_404() {
     ] {
         let answer = http(server.address(), "GET", path, None, None).await;
         assert_eq!(answer.status, 404, "{path}");
-        assert_eq!(answer.json()["error"], "not_found", "{path}");
+        assert_eq!(answer.value()["error"], "not_found", "{path}");
     }
 }
 

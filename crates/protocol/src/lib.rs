@@ -4,6 +4,7 @@
 
 pub mod event;
 pub mod history;
+pub mod http;
 pub mod read;
 pub mod schema;
 pub mod ws;

@@ -11,6 +11,7 @@ use spades_engine::{Card, CardSet, PassOrder, Preset, RuleSet, Seat, Team};
 use strum::VariantNames;
 
 use crate::event::{EventKind, RoomEvent};
+use crate::http::TournamentView;
 
 /// The protocol version this build speaks. A client names the version it
 /// speaks in `hello`; the server refuses any other.
@@ -597,7 +598,7 @@ pub enum ServerMessage {
     Tournament {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         id: Option<MessageId>,
-        tournament: serde_json::Value,
+        tournament: TournamentView,
     },
 
     /// Whose turn it is. Not an event: it has no `seq` of its own and is

@@ -19,7 +19,6 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde::Serialize;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
@@ -344,12 +343,11 @@ pub struct Account {
 }
 
 /// What anyone may read about a player.
-#[derive(Clone, Debug, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct Profile {
     pub id: Uuid,
     pub name: String,
     pub registered: bool,
-    #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
     pub rating: f64,
     pub rating_deviation: f64,
@@ -437,18 +435,15 @@ pub enum Write {
 }
 
 /// A game as stored, for a list or a summary.
-#[derive(Clone, Debug, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct GameSummary {
     pub id: Uuid,
     pub room: String,
     pub room_name: String,
-    #[serde(skip)]
     pub private: bool,
     pub number: i32,
     pub status: String,
-    #[serde(with = "time::serde::rfc3339")]
     pub started_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339::option")]
     pub finished_at: Option<OffsetDateTime>,
     pub winner: Option<i16>,
     pub score0: Option<i32>,
@@ -456,7 +451,7 @@ pub struct GameSummary {
 }
 
 /// A seat of a stored game.
-#[derive(Clone, Debug, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct GamePlayer {
     pub seat: i16,
     pub account_id: Uuid,

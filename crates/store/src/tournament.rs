@@ -6,7 +6,6 @@
 //! transaction before any of them opens, and a table's result is written in
 //! the transaction that finishes its game (see [`crate::Store::write`]).
 
-use serde::Serialize;
 use sqlx::types::Json;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -42,7 +41,7 @@ pub struct NewTournament {
 }
 
 /// A line of the tournament list.
-#[derive(Clone, Debug, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct TournamentSummary {
     pub id: Uuid,
     pub name: String,
@@ -50,13 +49,9 @@ pub struct TournamentSummary {
     pub status: String,
     pub organizer_id: Uuid,
     pub organizer_name: String,
-    #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339::option")]
     pub starts_at: Option<OffsetDateTime>,
-    #[serde(with = "time::serde::rfc3339::option")]
     pub started_at: Option<OffsetDateTime>,
-    #[serde(with = "time::serde::rfc3339::option")]
     pub finished_at: Option<OffsetDateTime>,
     pub max_players: i32,
     pub rounds: Option<i32>,
@@ -65,7 +60,7 @@ pub struct TournamentSummary {
 }
 
 /// One entry of a tournament, with its standing.
-#[derive(Clone, Debug, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct Entrant {
     pub entry: i32,
     pub account_id: Uuid,
@@ -77,7 +72,7 @@ pub struct Entrant {
 }
 
 /// One table of a stage, as stored.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct StoredTable {
     pub table: u32,
     /// The entries in seats 0 to 3; seats 0 and 2 are team 0.
@@ -91,19 +86,17 @@ pub struct StoredTable {
 }
 
 /// The tables of one stage or round.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Stage {
     pub stage: u32,
     pub tables: Vec<StoredTable>,
 }
 
 /// A whole tournament: enough to draw its bracket or standings.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Tournament {
-    #[serde(flatten)]
     pub summary: TournamentSummary,
     pub rules: serde_json::Value,
-    #[serde(skip)]
     pub seed: u64,
     pub entrants: Vec<Entrant>,
     pub stages: Vec<Stage>,
@@ -124,13 +117,12 @@ impl Tournament {
 }
 
 /// A tournament in a player's history.
-#[derive(Clone, Debug, PartialEq, Serialize, sqlx::FromRow)]
+#[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 pub struct PlayedTournament {
     pub id: Uuid,
     pub name: String,
     pub format: String,
     pub status: String,
-    #[serde(with = "time::serde::rfc3339::option")]
     pub started_at: Option<OffsetDateTime>,
     pub entry: i32,
     pub points: i32,

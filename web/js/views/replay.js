@@ -115,7 +115,7 @@ export function mount(root, app, gameId) {
     const active = document.activeElement?.dataset?.testid;
     fill(section,
       h('h1', { id: 'replay-title' }, `Replay: ${game.room_name}`),
-      h('p', { class: 'hint' }, `${formatDate(game.started_at)} · final score ${game.score0 ?? '?'} to ${game.score1 ?? '?'}`),
+      h('p', { class: 'hint' }, `${formatDate(game.started_at)} · final score ${game.score?.[0] ?? '?'} to ${game.score?.[1] ?? '?'}`),
       h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
         control('prev-hand', 'Previous hand', '« Hand'),
         control('prev-trick', 'Previous trick', '‹ Trick'),

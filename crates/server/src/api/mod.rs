@@ -7,6 +7,7 @@
 mod error;
 mod login;
 mod passwords;
+pub(crate) mod views;
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -16,9 +17,11 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde::{Deserialize, Serialize};
-use spades_protocol::ws::PlayerInfo;
-use spades_store::{Account, Profile};
+use serde::Deserialize;
+use spades_protocol::http::{
+    Credentials, GameRecord, GameStatus, Leaderboard, Me, NewPassword, Profile, RecentGames, Session,
+};
+use spades_store::Account;
 use uuid::Uuid;
 
 pub(crate) use error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, no_route, wrong_method};
@@ -97,24 +100,7 @@ fn check_name(name: &str) -> ApiResult<String> {
     clean_name(name).ok_or_else(|| ApiError::new(StatusCode::BAD_REQUEST, "bad_name", NAME_RULES))
 }
 
-#[derive(Deserialize)]
-struct Credentials {
-    name: String,
-    password: String,
-}
-
-#[derive(Deserialize)]
-struct NewPassword {
-    password: String,
-}
-
-#[derive(Serialize)]
-struct SessionAnswer {
-    token: String,
-    player: PlayerInfo,
-}
-
-async fn session_for(state: &AppState, account: Uuid, name: &str) -> ApiResult<SessionAnswer> {
+async fn session_for(state: &AppState, account: Uuid, name: &str) -> ApiResult<Session> {
     let lifetime = state.config().session_lifetime;
     let token = identity::open_session(state.store(), account, TokenKind::Account, lifetime).await?;
     let player = PlayerRef::new(account, name);
@@ -122,7 +108,7 @@ async fn session_for(state: &AppState, account: Uuid, name: &str) -> ApiResult<S
     state
         .known_sessions()
         .remember(identity::token_hash(&token), &player, expires_at);
-    Ok(SessionAnswer {
+    Ok(Session {
         token,
         player: PlayerRef::new(account, name).info(),
     })
@@ -160,7 +146,7 @@ async fn login(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
     ApiJson(body): ApiJson<Credentials>,
-) -> ApiResult<Json<SessionAnswer>> {
+) -> ApiResult<Json<Session>> {
     let limiter = state.login_limiter();
     let name = identity::normalize(&body.name);
     let attempt = limiter.attempt(&name, address).map_err(|wait| {
@@ -234,7 +220,7 @@ async fn claim(
     State(state): State<AppState>,
     headers: HeaderMap,
     ApiJson(body): ApiJson<NewPassword>,
-) -> ApiResult<Json<SessionAnswer>> {
+) -> ApiResult<Json<Session>> {
     let account = caller(&state, &headers).await?;
     if account.registered {
         return Err(ApiError::new(
@@ -255,28 +241,24 @@ async fn claim(
 }
 
 /// `GET /api/me`: the caller's profile, with his permissions.
-async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Response> {
+async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Me>> {
     let account = caller(&state, &headers).await?;
     let profile = state
         .store()
         .profile(account.id)
         .await?
         .ok_or_else(|| ApiError::not_found("player"))?;
-    let mut body = serde_json::to_value(profile).unwrap_or_default();
-    body["is_admin"] = account.is_admin.into();
-    body["can_organize"] = account.can_organize.into();
-    Ok(Json(body).into_response())
+    Ok(Json(views::me(profile, &account)?))
 }
 
 /// `GET /api/players/{id}`: anyone's public profile.
 async fn player(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<Profile>> {
-    Ok(Json(
-        state
-            .store()
-            .profile(id)
-            .await?
-            .ok_or_else(|| ApiError::not_found("player"))?,
-    ))
+    let profile = state
+        .store()
+        .profile(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("player"))?;
+    Ok(Json(views::profile(profile)?))
 }
 
 #[derive(Deserialize)]
@@ -286,7 +268,10 @@ struct Page {
 }
 
 /// `GET /api/leaderboard?page=1&per_page=20`: registered players by rating.
-async fn leaderboard(State(state): State<AppState>, ApiQuery(page): ApiQuery<Page>) -> ApiResult<Response> {
+async fn leaderboard(
+    State(state): State<AppState>,
+    ApiQuery(page): ApiQuery<Page>,
+) -> ApiResult<Json<Leaderboard>> {
     let per_page = page.per_page.unwrap_or(20).clamp(1, 100);
     let number = page.page.unwrap_or(1).max(1);
     let (players, total) = state
@@ -294,19 +279,17 @@ async fn leaderboard(State(state): State<AppState>, ApiQuery(page): ApiQuery<Pag
         .leaderboard((number - 1) * per_page, per_page)
         .await?;
     let first_rank = (number - 1) * per_page + 1;
-    let rows: Vec<serde_json::Value> = players
+    let players = players
         .into_iter()
-        .enumerate()
-        .map(|(i, profile)| {
-            let mut row = serde_json::to_value(profile).unwrap_or_default();
-            row["rank"] = (first_rank + i as u32).into();
-            row
-        })
-        .collect();
-    Ok(
-        Json(serde_json::json!({"page": number, "per_page": per_page, "total": total, "players": rows}))
-            .into_response(),
-    )
+        .zip(first_rank..)
+        .map(|(profile, rank)| views::leaderboard_row(profile, rank))
+        .collect::<Result<_, _>>()?;
+    Ok(Json(Leaderboard {
+        page: number,
+        per_page,
+        total: u64::try_from(total).unwrap_or_default(),
+        players,
+    }))
 }
 
 #[derive(Deserialize)]
@@ -319,36 +302,28 @@ async fn my_games(
     State(state): State<AppState>,
     headers: HeaderMap,
     ApiQuery(limit): ApiQuery<Limit>,
-) -> ApiResult<Response> {
+) -> ApiResult<Json<RecentGames>> {
     let account = caller(&state, &headers).await?;
     let games = state
         .store()
         .recent_games(account.id, limit.limit.unwrap_or(20).clamp(1, 100))
         .await?;
-    Ok(Json(serde_json::json!({"games": games})).into_response())
+    let games = games
+        .into_iter()
+        .map(views::recent_game)
+        .collect::<Result<_, _>>()?;
+    Ok(Json(RecentGames { games }))
 }
 
 /// `GET /api/games/{id}`: a stored game. The seed and the actions, which
 /// reveal every card, are given only once the game is over.
-async fn game(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Response> {
+async fn game(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<GameRecord>> {
     let game = state
         .store()
         .game(id)
         .await?
         .ok_or_else(|| ApiError::not_found("game"))?;
-    let mut body = serde_json::to_value(&game.summary).unwrap_or_default();
-    body["players"] = serde_json::to_value(&game.players).unwrap_or_default();
-    body["rules"] = game.rules.clone();
-    if game.summary.status != "playing" {
-        body["seed"] = game.seed.to_string().into();
-        let actions: Vec<serde_json::Value> = game
-            .actions
-            .iter()
-            .map(|stored| serde_json::json!({"seat": stored.seat, "action": stored.action}))
-            .collect();
-        body["actions"] = actions.into();
-    }
-    Ok(Json(body).into_response())
+    Ok(Json(views::game_record(game)?))
 }
 
 /// `GET /api/games/{id}/history`: a finished game's hands as JSON lines.
@@ -358,7 +333,7 @@ async fn history(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> A
         .game(id)
         .await?
         .ok_or_else(|| ApiError::not_found("game"))?;
-    if game.summary.status == "playing" {
+    if game.summary.status == <&str>::from(GameStatus::Playing) {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "game_in_progress",

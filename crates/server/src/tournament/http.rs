@@ -8,12 +8,17 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use spades_engine::RuleSet;
-use spades_store::{Account, NewTournament, PlayedTournament, Tournament, TournamentSummary};
+use spades_protocol::http::{
+    BotCount, Entry, NewTournament, Permissions, PlayedTournament, TournamentFormat, TournamentSummary,
+    TournamentView,
+};
+use spades_store::Account;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::Refusal;
 use crate::AppState;
+use crate::api::views;
 use crate::api::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, BODY_LIMIT, caller};
 use crate::identity::clean_text;
 
@@ -64,33 +69,6 @@ async fn organizer(state: &AppState, headers: &HeaderMap) -> ApiResult<Account> 
     }
 }
 
-/// What an organiser sends to create a tournament.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NewSettings {
-    name: String,
-    #[serde(default = "knockout")]
-    format: String,
-    #[serde(default = "sixteen")]
-    max_players: u32,
-    /// RFC 3339; absent: the tournament starts when full.
-    #[serde(default, with = "time::serde::rfc3339::option")]
-    starts_at: Option<OffsetDateTime>,
-    /// Swiss rounds (default 7).
-    rounds: Option<u32>,
-    target: Option<i32>,
-    loss_threshold: Option<i32>,
-    hands: Option<u32>,
-}
-
-fn knockout() -> String {
-    "knockout".into()
-}
-
-fn sixteen() -> u32 {
-    16
-}
-
 fn bad(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
 }
@@ -99,7 +77,7 @@ fn bad(message: impl Into<String>) -> ApiError {
 async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
-    ApiJson(body): ApiJson<NewSettings>,
+    ApiJson(body): ApiJson<NewTournament>,
 ) -> ApiResult<Response> {
     let account = organizer(&state, &headers).await?;
     let name = clean_text(&body.name, MAX_TOURNAMENT_NAME).ok_or_else(|| {
@@ -108,16 +86,15 @@ async fn create(
                  control characters, invisible ones and those that change the direction of text are refused"
         ))
     })?;
-    let format: &'static str = match body.format.as_str() {
-        "knockout" => "knockout",
-        "swiss" => "swiss",
-        _ => return Err(bad("the format is knockout or swiss")),
-    };
+    let format: TournamentFormat = body
+        .format
+        .parse()
+        .map_err(|_| bad("the format is knockout or swiss"))?;
     if !(4..=1024).contains(&body.max_players) {
         return Err(bad("max_players is between 4 and 1024"));
     }
     let rounds = match (format, body.rounds) {
-        ("swiss", rounds) => Some(rounds.unwrap_or(7)),
+        (TournamentFormat::Swiss, rounds) => Some(rounds.unwrap_or(7)),
         (_, None) => None,
         (_, Some(_)) => return Err(bad("rounds are set for a Swiss tournament only")),
     };
@@ -137,10 +114,10 @@ async fn create(
         .validate()
         .map_err(|error| bad(format!("{error} (target, loss_threshold, hands)")))?;
     let id = Uuid::new_v4();
-    let new = NewTournament {
+    let new = spades_store::NewTournament {
         id,
         name,
-        format,
+        format: format.into(),
         organizer: account.id,
         created_at: OffsetDateTime::now_utc(),
         starts_at: body.starts_at,
@@ -156,7 +133,7 @@ async fn create(
         .tournament(id)
         .await?
         .ok_or_else(|| ApiError::not_found("tournament"))?;
-    Ok((StatusCode::CREATED, Json(tournament)).into_response())
+    Ok((StatusCode::CREATED, Json(views::tournament(&tournament)?)).into_response())
 }
 
 #[derive(Deserialize)]
@@ -177,18 +154,23 @@ async fn list(
         Some("finished") => &["finished", "cancelled"],
         Some(_) => return Err(bad("status is upcoming, running or finished")),
     };
-    Ok(Json(state.store().tournaments(statuses, LIST_LIMIT).await?))
+    let tournaments = state.store().tournaments(statuses, LIST_LIMIT).await?;
+    let tournaments = tournaments
+        .into_iter()
+        .map(views::tournament_summary)
+        .collect::<Result<_, _>>()?;
+    Ok(Json(tournaments))
 }
 
 /// `GET /api/tournaments/{id}`: the settings, the entrants with their
 /// standings and places, and every table of every stage.
-async fn show(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<Tournament>> {
-    state
+async fn show(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<TournamentView>> {
+    let tournament = state
         .store()
         .tournament(id)
         .await?
-        .map(Json)
-        .ok_or_else(|| ApiError::not_found("tournament"))
+        .ok_or_else(|| ApiError::not_found("tournament"))?;
+    Ok(Json(views::tournament(&tournament)?))
 }
 
 /// `POST /api/tournaments/{id}/register`: the caller enters.
@@ -199,7 +181,7 @@ async fn register(
 ) -> ApiResult<Response> {
     let account = caller(&state, &headers).await?;
     let entry = state.tournaments().register(id, account.id).await?;
-    Ok((StatusCode::CREATED, Json(serde_json::json!({ "entry": entry }))).into_response())
+    Ok((StatusCode::CREATED, Json(Entry { entry })).into_response())
 }
 
 /// `DELETE /api/tournaments/{id}/register`: the caller withdraws.
@@ -211,11 +193,6 @@ async fn unregister(
     let account = caller(&state, &headers).await?;
     state.tournaments().unregister(id, account.id).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-#[derive(Deserialize)]
-struct BotCount {
-    count: u32,
 }
 
 /// `POST /api/tournaments/{id}/bots {count}`: an organiser enters bots.
@@ -258,15 +235,12 @@ async fn history(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<Json<Vec<PlayedTournament>>> {
-    Ok(Json(state.store().player_tournaments(id, LIST_LIMIT).await?))
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Permissions {
-    organizer: bool,
-    #[serde(default)]
-    admin: bool,
+    let played = state.store().player_tournaments(id, LIST_LIMIT).await?;
+    let played = played
+        .into_iter()
+        .map(views::played_tournament)
+        .collect::<Result<_, _>>()?;
+    Ok(Json(played))
 }
 
 /// `POST /api/players/{id}/permissions {organizer, admin}`: an

@@ -1,0 +1,208 @@
+//! A running tournament brought up to date: the tables of its stage
+//! opened, and once the stage is over, the next stage seated or the places
+//! given, from the standings.
+
+use std::collections::HashMap;
+
+use spades_store::{Step, StoreError, Tournament};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::Manager;
+use super::pairing::{self, History, Seatable};
+use super::tables::new_tables;
+
+/// The seed of a stage's draw, from the tournament's.
+pub(super) fn stage_seed(seed: u64, stage: u32) -> u64 {
+    seed ^ u64::from(stage)
+        .wrapping_add(1)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// Partnerships played in every stage so far.
+fn history(tournament: &Tournament) -> History {
+    let mut history = History::default();
+    for stage in &tournament.stages {
+        for table in &stage.tables {
+            history.add_table(table.seats);
+        }
+    }
+    history
+}
+
+/// Each entry's points and score difference over every finished table.
+fn standings(tournament: &Tournament) -> HashMap<u32, (i32, i32)> {
+    let mut standings: HashMap<u32, (i32, i32)> = tournament
+        .entrants
+        .iter()
+        .map(|entrant| (entrant.entry as u32, (0, 0)))
+        .collect();
+    for table in tournament.stages.iter().flat_map(|stage| &stage.tables) {
+        let (Some(winner), Some(score)) = (table.winner, table.score) else {
+            continue;
+        };
+        for (seat, entry) in table.seats.iter().enumerate() {
+            let team = seat % 2;
+            let standing = standings.entry(*entry).or_default();
+            standing.0 += i32::from(team == usize::from(winner));
+            standing.1 += score[team] - score[1 - team];
+        }
+    }
+    standings
+}
+
+/// Entries best first: points, then score difference, then entry number.
+fn ranked(standings: &HashMap<u32, (i32, i32)>) -> Vec<u32> {
+    let mut entries: Vec<u32> = standings.keys().copied().collect();
+    entries.sort_by_key(|entry| {
+        let (points, diff) = standings[entry];
+        (std::cmp::Reverse(points), std::cmp::Reverse(diff), *entry)
+    });
+    entries
+}
+
+impl Manager {
+    /// Brings a running tournament up to date with the store: opens the
+    /// tables of its current stage that are not open yet, and when the
+    /// whole stage is finished, seats the next one or ends the tournament.
+    /// Watchers are sent the new view if anything changed (or `changed`).
+    pub(super) async fn carry_on(&mut self, id: Uuid, mut changed: bool) {
+        loop {
+            let tournament = match self.store.tournament(id).await {
+                Ok(Some(tournament)) => tournament,
+                Ok(None) => return,
+                Err(error) => {
+                    tracing::warn!(tournament = %id, %error, "cannot read a tournament; trying again later");
+                    return;
+                }
+            };
+            if tournament.summary.status != "running" {
+                break;
+            }
+            let Some(stage) = tournament.last_stage() else {
+                break;
+            };
+            for table in stage.tables.iter().filter(|table| table.status == "pending") {
+                changed |= self.open_table(&tournament, stage.stage, table).await;
+            }
+            if !stage.tables.iter().all(|table| table.status == "finished") {
+                break;
+            }
+            match self.advance(&tournament).await {
+                Ok(true) => changed = true,
+                Ok(false) => break,
+                Err(error) => {
+                    tracing::warn!(tournament = %id, %error, "cannot advance a tournament; trying again later");
+                    break;
+                }
+            }
+        }
+        if changed {
+            self.broadcast(id).await;
+        }
+    }
+
+    /// Writes what follows a finished stage: the next stage's tables, or
+    /// the end and the places.
+    async fn advance(&self, tournament: &Tournament) -> Result<bool, StoreError> {
+        let Some(stage) = tournament.last_stage() else {
+            return Ok(false);
+        };
+        let id = tournament.summary.id;
+        let next = stage.stage + 1;
+        let step = if tournament.summary.format == "knockout" {
+            let mut winners = Vec::new();
+            let mut places = Vec::new();
+            // Losers share the place after every pair that went further.
+            let losers_place = stage.tables.len() as u32 + 1;
+            for table in &stage.tables {
+                let winner = usize::from(table.winner.unwrap_or(0));
+                for (seat, entry) in table.seats.iter().enumerate() {
+                    if seat % 2 == winner {
+                        winners.push(*entry);
+                    } else {
+                        places.push((*entry, losers_place));
+                    }
+                }
+            }
+            if stage.tables.len() == 1 {
+                places.extend(winners.iter().map(|entry| (*entry, 1)));
+                Step {
+                    status: Some("finished"),
+                    places,
+                    ..Step::default()
+                }
+            } else {
+                let players: Vec<Seatable> = winners
+                    .iter()
+                    .map(|entry| Seatable {
+                        entry: *entry,
+                        bot: tournament.entrant(*entry).is_some_and(|e| e.bot),
+                    })
+                    .collect();
+                let seats = pairing::knockout_stage(
+                    &players,
+                    &history(tournament),
+                    stage_seed(tournament.seed, next),
+                );
+                Step {
+                    stage: next,
+                    tables: new_tables(seats),
+                    places,
+                    ..Step::default()
+                }
+            }
+        } else {
+            let standings = standings(tournament);
+            let ranked = ranked(&standings);
+            let table: Vec<(u32, i32, i32)> = ranked
+                .iter()
+                .map(|entry| (*entry, standings[entry].0, standings[entry].1))
+                .collect();
+            let rounds = tournament.summary.rounds.unwrap_or(1).max(1) as u32;
+            if next >= rounds {
+                // Competition ranking: equal standings share a place.
+                let mut places = Vec::with_capacity(ranked.len());
+                for (i, entry) in ranked.iter().enumerate() {
+                    let place = match i.checked_sub(1) {
+                        Some(before) if standings[&ranked[before]] == standings[entry] => {
+                            places.last().map_or(1, |(_, place)| *place)
+                        }
+                        _ => i as u32 + 1,
+                    };
+                    places.push((*entry, place));
+                }
+                Step {
+                    status: Some("finished"),
+                    standings: table,
+                    places,
+                    ..Step::default()
+                }
+            } else {
+                let players: Vec<Seatable> = ranked
+                    .iter()
+                    .map(|entry| Seatable {
+                        entry: *entry,
+                        bot: tournament.entrant(*entry).is_some_and(|e| e.bot),
+                    })
+                    .collect();
+                let seats =
+                    pairing::swiss_round(&players, &history(tournament), stage_seed(tournament.seed, next));
+                Step {
+                    stage: next,
+                    tables: new_tables(seats),
+                    standings: table,
+                    ..Step::default()
+                }
+            }
+        };
+        let done = self
+            .store
+            .tournament_step(id, &step, OffsetDateTime::now_utc())
+            .await?;
+        if done && step.status == Some("finished") {
+            tracing::info!(tournament = %id, "tournament finished");
+        }
+        Ok(done)
+    }
+}
