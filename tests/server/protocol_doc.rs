@@ -142,3 +142,17 @@ fn the_schemas_refuse_what_the_types_refuse() {
         assert!(!server.is_valid(&bad), "server schema allows {bad}");
     }
 }
+
+#[tokio::test]
+async fn the_server_serves_the_schemas() {
+    let server = crate::support::TestServer::start(spades_server::Config::default()).await;
+    let api = server.api();
+    for (name, generated, _) in schemas() {
+        let answer = api.get(&format!("/api/schema/{name}"), None).await.expect(200);
+        assert_eq!(answer.header("content-type"), Some("application/schema+json"));
+        assert!(
+            answer.body == generated,
+            "/api/schema/{name} is not the generated schema"
+        );
+    }
+}

@@ -131,6 +131,7 @@ impl AppState {
             online.clone(),
             lifecycle.clone(),
             table_rx,
+            metrics.clone(),
         );
         AppState {
             shared: Arc::new(Shared {

@@ -23,6 +23,7 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::{Registry, Unit};
 use spades_protocol::ws::ErrorCode;
+use strum::VariantNames;
 
 use crate::listener::SocketsClosed;
 
@@ -86,6 +87,9 @@ pub struct Metrics {
     pub errors: Family<Label, Counter>,
     /// How long a bot took to choose its action.
     pub bot_thinking: Histogram,
+    /// Tournaments being played, as the runner last counted them (it
+    /// looks every second).
+    pub tournaments: Gauge,
     /// Read at each scrape.
     connections: Gauge,
     connections_max: Gauge,
@@ -118,16 +122,20 @@ impl Metrics {
             messages_out: Counter::default(),
             errors: Family::default(),
             bot_thinking: Histogram::new(exponential_buckets(10e-6, 4.0, 12)),
+            tournaments: Gauge::default(),
             connections: Gauge::default(),
             connections_max: Gauge::default(),
             degraded: Gauge::default(),
             pool_size: Gauge::default(),
             pool_idle: Gauge::default(),
         };
-        // Every reason is shown from the start, at zero, so that a
-        // dashboard's rate has a series before the first refusal.
+        // Every reason and error code is shown from the start, at zero, so
+        // that a dashboard's rate has a series before the first one.
         for reason in ["full", "per_address", "shutting_down"] {
             drop(metrics.refused.get_or_create(&[("reason", reason)]));
+        }
+        for &code in ErrorCode::VARIANTS {
+            drop(metrics.errors.get_or_create(&[("code", code)]));
         }
         let r = &mut metrics.registry;
         r.register(
@@ -181,6 +189,11 @@ impl Metrics {
             "How long a bot took to choose an action",
             Unit::Seconds,
             metrics.bot_thinking.clone(),
+        );
+        r.register(
+            "tournaments_running",
+            "Tournaments being played",
+            metrics.tournaments.clone(),
         );
         r.register("journal_writes", "Game writes stored", journal.writes.clone());
         r.register(

@@ -41,6 +41,7 @@ pub use watchers::view_reply;
 use crate::identity::Online;
 use crate::lifecycle::Lifecycle;
 use crate::lobby::LobbyHandle;
+use crate::metrics::Metrics;
 use crate::outbox::Outbox;
 use crate::room::TableNote;
 
@@ -58,6 +59,7 @@ struct Manager {
     online: Arc<Online>,
     /// Connections following each tournament.
     watchers: HashMap<Uuid, Vec<Outbox>>,
+    metrics: Arc<Metrics>,
 }
 
 /// Starts the tournament task. Tournament tables report the start and the
@@ -68,6 +70,7 @@ pub fn spawn(
     online: Arc<Online>,
     lifecycle: Arc<Lifecycle>,
     mut tables: mpsc::UnboundedReceiver<TableNote>,
+    metrics: Arc<Metrics>,
 ) -> TournamentHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
     let mut manager = Manager {
@@ -75,6 +78,7 @@ pub fn spawn(
         lobby,
         online,
         watchers: HashMap::new(),
+        metrics,
     };
     let stop = lifecycle.stopped();
     tokio::spawn(async move {
