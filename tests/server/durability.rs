@@ -640,7 +640,7 @@ async fn when_postgres_goes_away_play_goes_on_and_every_hand_is_stored_when_it_r
     assert_eq!(ready.status, 503);
     assert!(ready.body.contains("degraded"), "{}", ready.body);
     let refused_start = others[0].request(|id| ClientMessage::StartGame { id }).await;
-    assert_eq!(refused(refused_start), ErrorCode::ServerBusy);
+    assert_eq!(refused(refused_start), ErrorCode::StoreUnavailable);
 
     // East's connection drops. The server cannot ask the store about his
     // token, but it has seen his session: he comes back to his seat.
@@ -671,7 +671,7 @@ async fn when_postgres_goes_away_play_goes_on_and_every_hand_is_stored_when_it_r
     assert!(matches!(
         stranger.hello_again("a_0123456789abcdef0123456789abcdef").await,
         Err(spades_client::ClientError::Refused {
-            code: ErrorCode::ServerBusy,
+            code: ErrorCode::StoreUnavailable,
             ..
         })
     ));
@@ -685,7 +685,7 @@ async fn when_postgres_goes_away_play_goes_on_and_every_hand_is_stored_when_it_r
             bots: Default::default(),
         })
         .await;
-    assert_eq!(refused(refused_room), ErrorCode::ServerBusy);
+    assert_eq!(refused(refused_room), ErrorCode::StoreUnavailable);
     play_into_hand(&mut players, 2, 11).await;
 
     postgres.start();

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use spades_engine::{CardSet, Seat};
 use spades_protocol::event::{EventKind, RoomEvent};
-use spades_protocol::ws::{ClientMessage, ErrorCode, RoomStatus, ServerMessage};
+use spades_protocol::ws::{ClientMessage, ErrorCode, RoomStatus, RulesSpec, ServerMessage};
 use spades_server::Config;
 
 use crate::support::*;
@@ -228,4 +228,33 @@ async fn the_lobby_lists_public_rooms_and_sends_live_updates() {
             |m| matches!(m, ServerMessage::LobbyRoomClosed { room } if *room == code),
         )
         .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_with_every_room_open_says_it_is_busy_not_that_its_store_is_down() {
+    let server = TestServer::start(Config {
+        max_rooms: 1,
+        ..Config::default()
+    })
+    .await;
+    let mut first = Player::connect(&server.url, "First").await;
+    first.create_room(RulesSpec::default(), false).await;
+    let mut second = Player::connect(&server.url, "Second").await;
+    let refusal = second
+        .request(|id| ClientMessage::CreateRoom {
+            id,
+            name: None,
+            rules: RulesSpec::default(),
+            private: false,
+            bots: Default::default(),
+        })
+        .await;
+    let Err(spades_client::ClientError::Refused { code, message }) = refusal else {
+        panic!("a second room opened: {refusal:?}");
+    };
+    assert_eq!(code, ErrorCode::ServerBusy);
+    assert!(message.contains("too many rooms"), "{message}");
+    // The connection carries on: the room it could not open takes nothing
+    // from it.
+    second.still_answers().await;
 }

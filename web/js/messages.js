@@ -45,7 +45,9 @@ export const SOCKET_ERRORS = {
   card_not_in_hand: 'That card is not in your hand.',
   must_follow_suit: 'You must follow the suit that was led.',
   spades_not_broken: 'Spades cannot be led until a spade has been played.',
-  server_busy: 'The server is busy right now. Try again in a moment.',
+  server_busy: 'The server has as many tables open as it can. Try again in a moment.',
+  store_unavailable: 'The server cannot reach its storage right now. Games go on; try again in a moment.',
+  shutting_down: 'The server is restarting. Try again when it is back.',
   internal: 'Something went wrong on the server. Try again.',
 };
 

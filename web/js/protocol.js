@@ -330,7 +330,7 @@ export class Client {
 
   helloRefused(error) {
     if (error.code === 'connection_lost') return;
-    if (error.code === 'server_busy') {
+    if (error.code === 'store_unavailable') {
       // The store is down and this token is not known yet: wait and retry.
       if (this.socket) this.drop(this.socket, 1006);
       return;

@@ -691,7 +691,12 @@ pub enum ErrorCode {
     MustFollowSuit,
     SpadesNotBroken,
     // The server.
+    /// As many rooms are open as the server allows.
     ServerBusy,
+    /// The server cannot reach its store now.
+    StoreUnavailable,
+    /// The server is stopping.
+    ShuttingDown,
     Internal,
 }
 

@@ -23,6 +23,7 @@ mod render;
 mod room;
 mod sessions;
 mod tournament;
+mod unavailable;
 mod web;
 
 use std::future::Future;

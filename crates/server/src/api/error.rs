@@ -16,6 +16,7 @@ use serde::de::DeserializeOwned;
 use spades_store::StoreError;
 
 use super::BODY_LIMIT;
+use crate::unavailable::Unavailable;
 
 /// An error answer.
 #[derive(Debug)]
@@ -69,11 +70,7 @@ impl From<StoreError> for ApiError {
             error => {
                 // Details go to the log, not to the client.
                 tracing::error!(%error, "storage error in the HTTP API");
-                ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "unavailable",
-                    "storage is unavailable; try again",
-                )
+                Unavailable::Store.into()
             }
         }
     }

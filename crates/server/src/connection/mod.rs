@@ -21,6 +21,7 @@ use crate::AppState;
 use crate::identity::{self, PlayerRef};
 use crate::outbox::{self, CloseReason, Outbox};
 use crate::room::{RoomHandle, RoomRequest};
+use crate::unavailable::Unavailable;
 
 mod link;
 mod rate_limit;
@@ -248,14 +249,11 @@ impl Session {
                     .await
                 {
                     Ok(view) => self.send(&crate::tournament::view_reply(id, view)),
-                    Err(crate::tournament::Refusal::NotFound) => {
-                        self.send_error(Some(id), ErrorCode::TournamentNotFound, "no such tournament")
+                    Err(crate::tournament::Refusal::Unavailable(unavailable)) => {
+                        self.send_unavailable(id, unavailable)
                     }
-                    Err(_) => self.send_error(
-                        Some(id),
-                        ErrorCode::ServerBusy,
-                        "storage is unavailable; try again later",
-                    ),
+                    // Watching is refused for no other reason.
+                    Err(_) => self.send_error(Some(id), ErrorCode::TournamentNotFound, "no such tournament"),
                 }
             }
             ClientMessage::UnwatchTournament { id, tournament } => {
@@ -295,9 +293,8 @@ impl Session {
                     .create(player.clone(), name, rules, private, bots)
                     .await
                 {
-                    Ok(Ok(room)) => self.enter(room, id, None).await,
-                    Ok(Err(busy)) => self.send_error(Some(id), ErrorCode::ServerBusy, busy.message()),
-                    Err(_) => self.shutting_down(id),
+                    Ok(room) => self.enter(room, id, None).await,
+                    Err(unavailable) => self.send_unavailable(id, unavailable),
                 }
             }
             ClientMessage::JoinRoom { id, room } => self.find_and_enter(id, &room, None).await,
@@ -411,7 +408,11 @@ impl Session {
     }
 
     fn shutting_down(&self, id: MessageId) {
-        self.send_error(Some(id), ErrorCode::ServerBusy, "the server is shutting down");
+        self.send_unavailable(id, Unavailable::ShuttingDown);
+    }
+
+    fn send_unavailable(&self, id: MessageId, unavailable: Unavailable) {
+        self.send_error(Some(id), unavailable.code(), unavailable.message());
     }
 
     async fn hello(&mut self, id: MessageId, version: u32, name: Option<String>, token: Option<String>) {
@@ -479,7 +480,7 @@ impl Session {
                 }
                 _ => {
                     tracing::error!(%error, "storage error during hello");
-                    Err((ErrorCode::ServerBusy, "storage is unavailable; try again later"))
+                    Err((Unavailable::Store.code(), Unavailable::Store.message()))
                 }
             },
         }
@@ -498,7 +499,7 @@ impl Session {
             }
             Err(error) => {
                 tracing::error!(%error, "storage error during hello");
-                Err((ErrorCode::ServerBusy, "storage is unavailable; try again later"))
+                Err((Unavailable::Store.code(), Unavailable::Store.message()))
             }
         }
     }

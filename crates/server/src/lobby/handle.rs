@@ -12,13 +12,14 @@ use crate::identity::PlayerRef;
 use crate::matchmaking;
 use crate::outbox::{ConnectionId, Outbox};
 use crate::room::{self, RoomHandle};
+use crate::unavailable::Unavailable;
 
 /// What a connection can ask the lobby.
 #[derive(Debug)]
 pub(super) enum LobbyRequest {
     Create {
         room: NewRoom,
-        reply: oneshot::Sender<Result<RoomHandle, Busy>>,
+        reply: oneshot::Sender<Result<RoomHandle, Unavailable>>,
     },
     Find {
         code: String,
@@ -94,27 +95,6 @@ pub struct TournamentTable {
     pub players: [PlayerRef; 4],
 }
 
-/// Why the lobby cannot open a room now.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Busy {
-    ShuttingDown,
-    /// The store is failing: a room could not number its events, and no
-    /// game could start in it.
-    StoreUnavailable,
-    TooManyRooms,
-}
-
-impl Busy {
-    /// What to tell the player.
-    pub fn message(self) -> &'static str {
-        match self {
-            Busy::ShuttingDown => "the server is shutting down",
-            Busy::StoreUnavailable => "storage is unavailable: no room can open now; try again later",
-            Busy::TooManyRooms => "too many rooms are open; try again later",
-        }
-    }
-}
-
 /// The lobby's address. Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct LobbyHandle {
@@ -124,6 +104,12 @@ pub struct LobbyHandle {
 /// The lobby stopped; only during shutdown.
 #[derive(Debug)]
 pub struct LobbyGone;
+
+impl From<LobbyGone> for Unavailable {
+    fn from(_: LobbyGone) -> Unavailable {
+        Unavailable::ShuttingDown
+    }
+}
 
 impl LobbyHandle {
     async fn ask<T>(&self, make: impl FnOnce(oneshot::Sender<T>) -> LobbyRequest) -> Result<T, LobbyGone> {
@@ -144,7 +130,7 @@ impl LobbyHandle {
         rules: RuleSet,
         private: bool,
         bots: BotLevel,
-    ) -> Result<Result<RoomHandle, Busy>, LobbyGone> {
+    ) -> Result<RoomHandle, Unavailable> {
         let room = NewRoom {
             owner,
             name,
@@ -152,7 +138,7 @@ impl LobbyHandle {
             private,
             bots,
         };
-        self.ask(|reply| LobbyRequest::Create { room, reply }).await
+        self.ask(|reply| LobbyRequest::Create { room, reply }).await?
     }
 
     pub async fn find(&self, code: &str) -> Result<Option<RoomHandle>, LobbyGone> {

@@ -10,11 +10,12 @@ use spades_engine::RuleSet;
 use spades_protocol::ws::{BotLevel, RoomStatus, RoomSummary, ServerMessage};
 use spades_store::TableLink;
 
-use super::handle::{Busy, NewRoom, TournamentTable};
+use super::handle::{NewRoom, TournamentTable};
 use super::room_code::new_code;
 use super::{Lobby, OpenRoom};
 use crate::identity::PlayerRef;
 use crate::room::{self, LobbyNote, RoomHandle};
+use crate::unavailable::Unavailable;
 
 /// The most rooms a `list_rooms` reply holds; waiting rooms come first.
 const MAX_LISTED_ROOMS: usize = 200;
@@ -30,15 +31,15 @@ fn public_list<'a>(summaries: impl Iterator<Item = &'a RoomSummary>) -> Vec<Room
 impl Lobby {
     /// Opens an empty room for the player who asked, unless the server
     /// cannot take another room now.
-    pub(super) fn create_room(&mut self, new: NewRoom) -> Result<RoomHandle, Busy> {
+    pub(super) fn create_room(&mut self, new: NewRoom) -> Result<RoomHandle, Unavailable> {
         if self.lifecycle.is_draining() {
-            return Err(Busy::ShuttingDown);
+            return Err(Unavailable::ShuttingDown);
         }
         if self.journal.is_degraded() {
-            return Err(Busy::StoreUnavailable);
+            return Err(Unavailable::Store);
         }
         if self.rooms.len() >= self.config.max_rooms {
-            return Err(Busy::TooManyRooms);
+            return Err(Unavailable::TooManyRooms);
         }
         let settings = room::Settings {
             code: self.unused_code(new.private),

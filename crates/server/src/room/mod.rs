@@ -30,6 +30,7 @@ use crate::journal::Journal;
 use crate::lifecycle::Lifecycle;
 use crate::metrics::Metrics;
 use crate::outbox::{ConnectionId, Outbox};
+use crate::unavailable::Unavailable;
 
 mod broadcast;
 mod member;
@@ -359,6 +360,12 @@ impl Refusal {
     }
 }
 
+impl From<Unavailable> for Refusal {
+    fn from(unavailable: Unavailable) -> Refusal {
+        Refusal::new(unavailable.code(), unavailable.message())
+    }
+}
+
 impl Room {
     async fn run(
         mut self,
@@ -469,13 +476,13 @@ impl Room {
         requests.close();
         let refusal = |id: MessageId| ServerMessage::Error {
             id: Some(id),
-            code: ErrorCode::ServerBusy,
+            code: Unavailable::Store.code(),
             message: "storage is unavailable: the room could not open; try again later".into(),
         };
         while let Ok(request) = requests.try_recv() {
             match request {
                 RoomRequest::Join { outbox, id, .. } | RoomRequest::Resync { outbox, id, .. } => {
-                    self.metrics.error_sent(ErrorCode::ServerBusy);
+                    self.metrics.error_sent(Unavailable::Store.code());
                     outbox.send(Utf8Bytes::from(refusal(id).to_json()));
                 }
                 RoomRequest::Leave { left, .. } => {

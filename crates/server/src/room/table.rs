@@ -13,6 +13,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::identity::PlayerRef;
+use crate::unavailable::Unavailable;
 
 use super::{LobbyNote, Member, Refusal, Room, TableNote};
 
@@ -234,11 +235,11 @@ impl Room {
             ));
         }
         if self.lifecycle.is_draining() {
-            return Err(Refusal::new(ErrorCode::ServerBusy, "the server is shutting down"));
+            return Err(Unavailable::ShuttingDown.into());
         }
         if self.journal.is_degraded() {
             return Err(Refusal::new(
-                ErrorCode::ServerBusy,
+                Unavailable::Store.code(),
                 "storage is unavailable: games in play go on, but none can start",
             ));
         }

@@ -7,6 +7,7 @@ use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
 use crate::outbox::{ConnectionId, Outbox};
+use crate::unavailable::Unavailable;
 
 /// Why a tournament request was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,10 +19,11 @@ pub enum Refusal {
     AlreadyRegistered,
     NotRegistered,
     TooFew,
-    Storage,
+    Unavailable(Unavailable),
 }
 
 impl Refusal {
+    /// The HTTP API's error code.
     pub fn code(self) -> &'static str {
         match self {
             Refusal::NotFound => "not_found",
@@ -30,7 +32,7 @@ impl Refusal {
             Refusal::AlreadyRegistered => "already_registered",
             Refusal::NotRegistered => "not_registered",
             Refusal::TooFew => "too_few_players",
-            Refusal::Storage => "unavailable",
+            Refusal::Unavailable(unavailable) => unavailable.api_code(),
         }
     }
 
@@ -42,7 +44,7 @@ impl Refusal {
             Refusal::AlreadyRegistered => "you are registered already",
             Refusal::NotRegistered => "you are not registered",
             Refusal::TooFew => "a tournament needs at least four entries to start",
-            Refusal::Storage => "storage is unavailable; try again",
+            Refusal::Unavailable(unavailable) => unavailable.message(),
         }
     }
 }
@@ -50,7 +52,7 @@ impl Refusal {
 impl From<StoreError> for Refusal {
     fn from(error: StoreError) -> Refusal {
         tracing::error!(%error, "storage error in a tournament");
-        Refusal::Storage
+        Refusal::Unavailable(Unavailable::Store)
     }
 }
 
@@ -104,11 +106,10 @@ pub struct TournamentHandle {
 impl TournamentHandle {
     async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Request) -> Result<T, Refusal> {
         let (reply, answer) = oneshot::channel();
-        self.requests
-            .send(make(reply))
-            .await
-            .map_err(|_| Refusal::Storage)?;
-        answer.await.map_err(|_| Refusal::Storage)?
+        // The runner stops only when the server does.
+        let gone = Refusal::Unavailable(Unavailable::ShuttingDown);
+        self.requests.send(make(reply)).await.map_err(|_| gone)?;
+        answer.await.map_err(|_| gone)?
     }
 
     pub async fn register(&self, tournament: Uuid, account: Uuid) -> Result<u32, Refusal> {

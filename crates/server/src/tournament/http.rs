@@ -48,7 +48,7 @@ impl From<Refusal> for ApiError {
     fn from(refusal: Refusal) -> ApiError {
         let status = match refusal {
             Refusal::NotFound | Refusal::NotRegistered => StatusCode::NOT_FOUND,
-            Refusal::Storage => StatusCode::SERVICE_UNAVAILABLE,
+            Refusal::Unavailable(unavailable) => return unavailable.into(),
             _ => StatusCode::CONFLICT,
         };
         ApiError::new(status, refusal.code(), refusal.message())
