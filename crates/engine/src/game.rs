@@ -314,10 +314,24 @@ impl Game {
         seed: u64,
         actions: impl IntoIterator<Item = &'a (Seat, Action)>,
     ) -> Result<Game, ReplayError> {
+        Game::replay_observed(rules, seed, actions, |_, _| {})
+    }
+
+    /// [`Game::replay`], showing `observe` the game and the events after
+    /// each action, for a caller that keeps its own record of the game (a
+    /// server counting each hand's bids, say).
+    pub fn replay_observed<'a>(
+        rules: RuleSet,
+        seed: u64,
+        actions: impl IntoIterator<Item = &'a (Seat, Action)>,
+        mut observe: impl FnMut(&Game, &[Event]),
+    ) -> Result<Game, ReplayError> {
         let mut game = Game::new(rules, seed).map_err(ReplayError::Rules)?;
         for (index, &(seat, action)) in actions.into_iter().enumerate() {
-            game.apply(seat, action)
+            let events = game
+                .apply(seat, action)
                 .map_err(|error| ReplayError::Refused { index, error })?;
+            observe(&game, &events);
         }
         Ok(game)
     }

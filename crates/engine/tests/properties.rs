@@ -280,9 +280,25 @@ proptest! {
         prop_assert!(game.is_over());
         prop_assert!(game.winner().is_some());
 
-        // The game replays exactly from its rules, seed and actions.
+        // The game replays exactly from its rules, seed and actions, and
+        // an observer of the replay sees every hand end, in order.
         let replayed = Game::replay(rules, seed, &actions).unwrap();
-        prop_assert_eq!(replayed, game);
+        prop_assert_eq!(&replayed, &game);
+        let mut seen = Vec::new();
+        let mut applied = 0;
+        let observed = Game::replay_observed(rules, seed, &actions, |game, events| {
+            applied += 1;
+            for event in events {
+                if let Event::HandEnded { hand } = *event {
+                    seen.push((hand, game.last_hand().map(|record| record.score)));
+                }
+            }
+        })
+        .unwrap();
+        prop_assert_eq!(observed, game);
+        prop_assert_eq!(applied, actions.len());
+        prop_assert_eq!(seen.len() as u32, hands);
+        prop_assert!(seen.iter().enumerate().all(|(i, (hand, score))| *hand == i as u32 && score.is_some()));
     }
 }
 

@@ -88,7 +88,7 @@ impl Room {
         table.actions += 1;
         self.metrics.actions.inc();
         for event in events {
-            self.emit_game_event(event);
+            self.announce_and_record(event);
         }
         // The action's own write comes before those of its events (a hand
         // record, the end of the game), and the event number it is
@@ -101,7 +101,12 @@ impl Room {
         Ok(())
     }
 
-    pub(super) fn emit_game_event(&mut self, event: Event) {
+    /// Turns one engine event into the room's events for each viewer, and
+    /// does what the event means for the room: at a hand's end it queues
+    /// the hand's record for the store and counts each player's bids; at
+    /// the game's end it finishes the game: its clocks stop, and its result
+    /// and the tournament's note wait for the store.
+    pub(super) fn announce_and_record(&mut self, event: Event) {
         let table = self.stage.table().expect("events come from a table");
         let game = &table.game;
         let hand_of = |seat: Seat| game.view(Viewer::Seat(seat)).hand();
@@ -122,7 +127,7 @@ impl Room {
                 });
                 if bid == Bid::BlindNil {
                     // Bidding blind nil is what shows the bidder his cards.
-                    self.emit_game_event(Event::LookedAtHand { seat });
+                    self.announce_and_record(Event::LookedAtHand { seat });
                 }
             }
             Event::PassingStarted => self.emit(SeatSet::EMPTY, |_| EventKind::PassingStarted {}),
@@ -270,6 +275,8 @@ impl Room {
         }
     }
 
+    /// Ends the game: the stage is finished, the clocks stop, and the
+    /// result is queued for the store with the tournament's note after it.
     pub(super) fn finish_game(&mut self) {
         self.stage.finish();
         if let Some(table) = self.stage.table_mut() {

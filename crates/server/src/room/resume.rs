@@ -37,8 +37,7 @@ impl Resumed {
     pub fn from_store(stored: StoredGame, owner: PlayerRef) -> Result<(Settings, Resumed), String> {
         let rules: RuleSet =
             serde_json::from_value(stored.rules).map_err(|error| format!("rules: {error}"))?;
-        let mut game = Game::new(rules, stored.seed).map_err(|error| error.to_string())?;
-        let mut stats = [PlayerStats::default(); 4];
+        let mut moves = Vec::with_capacity(stored.actions.len());
         let mut requests: [Vec<(MessageId, Action, u64)>; 4] = Default::default();
         for (index, stored_action) in stored.actions.iter().enumerate() {
             let seat = stored_action.seat;
@@ -47,15 +46,7 @@ impl Resumed {
                 .action
                 .parse()
                 .map_err(|error| format!("action {index}: {error}"))?;
-            let events = game
-                .apply(seat, action)
-                .map_err(|error| format!("action {index} refused: {error}"))?;
-            if events
-                .iter()
-                .any(|event| matches!(event, Event::HandEnded { .. }))
-            {
-                count_hand(&game, &mut stats);
-            }
+            moves.push((seat, action));
             // An id that does not read back only costs its retry the
             // duplicate answer.
             let request = stored_action
@@ -70,6 +61,17 @@ impl Resumed {
                 recent.push((id, action, seq));
             }
         }
+        // Each hand's bids are counted as it ends, as they were in play.
+        let mut stats = [PlayerStats::default(); 4];
+        let game = Game::replay_observed(rules, stored.seed, &moves, |game, events| {
+            if events
+                .iter()
+                .any(|event| matches!(event, Event::HandEnded { .. }))
+            {
+                count_hand(game, &mut stats);
+            }
+        })
+        .map_err(|error| error.to_string())?;
         let actions = stored.actions.len() as u32;
         if stored.players.len() != 4 {
             return Err(format!("{} players stored", stored.players.len()));
