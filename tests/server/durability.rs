@@ -676,15 +676,7 @@ async fn when_postgres_goes_away_play_goes_on_and_every_hand_is_stored_when_it_r
         })
     ));
     // No room opens either: it could not number its events.
-    let refused_room = others[0]
-        .request(|id| ClientMessage::CreateRoom {
-            id,
-            name: None,
-            rules: RulesSpec::default(),
-            private: false,
-            bots: Default::default(),
-        })
-        .await;
+    let refused_room = others[0].try_create_room().await;
     assert_eq!(refused(refused_room), ErrorCode::StoreUnavailable);
     play_into_hand(&mut players, 2, 11).await;
 

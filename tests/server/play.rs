@@ -240,15 +240,7 @@ async fn a_server_with_every_room_open_says_it_is_busy_not_that_its_store_is_dow
     let mut first = Player::connect(&server.url, "First").await;
     first.create_room(RulesSpec::default(), false).await;
     let mut second = Player::connect(&server.url, "Second").await;
-    let refusal = second
-        .request(|id| ClientMessage::CreateRoom {
-            id,
-            name: None,
-            rules: RulesSpec::default(),
-            private: false,
-            bots: Default::default(),
-        })
-        .await;
+    let refusal = second.try_create_room().await;
     let Err(spades_client::ClientError::Refused { code, message }) = refusal else {
         panic!("a second room opened: {refusal:?}");
     };

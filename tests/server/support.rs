@@ -302,6 +302,19 @@ impl Player {
         Ok(self.note(reply))
     }
 
+    /// Asks for a new public room with the default rules, which may be
+    /// refused.
+    pub async fn try_create_room(&mut self) -> Result<ServerMessage, ClientError> {
+        self.request(|id| ClientMessage::CreateRoom {
+            id,
+            name: None,
+            rules: RulesSpec::default(),
+            private: false,
+            bots: BotLevel::Basic,
+        })
+        .await
+    }
+
     pub async fn create_room(&mut self, rules: RulesSpec, private: bool) -> String {
         let reply = self
             .request(|id| ClientMessage::CreateRoom {
