@@ -12,6 +12,7 @@ mod frames;
 mod keepalive;
 mod limits;
 mod matchmaking;
+mod openapi;
 mod play;
 mod protocol_doc;
 mod reconnect;
