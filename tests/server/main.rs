@@ -13,6 +13,7 @@ mod keepalive;
 mod limits;
 mod matchmaking;
 mod metrics;
+mod openapi;
 mod play;
 mod protocol_doc;
 mod reconnect;

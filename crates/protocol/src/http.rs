@@ -6,37 +6,51 @@
 //! converts them into these, so that a column renamed in the store cannot
 //! change what clients read.
 
+use std::borrow::Cow;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use spades_engine::RuleSet;
 use time::OffsetDateTime;
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::ws::PlayerInfo;
 
+/// Every refusal of the API, and the answer to a path or a method that the
+/// server does not serve.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
+pub struct ApiErrorBody {
+    /// A code that says what went wrong, such as `not_found` (the README's
+    /// "Errors" table lists them all).
+    pub error: String,
+    /// The same for people, in English; it may change.
+    pub message: String,
+}
+
 /// `POST /api/register` and `POST /api/login`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Credentials {
     pub name: String,
     pub password: String,
 }
 
 /// `POST /api/claim`: the password a guest's account takes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct NewPassword {
     pub password: String,
 }
 
 /// The answer to a registration, a login or a claim: a session token and
 /// who it belongs to.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Session {
     pub token: String,
     pub player: PlayerInfo,
 }
 
 /// `GET /api/players/{id}`: what anyone may read about a player.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Profile {
     pub id: Uuid,
     pub name: String,
@@ -58,7 +72,7 @@ pub struct Profile {
 }
 
 /// `GET /api/me`: the caller's profile, with his permissions.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Me {
     #[serde(flatten)]
     pub profile: Profile,
@@ -67,7 +81,7 @@ pub struct Me {
 }
 
 /// `GET /api/leaderboard`: one page of registered players by rating.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Leaderboard {
     /// The page's number, from 1.
     pub page: u32,
@@ -78,7 +92,7 @@ pub struct Leaderboard {
 }
 
 /// A player on the leaderboard, with his rank from 1.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct LeaderboardRow {
     #[serde(flatten)]
     pub profile: Profile,
@@ -98,6 +112,7 @@ pub struct LeaderboardRow {
     strum::EnumString,
     strum::IntoStaticStr,
     JsonSchema,
+    ToSchema,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
@@ -109,13 +124,13 @@ pub enum GameStatus {
 }
 
 /// `GET /api/me/games`: the caller's recent games, newest first.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct RecentGames {
     pub games: Vec<RecentGame>,
 }
 
 /// A game in a player's list.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct RecentGame {
     pub id: Uuid,
     pub room: String,
@@ -138,7 +153,7 @@ pub struct RecentGame {
 }
 
 /// `GET /api/games/{id}`: a stored game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct GameRecord {
     pub id: Uuid,
     pub room: String,
@@ -156,8 +171,10 @@ pub struct GameRecord {
     pub winner: Option<u8>,
     /// The teams' final scores, as the WebSocket's `score`; null while
     /// playing.
+    #[schema(min_items = 2, max_items = 2)]
     pub score: Option<[i32; 2]>,
     pub players: Vec<GamePlayer>,
+    #[schema(value_type = RuleSetSchema)]
     pub rules: RuleSet,
     /// The deal's seed, as a decimal string (it does not fit a JavaScript
     /// number); given once the game is over, as it reveals every card.
@@ -169,7 +186,7 @@ pub struct GameRecord {
 }
 
 /// A seat of a stored game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct GamePlayer {
     pub seat: u8,
     pub account_id: Uuid,
@@ -179,7 +196,7 @@ pub struct GamePlayer {
 }
 
 /// An action of a stored game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct GameAction {
     pub seat: u8,
     /// The action as the store keeps it.
@@ -200,6 +217,7 @@ pub struct GameAction {
     strum::EnumString,
     strum::IntoStaticStr,
     JsonSchema,
+    ToSchema,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
@@ -222,6 +240,7 @@ pub enum TournamentFormat {
     strum::EnumString,
     strum::IntoStaticStr,
     JsonSchema,
+    ToSchema,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
@@ -234,7 +253,7 @@ pub enum TournamentStatus {
 }
 
 /// `POST /api/tournaments`: an organiser's settings for a new tournament.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewTournament {
     pub name: String,
@@ -243,6 +262,7 @@ pub struct NewTournament {
     /// body of the wrong shape.
     #[serde(default = "knockout")]
     pub format: String,
+    /// 4 to 1024; 16 when absent.
     #[serde(default = "sixteen")]
     pub max_players: u32,
     /// Absent: the tournament starts when full.
@@ -256,10 +276,13 @@ pub struct NewTournament {
     /// Swiss rounds (7 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounds: Option<u32>,
+    /// The score that wins a game (300 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<i32>,
+    /// The score at which a team loses a game (-300 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss_threshold: Option<i32>,
+    /// The most hands a game lasts, up to 50 (7 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hands: Option<u32>,
 }
@@ -273,7 +296,7 @@ fn sixteen() -> u32 {
 }
 
 /// A line of `GET /api/tournaments`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct TournamentSummary {
     pub id: Uuid,
     pub name: String,
@@ -303,18 +326,19 @@ pub struct TournamentSummary {
 
 /// `GET /api/tournaments/{id}`, and the WebSocket's `tournament` message:
 /// enough to draw a bracket or standings.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct TournamentView {
     #[serde(flatten)]
     pub summary: TournamentSummary,
     /// The rule set every table plays.
+    #[schema(value_type = RuleSetSchema)]
     pub rules: RuleSet,
     pub entrants: Vec<Entrant>,
     pub stages: Vec<Stage>,
 }
 
 /// One entry of a tournament, with its standing.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Entrant {
     pub entry: u32,
     pub account_id: Uuid,
@@ -327,7 +351,7 @@ pub struct Entrant {
 }
 
 /// One knockout stage or Swiss round, from 0.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Stage {
     pub stage: u32,
     pub tables: Vec<Table>,
@@ -346,6 +370,7 @@ pub struct Stage {
     strum::EnumString,
     strum::IntoStaticStr,
     JsonSchema,
+    ToSchema,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
@@ -357,34 +382,36 @@ pub enum TableStatus {
 }
 
 /// One table of a stage.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Table {
     pub table: u32,
     /// The entries in seats 0 to 3; seats 0 and 2 are partners.
+    #[schema(min_items = 4, max_items = 4)]
     pub seats: [u32; 4],
     pub room: String,
     pub game: Option<Uuid>,
     pub status: TableStatus,
     /// The winning team, once finished.
     pub winner: Option<u8>,
+    #[schema(min_items = 2, max_items = 2)]
     pub score: Option<[i32; 2]>,
 }
 
 /// `POST /api/tournaments/{id}/register`: the caller's entry number.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Entry {
     pub entry: u32,
 }
 
 /// `POST /api/tournaments/{id}/bots`: how many bots enter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct BotCount {
     pub count: u32,
 }
 
 /// A line of `GET /api/players/{id}/tournaments`: a tournament the player
 /// entered, with his standing and place.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct PlayedTournament {
     pub id: Uuid,
     pub name: String,
@@ -400,7 +427,7 @@ pub struct PlayedTournament {
 }
 
 /// `POST /api/players/{id}/permissions`: what an administrator grants.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Permissions {
     /// May run tournaments.
@@ -420,6 +447,30 @@ impl JsonSchema for Rfc3339 {
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({"type": "string", "format": "date-time"})
+    }
+}
+
+/// How the OpenAPI document shows a rule set. The engine's `RuleSet` has
+/// a JSON Schema (schemars) but no OpenAPI schema, and the engine should
+/// not learn of a second schema library for one document: the OpenAPI
+/// document says it is an object and points at the JSON Schema instead.
+struct RuleSetSchema;
+
+impl utoipa::PartialSchema for RuleSetSchema {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .description(Some(
+                "A game's rules: the `RuleSet` of the JSON Schema of the server's messages, \
+                 at `/api/schema/server-messages.json` (`docs/schema/server-messages.json`), \
+                 under `$defs/RuleSet`.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for RuleSetSchema {
+    fn name() -> Cow<'static, str> {
+        "RuleSet".into()
     }
 }
 

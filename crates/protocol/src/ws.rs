@@ -301,7 +301,7 @@ fn default_preset() -> Preset {
 }
 
 /// A player as others see him.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 pub struct PlayerInfo {
     pub id: String,
     pub name: String,

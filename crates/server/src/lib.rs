@@ -325,6 +325,7 @@ pub fn app(state: AppState) -> Router {
         .route("/metrics", get(metrics))
         .route("/api/schema/client-messages.json", get(client_schema))
         .route("/api/schema/server-messages.json", get(server_schema))
+        .route("/api/openapi.json", get(api::openapi::document))
         .route("/ws", get(websocket))
         .merge(api::routes())
         .merge(tournament::routes())
@@ -353,12 +354,26 @@ async fn answer_in_time(State(limit): State<Duration>, request: Request, next: N
 }
 
 /// The JSON Schema of every message a client may send.
+#[utoipa::path(
+    get,
+    path = "/api/schema/client-messages.json",
+    tag = "schemas",
+    responses((status = 200, description = "A JSON Schema (draft 2020-12), as in `docs/schema/`",
+        body = Object, content_type = "application/schema+json")),
+)]
 async fn client_schema() -> Response {
     static TEXT: LazyLock<String> = LazyLock::new(|| schema::to_file_text(&schema::client_messages()));
     schema_answer(&TEXT)
 }
 
 /// The JSON Schema of every message the server may send.
+#[utoipa::path(
+    get,
+    path = "/api/schema/server-messages.json",
+    tag = "schemas",
+    responses((status = 200, description = "A JSON Schema (draft 2020-12), as in `docs/schema/`",
+        body = Object, content_type = "application/schema+json")),
+)]
 async fn server_schema() -> Response {
     static TEXT: LazyLock<String> = LazyLock::new(|| schema::to_file_text(&schema::server_messages()));
     schema_answer(&TEXT)
@@ -373,12 +388,28 @@ fn schema_answer(text: &'static str) -> Response {
 }
 
 /// The process is up.
+#[utoipa::path(
+    get,
+    path = "/healthz",
+    tag = "operations",
+    responses((status = 200, description = "`ok`", body = String, content_type = "text/plain")),
+)]
 async fn healthz() -> &'static str {
     "ok\n"
 }
 
 /// The server takes new players and new games: it is not shutting down, has
 /// room for more connections, and its store works.
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "operations",
+    responses(
+        (status = 200, description = "`ready`", body = String, content_type = "text/plain"),
+        (status = 503, description = "`shutting down`, `degraded: ...` (the store is away) or `full`",
+            body = String, content_type = "text/plain"),
+    ),
+)]
 async fn readyz(State(state): State<AppState>) -> Response {
     if state.is_shutting_down() {
         (StatusCode::SERVICE_UNAVAILABLE, "shutting down\n").into_response()
@@ -396,6 +427,13 @@ async fn readyz(State(state): State<AppState>) -> Response {
 }
 
 /// The server's figures for operators (see `metrics.rs` and the README).
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = "operations",
+    responses((status = 200, description = "The figures in the OpenMetrics text format", body = String,
+        content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8")),
+)]
 async fn metrics(State(state): State<AppState>) -> Response {
     let pool = state.store().pool_status();
     let text = state.shared.metrics.encode(Readings {

@@ -13,6 +13,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
+use spades_protocol::http::ApiErrorBody;
 use spades_store::StoreError;
 
 use super::BODY_LIMIT;
@@ -78,7 +79,10 @@ impl From<StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = Json(serde_json::json!({"error": self.code, "message": self.message}));
+        let body = Json(ApiErrorBody {
+            error: self.code.to_owned(),
+            message: self.message,
+        });
         let mut response = (self.status, body).into_response();
         if let Some(wait) = self.retry_after
             && let Ok(value) = HeaderValue::from_str(&wait.as_secs().max(1).to_string())

@@ -6,6 +6,7 @@
 
 mod error;
 mod login;
+pub(crate) mod openapi;
 mod passwords;
 pub(crate) mod views;
 
@@ -19,7 +20,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use spades_protocol::http::{
-    Credentials, GameRecord, GameStatus, Leaderboard, Me, NewPassword, Profile, RecentGames, Session,
+    ApiErrorBody, Credentials, GameRecord, GameStatus, Leaderboard, Me, NewPassword, Profile, RecentGames,
+    Session,
 };
 use spades_store::Account;
 use uuid::Uuid;
@@ -115,6 +117,23 @@ async fn session_for(state: &AppState, account: Uuid, name: &str) -> ApiResult<S
 }
 
 /// `POST /api/register {name, password}`: a new account and a session.
+#[utoipa::path(
+    post,
+    path = "/api/register",
+    tag = "accounts",
+    request_body = Credentials,
+    responses(
+        (status = 201, description = "The account is made; the first one registered administers the server", body = Session),
+        (status = 400, description = "`bad_name`, `bad_password`, `bad_json`, or `bad_request` (the body could not be read)", body = ApiErrorBody),
+        (status = 409, description = "`name_taken`", body = ApiErrorBody),
+        (status = 413, description = "`payload_too_large`", body = ApiErrorBody),
+        (status = 415, description = "`unsupported_media_type`", body = ApiErrorBody),
+        (status = 422, description = "`bad_fields`", body = ApiErrorBody),
+        (status = 500, description = "`internal`: hashing the password failed", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`, or `busy` (too many passwords wait to be hashed)", body = ApiErrorBody,
+            headers(("Retry-After" = u64, description = "With `busy`: seconds to wait"))),
+    )
+)]
 async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credentials>) -> ApiResult<Response> {
     let name = check_name(&body.name)?;
     check_password(&body.password)?;
@@ -142,6 +161,25 @@ async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credenti
 }
 
 /// `POST /api/login {name, password}`: a session for a registered account.
+#[utoipa::path(
+    post,
+    path = "/api/login",
+    tag = "accounts",
+    request_body = Credentials,
+    responses(
+        (status = 200, description = "A new session", body = Session),
+        (status = 400, description = "`bad_json`, or `bad_request` (the body could not be read)", body = ApiErrorBody),
+        (status = 401, description = "`bad_credentials`, for a wrong password and an unregistered name alike", body = ApiErrorBody),
+        (status = 413, description = "`payload_too_large`", body = ApiErrorBody),
+        (status = 415, description = "`unsupported_media_type`", body = ApiErrorBody),
+        (status = 422, description = "`bad_fields`", body = ApiErrorBody),
+        (status = 429, description = "`too_many_attempts`: too many failed logins from the client's address", body = ApiErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait"))),
+        (status = 500, description = "`internal`: hashing failed", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`, or `busy` (too many passwords wait to be checked)", body = ApiErrorBody,
+            headers(("Retry-After" = u64, description = "With `busy`: seconds to wait"))),
+    )
+)]
 async fn login(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
@@ -196,6 +234,17 @@ async fn registered_account(state: &AppState, typed: &str, name: &str) -> ApiRes
 }
 
 /// `POST /api/logout`: ends the bearer token's session.
+#[utoipa::path(
+    post,
+    path = "/api/logout",
+    tag = "accounts",
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The session is over, and the WebSocket that said `hello` with it is closed"),
+        (status = 401, description = "`unauthorized`: no token, or one that is not a live session", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<StatusCode> {
     let token = bearer(&headers).ok_or_else(ApiError::unauthorized)?;
     let session = identity::token_hash(token);
@@ -216,6 +265,25 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<
 
 /// `POST /api/claim {password}` with a guest's token: the guest keeps his
 /// name (if no registered player has it) and becomes a registered player.
+#[utoipa::path(
+    post,
+    path = "/api/claim",
+    tag = "accounts",
+    request_body = NewPassword,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The guest is registered under his name and id; his guest token ends", body = Session),
+        (status = 400, description = "`bad_password`, `bad_json`, or `bad_request` (the body could not be read)", body = ApiErrorBody),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 409, description = "`already_registered` (the account has a password), or `name_taken`", body = ApiErrorBody),
+        (status = 413, description = "`payload_too_large`", body = ApiErrorBody),
+        (status = 415, description = "`unsupported_media_type`", body = ApiErrorBody),
+        (status = 422, description = "`bad_fields`", body = ApiErrorBody),
+        (status = 500, description = "`internal`: hashing the password failed", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`, or `busy` (too many passwords wait to be hashed)", body = ApiErrorBody,
+            headers(("Retry-After" = u64, description = "With `busy`: seconds to wait"))),
+    )
+)]
 async fn claim(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -241,6 +309,18 @@ async fn claim(
 }
 
 /// `GET /api/me`: the caller's profile, with his permissions.
+#[utoipa::path(
+    get,
+    path = "/api/me",
+    tag = "players",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller's profile", body = Me),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 404, description = "`not_found`: the account has no profile", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Me>> {
     let account = caller(&state, &headers).await?;
     let profile = state
@@ -252,6 +332,18 @@ async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json
 }
 
 /// `GET /api/players/{id}`: anyone's public profile.
+#[utoipa::path(
+    get,
+    path = "/api/players/{id}",
+    tag = "players",
+    params(("id" = Uuid, Path, description = "The player's id")),
+    responses(
+        (status = 200, description = "The player's profile", body = Profile),
+        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
+        (status = 404, description = "`not_found`", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn player(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<Profile>> {
     let profile = state
         .store()
@@ -261,13 +353,28 @@ async fn player(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> Ap
     Ok(Json(views::profile(profile)?))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct Page {
+    /// The page, from 1 (the default); 0 counts as 1.
     page: Option<u32>,
+    /// Players on a page: 20 by default, at most 100 (more counts as 100,
+    /// 0 as 1).
     per_page: Option<u32>,
 }
 
 /// `GET /api/leaderboard?page=1&per_page=20`: registered players by rating.
+#[utoipa::path(
+    get,
+    path = "/api/leaderboard",
+    tag = "players",
+    params(Page),
+    responses(
+        (status = 200, description = "One page of registered players, best rated first", body = Leaderboard),
+        (status = 400, description = "`bad_query`: a parameter is not a whole number", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn leaderboard(
     State(state): State<AppState>,
     ApiQuery(page): ApiQuery<Page>,
@@ -292,12 +399,28 @@ async fn leaderboard(
     }))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct Limit {
+    /// Games to list: 20 by default, at most 100 (more counts as 100, 0 as
+    /// 1).
     limit: Option<u32>,
 }
 
 /// `GET /api/me/games?limit=20`: the caller's recent games.
+#[utoipa::path(
+    get,
+    path = "/api/me/games",
+    tag = "games",
+    params(Limit),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller's games, newest first", body = RecentGames),
+        (status = 400, description = "`bad_query`: `limit` is not a whole number", body = ApiErrorBody),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn my_games(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -317,6 +440,18 @@ async fn my_games(
 
 /// `GET /api/games/{id}`: a stored game. The seed and the actions, which
 /// reveal every card, are given only once the game is over.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    tag = "games",
+    params(("id" = Uuid, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "The game; `seed` and `actions` once it is over", body = GameRecord),
+        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
+        (status = 404, description = "`not_found`", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn game(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<GameRecord>> {
     let game = state
         .store()
@@ -327,6 +462,20 @@ async fn game(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiR
 }
 
 /// `GET /api/games/{id}/history`: a finished game's hands as JSON lines.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/history",
+    tag = "games",
+    operation_id = "game_history",
+    params(("id" = Uuid, Path, description = "The game's id")),
+    responses(
+        (status = 200, description = "One JSON object per hand, one per line, as `docs/hand-history.md` describes", body = String, content_type = "application/x-ndjson"),
+        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
+        (status = 404, description = "`not_found`", body = ApiErrorBody),
+        (status = 409, description = "`game_in_progress`: the history is given once the game is over", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn history(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Response> {
     let game = state
         .store()

@@ -9,8 +9,8 @@ use axum::routing::{get, post};
 use serde::Deserialize;
 use spades_engine::RuleSet;
 use spades_protocol::http::{
-    BotCount, Entry, NewTournament, Permissions, PlayedTournament, TournamentFormat, TournamentSummary,
-    TournamentView,
+    ApiErrorBody, BotCount, Entry, NewTournament, Permissions, PlayedTournament, TournamentFormat,
+    TournamentSummary, TournamentView,
 };
 use spades_store::Account;
 use time::OffsetDateTime;
@@ -74,6 +74,24 @@ fn bad(message: impl Into<String>) -> ApiError {
 }
 
 /// `POST /api/tournaments`: an organiser creates a tournament.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments",
+    tag = "tournaments",
+    operation_id = "create_tournament",
+    request_body = NewTournament,
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "The new tournament", body = TournamentView),
+        (status = 400, description = "`bad_request` (a setting is out of range, or the body could not be read), or `bad_json`", body = ApiErrorBody),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 403, description = "`forbidden`: the caller is neither an organiser nor an administrator", body = ApiErrorBody),
+        (status = 413, description = "`payload_too_large`", body = ApiErrorBody),
+        (status = 415, description = "`unsupported_media_type`", body = ApiErrorBody),
+        (status = 422, description = "`bad_fields`", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -136,23 +154,60 @@ async fn create(
     Ok((StatusCode::CREATED, Json(views::tournament(&tournament)?)).into_response())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
 struct ListQuery {
-    /// `upcoming`, `running` or `finished` (which includes cancelled).
+    /// `upcoming`, `running` or `finished` (which includes cancelled);
+    /// every tournament when absent.
+    #[param(inline, value_type = Option<ListedStatus>)]
     status: Option<String>,
 }
 
+// The query is read as text and parsed into this, so that another word is
+// refused with a message that lists these rather than as a malformed query.
+/// Which tournaments `GET /api/tournaments` lists.
+#[derive(Clone, Copy, strum::EnumString, utoipa::ToSchema)]
+#[strum(serialize_all = "snake_case")]
+#[schema(rename_all = "snake_case")]
+enum ListedStatus {
+    Upcoming,
+    Running,
+    /// Finished or cancelled.
+    Finished,
+}
+
+impl ListedStatus {
+    /// The stored statuses the word stands for.
+    fn stored(self) -> &'static [&'static str] {
+        match self {
+            ListedStatus::Upcoming => &["open"],
+            ListedStatus::Running => &["running"],
+            ListedStatus::Finished => &["finished", "cancelled"],
+        }
+    }
+}
+
 /// `GET /api/tournaments?status=upcoming|running|finished`.
+#[utoipa::path(
+    get,
+    path = "/api/tournaments",
+    tag = "tournaments",
+    operation_id = "list_tournaments",
+    params(ListQuery),
+    responses(
+        (status = 200, description = "The tournaments, newest first (200 at most)", body = Vec<TournamentSummary>),
+        (status = 400, description = "`bad_request`: `status` is another word; `bad_query`: the query string is malformed", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn list(
     State(state): State<AppState>,
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> ApiResult<Json<Vec<TournamentSummary>>> {
-    let statuses: &[&str] = match query.status.as_deref() {
+    let statuses: &[&str] = match query.status.as_deref().map(str::parse::<ListedStatus>) {
         None => &["open", "running", "finished", "cancelled"],
-        Some("upcoming") => &["open"],
-        Some("running") => &["running"],
-        Some("finished") => &["finished", "cancelled"],
-        Some(_) => return Err(bad("status is upcoming, running or finished")),
+        Some(Ok(listed)) => listed.stored(),
+        Some(Err(_)) => return Err(bad("status is upcoming, running or finished")),
     };
     let tournaments = state.store().tournaments(statuses, LIST_LIMIT).await?;
     let tournaments = tournaments
@@ -164,6 +219,19 @@ async fn list(
 
 /// `GET /api/tournaments/{id}`: the settings, the entrants with their
 /// standings and places, and every table of every stage.
+#[utoipa::path(
+    get,
+    path = "/api/tournaments/{id}",
+    tag = "tournaments",
+    operation_id = "show_tournament",
+    params(("id" = Uuid, Path, description = "The tournament's id")),
+    responses(
+        (status = 200, description = "The tournament, as the WebSocket's `tournament` message shows it", body = TournamentView),
+        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
+        (status = 404, description = "`not_found`", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn show(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<TournamentView>> {
     let tournament = state
         .store()
@@ -174,6 +242,22 @@ async fn show(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiR
 }
 
 /// `POST /api/tournaments/{id}/register`: the caller enters.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/register",
+    tag = "tournaments",
+    operation_id = "enter_tournament",
+    params(("id" = Uuid, Path, description = "The tournament's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 201, description = "The caller's entry", body = Entry),
+        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 404, description = "`not_found`", body = ApiErrorBody),
+        (status = 409, description = "`not_open` (started, finished or cancelled), `full`, or `already_registered`", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn register(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -185,6 +269,22 @@ async fn register(
 }
 
 /// `DELETE /api/tournaments/{id}/register`: the caller withdraws.
+#[utoipa::path(
+    delete,
+    path = "/api/tournaments/{id}/register",
+    tag = "tournaments",
+    operation_id = "withdraw_from_tournament",
+    params(("id" = Uuid, Path, description = "The tournament's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The caller's entry is gone"),
+        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 404, description = "`not_found`, or `not_registered` (the caller has no entry)", body = ApiErrorBody),
+        (status = 409, description = "`not_open`: the tournament has started, finished or been cancelled", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn unregister(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -196,6 +296,27 @@ async fn unregister(
 }
 
 /// `POST /api/tournaments/{id}/bots {count}`: an organiser enters bots.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/bots",
+    tag = "tournaments",
+    operation_id = "add_bots",
+    params(("id" = Uuid, Path, description = "The tournament's id")),
+    request_body = BotCount,
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The bots are entered"),
+        (status = 400, description = "`bad_path` (the id is not a UUID), `bad_json`, or `bad_request` (the body could not be read)", body = ApiErrorBody),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 403, description = "`forbidden`: the caller is neither an organiser nor an administrator", body = ApiErrorBody),
+        (status = 404, description = "`not_found`", body = ApiErrorBody),
+        (status = 409, description = "`not_open`, or `full` (fewer places are left than `count`)", body = ApiErrorBody),
+        (status = 413, description = "`payload_too_large`", body = ApiErrorBody),
+        (status = 415, description = "`unsupported_media_type`", body = ApiErrorBody),
+        (status = 422, description = "`bad_fields`", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn add_bots(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -208,6 +329,23 @@ async fn add_bots(
 }
 
 /// `POST /api/tournaments/{id}/start`: an organiser starts it now.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/start",
+    tag = "tournaments",
+    operation_id = "start_tournament",
+    params(("id" = Uuid, Path, description = "The tournament's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Started: bots fill the field, and the first stage's tables open"),
+        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 403, description = "`forbidden`: the caller is neither an organiser nor an administrator", body = ApiErrorBody),
+        (status = 404, description = "`not_found`", body = ApiErrorBody),
+        (status = 409, description = "`not_open` (started already, finished or cancelled), or `too_few_players` (under four entries)", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn start(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -219,6 +357,23 @@ async fn start(
 }
 
 /// `POST /api/tournaments/{id}/cancel`: an organiser calls it off.
+#[utoipa::path(
+    post,
+    path = "/api/tournaments/{id}/cancel",
+    tag = "tournaments",
+    operation_id = "cancel_tournament",
+    params(("id" = Uuid, Path, description = "The tournament's id")),
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Cancelled; tables being played finish as ordinary games"),
+        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 403, description = "`forbidden`: the caller is neither an organiser nor an administrator", body = ApiErrorBody),
+        (status = 404, description = "`not_found`", body = ApiErrorBody),
+        (status = 409, description = "`not_open`: the tournament is over or cancelled already", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn cancel(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -231,6 +386,18 @@ async fn cancel(
 
 /// `GET /api/players/{id}/tournaments`: the tournaments a player entered,
 /// with his standing and place.
+#[utoipa::path(
+    get,
+    path = "/api/players/{id}/tournaments",
+    tag = "tournaments",
+    operation_id = "player_tournaments",
+    params(("id" = Uuid, Path, description = "The player's id")),
+    responses(
+        (status = 200, description = "The player's tournaments, newest first (200 at most); empty for an unknown id", body = Vec<PlayedTournament>),
+        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn history(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<Uuid>,
@@ -246,6 +413,26 @@ async fn history(
 /// `POST /api/players/{id}/permissions {organizer, admin}`: an
 /// administrator grants or takes away the right to run tournaments (and
 /// to administer).
+#[utoipa::path(
+    post,
+    path = "/api/players/{id}/permissions",
+    tag = "players",
+    operation_id = "grant_permissions",
+    params(("id" = Uuid, Path, description = "The registered player's id")),
+    request_body = Permissions,
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The player's permissions are set: `admin` implies `organizer`"),
+        (status = 400, description = "`bad_path` (the id is not a UUID), `bad_json`, or `bad_request` (the body could not be read)", body = ApiErrorBody),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 403, description = "`forbidden`: the caller is not an administrator", body = ApiErrorBody),
+        (status = 404, description = "`not_found`: no registered player has that id", body = ApiErrorBody),
+        (status = 413, description = "`payload_too_large`", body = ApiErrorBody),
+        (status = 415, description = "`unsupported_media_type`", body = ApiErrorBody),
+        (status = 422, description = "`bad_fields`", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
 async fn grant(
     State(state): State<AppState>,
     headers: HeaderMap,

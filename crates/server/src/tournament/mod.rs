@@ -18,7 +18,7 @@
 
 mod advance;
 mod handle;
-mod http;
+pub(crate) mod http;
 mod pairing;
 mod registration;
 mod start;
