@@ -5,33 +5,13 @@ use proptest::prelude::*;
 use spades_bots::knowledge::Knowledge;
 use spades_bots::sample::{sample_hands, sample_plausible};
 use spades_bots::{AnyPlayer, BasicBot, Budget, Kind, Player, StrongBot, play_out};
-use spades_engine::{
-    Action, Bid, BySeat, ByTeam, Card, CardSet, Deal, Game, GameRng, Legal, Phase, RuleSet, Seat, Suit,
-    Viewer,
-};
+use spades_engine::{Action, Bid, CardSet, Game, GameRng, Legal, Phase, RuleSet, Seat, Suit, Viewer};
 
-fn seat(index: u8) -> Seat {
-    Seat::new(index).unwrap()
-}
+// The engine's own test helpers: cards and games written as text.
+#[path = "../../engine/tests/common/mod.rs"]
+mod common;
 
-fn card(text: &str) -> Card {
-    text.parse().unwrap()
-}
-
-fn cards(text: &str) -> CardSet {
-    text.split_whitespace().map(card).collect()
-}
-
-fn game_with(rules: RuleSet, dealer: u8, hands: [&str; 4], score: [i32; 2]) -> Game {
-    let deal = Deal {
-        dealer: seat(dealer),
-        hands: BySeat(hands.map(cards)),
-        score: ByTeam(score),
-        bags: ByTeam([0, 0]),
-        hand_number: 0,
-    };
-    Game::from_deal(rules, 7, deal).unwrap()
-}
+use common::{card, cards, game_with, seat};
 
 fn act(game: &mut Game, seat_index: u8, action: Action) {
     game.apply(seat(seat_index), action)
