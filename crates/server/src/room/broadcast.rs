@@ -85,7 +85,8 @@ impl Room {
                 seq: self.reserved,
             });
         }
-        let room = self.code();
+        // The code is shared, not copied: this runs for every event.
+        let room = self.settings.code.clone();
         let json = |kind: &EventKind| Utf8Bytes::from(RoomEvent::json(&room, seq, kind));
         let public_kind = make(None);
         let public = json(&public_kind);
