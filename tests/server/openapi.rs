@@ -285,6 +285,7 @@ async fn real_answers_fit_the_document() {
         "/metrics",
         "/api/schema/client-messages.json",
         "/api/schema/server-messages.json",
+        "/api/presets",
     ] {
         check("GET", path, api.get(path, None).await, 200);
     }

@@ -250,3 +250,131 @@ async fn a_server_with_every_room_open_says_it_is_busy_not_that_its_store_is_dow
     // from it.
     second.still_answers().await;
 }
+
+/// A suicide room over the WebSocket: every turn to bid says which bids are
+/// allowed, the players keep to them, each team has exactly one nil a
+/// hand, a bid outside them is refused with `bid_not_allowed`, and the
+/// spectator gets no hidden card.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_suicide_room_plays_a_whole_game_with_its_forced_bids() {
+    let server = TestServer::start(Config::default()).await;
+    let mut players = four_players(&server.url).await;
+    let rules = RulesSpec {
+        preset: Some(spades_engine::Preset::Suicide),
+        max_hands: Some(3),
+        ..RulesSpec::default()
+    };
+    let code = seat_four(&mut players, rules).await;
+    let mut watcher = Player::connect(&server.url, "Watcher").await;
+    watcher.join_room(&code).await;
+    players[0].start_game().await;
+
+    // The first bidder's turn names his choices: nil or 4 to 13. A bid of
+    // 2 is refused, and the turn stays his.
+    let first = loop {
+        let mut found = None;
+        for (index, player) in players.iter_mut().enumerate() {
+            player.pump().await;
+            let Some(turn) = player.table.turn.as_ref() else {
+                continue;
+            };
+            if turn.bids.is_some() {
+                found = Some((index, turn.bids.clone().unwrap()));
+            }
+        }
+        if let Some(found) = found {
+            break found;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    let expected: Vec<u8> = std::iter::once(0).chain(4..=13).collect();
+    assert_eq!(first.1, expected);
+    let refused_bid = players[first.0]
+        .request(|id| ClientMessage::Bid {
+            id,
+            bid: 2,
+            blind: false,
+        })
+        .await;
+    assert_eq!(refused(refused_bid), ErrorCode::BidNotAllowed);
+
+    play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;
+    watcher
+        .until(Duration::from_secs(5), |w| w.table.games_over == 1)
+        .await;
+
+    // One nil per team per hand, the partner at least 4.
+    let bids: Vec<(Seat, u8)> = watcher
+        .received
+        .iter()
+        .filter_map(|m| match m.event() {
+            Some(EventKind::BidMade { seat, bid, .. }) => Some((*seat, *bid)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(bids.len() % 4, 0);
+    assert!(bids.len() >= 8, "{} bids", bids.len());
+    for hand in bids.chunks(4) {
+        for team in 0..2 {
+            let mut ours: Vec<u8> = hand
+                .iter()
+                .filter(|(seat, _)| seat.index() % 2 == team)
+                .map(|&(_, bid)| bid)
+                .collect();
+            ours.sort_unstable();
+            assert_eq!(ours[0], 0, "a nil in team {team}: {hand:?}");
+            assert!(ours[1] >= 4, "a partner at 4 or more in team {team}: {hand:?}");
+        }
+    }
+    for message in &watcher.received {
+        let hidden = match message.event() {
+            Some(EventKind::HandStarted { cards, .. } | EventKind::HandRevealed { cards, .. }) => {
+                cards.is_some()
+            }
+            Some(EventKind::CardsPassed { cards, .. }) => cards.is_some(),
+            _ => false,
+        };
+        assert!(!hidden, "the spectator received hidden cards: {message:?}");
+    }
+    server.server.shutdown().await.unwrap();
+}
+
+/// A rule set that cannot be played is refused with the field and the
+/// reason, and the presets are listed over HTTP.
+#[tokio::test]
+async fn impossible_house_rules_are_refused_and_the_presets_are_listed() {
+    let server = TestServer::start(Config::default()).await;
+    let mut player = Player::connect(&server.url, "Rules").await;
+    let answer = player
+        .request(|id| ClientMessage::CreateRoom {
+            id,
+            name: None,
+            rules: RulesSpec {
+                preset: Some(spades_engine::Preset::Whiz),
+                min_team_bid: Some(4),
+                ..RulesSpec::default()
+            },
+            private: false,
+            bots: spades_protocol::ws::BotLevel::Basic,
+        })
+        .await;
+    let Err(spades_client::ClientError::Refused { code, message }) = answer else {
+        panic!("whiz with a team minimum was not refused: {answer:?}");
+    };
+    assert_eq!(code, ErrorCode::BadRules);
+    assert!(
+        message.contains("min_team_bid") && message.contains("whiz"),
+        "{message}"
+    );
+
+    let presets = server.api().get("/api/presets", None).await;
+    assert_eq!(presets.status, 200);
+    let list: Vec<spades_protocol::http::PresetInfo> = serde_json::from_str(&presets.body).unwrap();
+    let names: Vec<&str> = list.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names.len(), spades_engine::Preset::ALL.len());
+    assert_eq!(&names[..2], ["classic", "tournament"]);
+    assert!(names.contains(&"suicide") && names.contains(&"board-4"));
+    let board = list.iter().find(|p| p.name == "board-4").unwrap();
+    assert_eq!(board.rules.min_team_bid, 4);
+    server.server.shutdown().await.unwrap();
+}

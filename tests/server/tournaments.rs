@@ -750,3 +750,46 @@ async fn the_account_named_by_the_settings_administers_too() {
     let refused = http(address, "POST", "/api/tournaments", Some(settings), Some(&other)).await;
     assert_eq!(refused.status, 403);
 }
+
+/// A tournament on another preset plays its games under that preset's
+/// rules, bounded as every tournament game is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_on_the_suicide_preset_plays_to_its_places() {
+    let (server, admin, id) = organised(
+        json!({"name": "Suicide cup", "format": "knockout", "max_players": 4, "preset": "suicide", "hands": 3}),
+    )
+    .await;
+    let address = server.address();
+    let created = view(address, &id).await;
+    assert_eq!(created.rules.bidding, spades_engine::Bidding::Suicide);
+    assert_eq!((created.rules.target, created.rules.max_hands), (300, Some(3)));
+    let mut players = entrants(address, &server.url, &id, "suicide", 4).await;
+    let finished = play_tournament(address, &mut players, &id, Duration::from_secs(180)).await;
+    check_knockout(&finished, 4);
+    // The games were played under suicide: every hand of the table had one
+    // nil in each team.
+    let bids: Vec<(u8, u8)> = players[0]
+        .received
+        .iter()
+        .filter_map(|m| match m.event() {
+            Some(EventKind::BidMade { seat, bid, .. }) => Some((seat.index() as u8, *bid)),
+            _ => None,
+        })
+        .collect();
+    assert!(bids.len() >= 4, "bids were seen");
+    for hand in bids.chunks_exact(4) {
+        for team in 0..2 {
+            let nils = hand
+                .iter()
+                .filter(|(seat, bid)| seat % 2 == team && *bid == 0)
+                .count();
+            assert_eq!(nils, 1, "team {team} in {hand:?}");
+        }
+    }
+
+    let unknown = Api::new(address)
+        .create_tournament(&admin, json!({"name": "Bad", "preset": "chess"}))
+        .await;
+    assert_eq!(unknown.status, 400, "{}", unknown.body);
+    assert!(unknown.body.contains("preset"), "{}", unknown.body);
+}

@@ -71,6 +71,9 @@ export class Api {
   player(id) { return this.call('GET', `/api/players/${encodeURIComponent(id)}`); }
   playerTournaments(id) { return this.call('GET', `/api/players/${encodeURIComponent(id)}/tournaments`); }
 
+  /** The named rule sets: `[{name, summary, rules}]`. */
+  presets() { return this.call('GET', '/api/presets'); }
+
   leaderboard(page = 1, perPage = 20) {
     return this.call('GET', `/api/leaderboard?page=${page}&per_page=${perPage}`);
   }

@@ -481,6 +481,7 @@ function turnOf(turn, after, now) {
     deadline: turn.deadline,
     legal: turn.legal ? [...turn.legal] : null,
     passCount: turn.pass_count ?? null,
+    bids: turn.bids ? [...turn.bids] : null,
     after,
   };
 }

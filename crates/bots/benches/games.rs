@@ -1,13 +1,14 @@
 //! Speed of the engine under random play.
 //!
-//! `random_games` plays complete games and reports hands per second;
+//! `random_games` plays complete games of every preset and reports hands
+//! per second;
 //! `legal_plays` and `apply` time the two calls of the play loop alone;
 //! `decide` times one decision of each bot at the start and in the middle
 //! of a hand's play.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use spades_bots::{BasicBot, Budget, Player, RandomPlayer, StrongBot, play_out};
-use spades_engine::{Action, Game, Phase, RuleSet, Seat};
+use spades_engine::{Action, Game, Phase, Preset, RuleSet, Seat};
 use std::hint::black_box;
 
 const GAMES: u64 = 100;
@@ -44,7 +45,9 @@ fn mid_hand(tricks: usize) -> Game {
 }
 
 fn bench(c: &mut Criterion) {
-    for (name, rules) in [("classic", RuleSet::CLASSIC), ("tournament", RuleSet::TOURNAMENT)] {
+    // Every preset, so that a house rule that slows the engine shows here.
+    for preset in Preset::ALL {
+        let (name, rules) = (preset.name(), preset.rules());
         let hands = play_games(rules);
         let mut group = c.benchmark_group(format!("random_games/{name}"));
         group.throughput(Throughput::Elements(hands));

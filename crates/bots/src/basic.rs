@@ -6,7 +6,7 @@
 //! partner's nil, attack an opponent's, duck once the contract is made).
 //! It has no randomness: the same view always gives the same action.
 
-use spades_engine::{Action, Bid, Card, CardSet, Legal, Rank, Seat, Suit, View};
+use spades_engine::{Action, Bid, BidChoices, Card, CardSet, Legal, Rank, Seat, Suit, View};
 
 use crate::Player;
 use crate::knowledge::{Knowledge, beats};
@@ -34,7 +34,7 @@ pub fn decide(k: &Knowledge, legal: Legal) -> Option<Action> {
                 Action::LookAtHand
             }
         }
-        Legal::Bid => Action::Bid(choose_bid(k)),
+        Legal::Bid(choices) => Action::Bid(fit_bid(k, choose_bid(k), choices)?),
         Legal::Pass { count } => Action::Pass(choose_pass(k, count)),
         Legal::Play(cards) => Action::Play(choose_play(k, cards)?),
     };
@@ -172,6 +172,27 @@ pub fn choose_bid(k: &Knowledge) -> Bid {
         tricks = 13u8.saturating_sub(others).max(1);
     }
     Bid::Tricks(tricks.clamp(1, 13))
+}
+
+/// The bid the table's rules allow (board, suicide, whiz, mirror, no nil)
+/// nearest to the one the hand wants. Nil stays a choice only for a hand
+/// that could keep it; otherwise the nearest number is bid.
+pub fn fit_bid(k: &Knowledge, wanted: Bid, choices: BidChoices) -> Option<Bid> {
+    if choices.contains(wanted) {
+        return Some(wanted);
+    }
+    let numbers = choices.without(BidChoices::NIL);
+    let nil_safe = nil_danger(k.hand) <= u32::from(k.rules.nil_pass) + 1;
+    let target = match wanted {
+        Bid::Tricks(n) => n,
+        Bid::Nil | Bid::BlindNil => (estimate_tricks(k.hand) + BID_ROUNDING).floor().max(1.0) as u8,
+    };
+    let pool = if choices.has_nil() && (nil_safe || numbers.is_empty()) {
+        choices
+    } else {
+        numbers
+    };
+    Bid::new(pool.nearest(target)?).ok()
 }
 
 /// Blind nil is worth its risk only to a team far behind or about to lose.

@@ -36,12 +36,19 @@ impl Player for RandomPlayer {
                     Action::LookAtHand
                 }
             }
-            Legal::Bid => {
-                if self.rng.chance(1, 8) {
-                    Action::Bid(Bid::Nil)
+            Legal::Bid(choices) => {
+                let allowed: Vec<u8> = choices.numbers().collect();
+                let wanted = if self.rng.chance(1, 8) {
+                    0
                 } else {
-                    Action::Bid(Bid::Tricks(1 + self.rng.below(13) as u8))
-                }
+                    1 + self.rng.below(13) as u8
+                };
+                let tricks = if allowed.contains(&wanted) {
+                    wanted
+                } else {
+                    *allowed.get(self.rng.below(allowed.len() as u32) as usize)?
+                };
+                Action::Bid(Bid::new(tricks).ok()?)
             }
             Legal::Pass { count } => {
                 let mut left = view.hand()?;

@@ -2,8 +2,8 @@
 
 use spades_bots::knowledge::{Knowledge, Seen};
 use spades_engine::{
-    Action, Bid, BySeat, ByTeam, Card, CardSet, Legal, PassRecord, Rank, RuleSet, Seat, Suit, Team,
-    TrickRecord,
+    Action, Bid, BidChoices, BySeat, ByTeam, Card, CardSet, Legal, PassRecord, Rank, RuleSet, Seat, Suit,
+    Team, TrickRecord,
 };
 use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BidView, ClientMessage, Expected, MessageId, ServerMessage, TurnView};
@@ -317,7 +317,8 @@ impl TableState {
     }
 
     /// A plain, legal move when it is this seat's turn: blind nil when
-    /// offered and `blind_nil` is set, a cautious bid, the lowest cards to
+    /// offered and `blind_nil` is set, a cautious bid (or the allowed bid
+    /// nearest to it), the lowest cards to
     /// pass (the highest when this seat bid nil), the lowest legal card.
     pub fn decide(&self, blind_nil: bool) -> Option<Move> {
         if !self.my_turn() {
@@ -327,10 +328,17 @@ impl TableState {
         let mv = match turn.expected {
             Expected::BlindNilOrLook if blind_nil => Move::Bid { bid: 0, blind: true },
             Expected::BlindNilOrLook => Move::Look,
-            Expected::Bid => Move::Bid {
-                bid: sure_tricks(self.cards),
-                blind: false,
-            },
+            Expected::Bid => {
+                // The nearest bid the rules allow, when the turn names them.
+                let wanted = sure_tricks(self.cards);
+                let allowed = turn.bids.as_ref().map_or(BidChoices::ALL, |bids| {
+                    BidChoices::from_numbers(bids.iter().copied())
+                });
+                Move::Bid {
+                    bid: allowed.nearest(wanted)?,
+                    blind: false,
+                }
+            }
             Expected::Pass => {
                 let count = usize::from(turn.pass_count?);
                 let mine_nil = self
@@ -390,7 +398,9 @@ impl TableState {
         }
         let turn = self.turn.as_ref()?;
         Some(match turn.expected {
-            Expected::Bid => Legal::Bid,
+            Expected::Bid => Legal::Bid(turn.bids.as_ref().map_or(BidChoices::ALL, |bids| {
+                BidChoices::from_numbers(bids.iter().copied())
+            })),
             Expected::BlindNilOrLook => Legal::BlindNilOrLook,
             Expected::Pass => Legal::Pass {
                 count: turn.pass_count?,

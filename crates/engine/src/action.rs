@@ -56,6 +56,115 @@ impl fmt::Display for Bid {
     }
 }
 
+/// The bids a player may make on his turn, as a set: bit 0 for nil and
+/// bit `n` for `n` tricks. Blind nil is not in it: it is offered before the
+/// cards are seen (see [`crate::Legal::BlindNilOrLook`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct BidChoices(u16);
+
+impl BidChoices {
+    /// Nil and every number from 1 to 13.
+    pub const ALL: BidChoices = BidChoices(0x3fff);
+    pub const NONE: BidChoices = BidChoices(0);
+    pub const NIL: BidChoices = BidChoices(1);
+
+    /// The numbers from `low` to `high` included (nil not included).
+    pub const fn tricks(low: u8, high: u8) -> BidChoices {
+        if low > high || high == 0 {
+            return BidChoices::NONE;
+        }
+        let low = if low == 0 { 1 } else { low };
+        let high = if high > 13 { 13 } else { high };
+        BidChoices(((1u16 << (high + 1)) - 1) & !((1u16 << low) - 1))
+    }
+
+    /// The choices from numbers, 0 standing for nil; numbers above 13 are
+    /// left out.
+    pub fn from_numbers(numbers: impl IntoIterator<Item = u8>) -> BidChoices {
+        BidChoices(
+            numbers
+                .into_iter()
+                .filter(|&n| n <= 13)
+                .fold(0, |bits, n| bits | 1 << n),
+        )
+    }
+
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    pub const fn union(self, other: BidChoices) -> BidChoices {
+        BidChoices(self.0 | other.0)
+    }
+
+    pub const fn without(self, other: BidChoices) -> BidChoices {
+        BidChoices(self.0 & !other.0)
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub const fn has_nil(self) -> bool {
+        self.0 & 1 != 0
+    }
+
+    /// Whether the bid is among the choices. Blind nil counts as nil here;
+    /// whether it is offered at all is decided elsewhere.
+    pub const fn contains(self, bid: Bid) -> bool {
+        let n = match bid {
+            Bid::Nil | Bid::BlindNil => 0,
+            Bid::Tricks(n) if n <= 13 => n,
+            Bid::Tricks(_) => return false,
+        };
+        self.0 & (1 << n) != 0
+    }
+
+    /// The choices as numbers, 0 standing for nil, lowest first.
+    pub fn numbers(self) -> impl Iterator<Item = u8> {
+        (0..=13u8).filter(move |n| self.0 & (1 << n) != 0)
+    }
+
+    /// The choice nearest to `wanted` tricks (0 for nil), the lower of two
+    /// at the same distance; `None` when there is no choice.
+    pub fn nearest(self, wanted: u8) -> Option<u8> {
+        self.numbers().min_by_key(|&n| (n.abs_diff(wanted), n))
+    }
+}
+
+/// For people: `nil, 4 to 13`, `3`, `nil or 5`.
+impl fmt::Display for BidChoices {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts: Vec<String> = Vec::new();
+        if self.has_nil() {
+            parts.push("nil".into());
+        }
+        let mut numbers = self.numbers().filter(|&n| n > 0).peekable();
+        while let Some(start) = numbers.next() {
+            let mut end = start;
+            while numbers.peek() == Some(&(end + 1)) {
+                end = numbers.next().unwrap_or(end);
+            }
+            parts.push(if end > start {
+                format!("{start} to {end}")
+            } else {
+                start.to_string()
+            });
+        }
+        match parts.len() {
+            0 => f.write_str("nothing"),
+            1 => f.write_str(&parts[0]),
+            n => write!(f, "{} or {}", parts[..n - 1].join(", "), parts[n - 1]),
+        }
+    }
+}
+
+impl fmt::Debug for BidChoices {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "BidChoices({self})")
+    }
+}
+
 /// Something a seat asks the engine to do.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Action {
@@ -139,6 +248,24 @@ mod tests {
         assert_eq!(Bid::Nil.contract(), 0);
         assert_eq!(Bid::BlindNil.contract(), 0);
         assert_eq!(Bid::Tricks(4).contract(), 4);
+    }
+
+    #[test]
+    fn bid_choices_are_sets_of_numbers() {
+        assert_eq!(
+            BidChoices::ALL.numbers().collect::<Vec<_>>(),
+            (0..=13).collect::<Vec<_>>()
+        );
+        let suicide_first = BidChoices::NIL.union(BidChoices::tricks(4, 13));
+        assert_eq!(suicide_first.to_string(), "nil or 4 to 13");
+        assert!(suicide_first.contains(Bid::BlindNil));
+        assert!(!suicide_first.contains(Bid::Tricks(3)));
+        assert_eq!(suicide_first.nearest(2), Some(0));
+        assert_eq!(suicide_first.nearest(3), Some(4));
+        assert_eq!(BidChoices::tricks(5, 5).to_string(), "5");
+        assert_eq!(BidChoices::tricks(0, 3).to_string(), "1 to 3");
+        assert_eq!(BidChoices::NONE.nearest(3), None);
+        assert!(BidChoices::tricks(9, 3).is_empty());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::action::BidChoices;
 use crate::card::{Card, Suit};
 use crate::game::Phase;
 use crate::seat::Seat;
@@ -19,6 +20,9 @@ pub enum RuleError {
     NotYourTurn { turn: Option<Seat> },
     /// A bid outside nil and 1 to 13.
     InvalidBid { tricks: u8 },
+    /// A bid the table's rules do not allow now (board, suicide, whiz,
+    /// mirror, no nil...); `choices` are the bids that are.
+    BidNotAllowed { choices: BidChoices },
     /// Blind nil is off in these rules, or the team is not far enough behind.
     BlindNilNotAllowed,
     /// The player has looked at his cards, which gives up blind nil.
@@ -40,6 +44,8 @@ pub enum RuleError {
     /// Spades cannot be led before one has been played, unless the leader
     /// holds nothing else.
     SpadesNotBroken,
+    /// This lead must be this card (the two of clubs, when it opens a hand).
+    MustLead { card: Card },
 }
 
 impl fmt::Display for RuleError {
@@ -58,6 +64,9 @@ impl fmt::Display for RuleError {
             RuleError::InvalidBid { tricks } => {
                 write!(f, "a bid of {tricks} is not allowed: bid nil or 1 to 13")
             }
+            RuleError::BidNotAllowed { choices } => {
+                write!(f, "this table's rules allow you to bid {choices} now")
+            }
             RuleError::BlindNilNotAllowed => f.write_str(
                 "blind nil is allowed only when it is on and your team trails by the required margin",
             ),
@@ -75,6 +84,7 @@ impl fmt::Display for RuleError {
             RuleError::SpadesNotBroken => {
                 f.write_str("spades are not broken: lead another suit while you hold one")
             }
+            RuleError::MustLead { card } => write!(f, "the first trick must be led with {card}"),
         }
     }
 }

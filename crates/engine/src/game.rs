@@ -4,15 +4,15 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-use crate::action::{Action, Bid};
+use crate::action::{Action, Bid, BidChoices};
 use crate::card::{Card, CardSet, Suit};
 use crate::error::RuleError;
 use crate::event::{Event, Events};
 use crate::history::{BidRecord, HandRecord, PassRecord, TrickRecord};
 use crate::position::Position;
 use crate::rng::GameRng;
-use crate::rules::{Deck, PassOrder, RuleSet, RuleSetError};
-use crate::score::{self, TeamHandScore};
+use crate::rules::{Bidding, Deck, Leading, PassOrder, RuleSet, RuleSetError, SpadesLead};
+use crate::score::{self, Streaks, TeamHandScore};
 use crate::seat::{BySeat, ByTeam, Seat, SeatSet, Team};
 use crate::view::{View, Viewer};
 
@@ -49,8 +49,9 @@ pub enum Legal {
     /// This seat's turn to bid while its cards are hidden: bid blind nil, or
     /// look at the cards first.
     BlindNilOrLook,
-    /// Bid nil or a number of tricks from 1 to 13.
-    Bid,
+    /// Bid one of these (nil, or a number of tricks from 1 to 13, as the
+    /// rules and the bids before allow).
+    Bid(BidChoices),
     /// Give exactly `count` cards of the hand to the partner.
     Pass { count: u8 },
     /// Play one of these cards.
@@ -65,6 +66,8 @@ struct Exchange {
     /// In a sequential exchange, the nil bidder, who gives first.
     first: Seat,
 }
+
+const TWO_OF_CLUBS: Card = Card::new(crate::card::Rank::Two, Suit::Clubs);
 
 /// The 52 cards in byte order, the starting point of every shuffle.
 const STANDARD_PACK: [Card; 52] = {
@@ -95,6 +98,7 @@ pub struct Game {
     dealer: Seat,
     score: ByTeam<i32>,
     bags: ByTeam<i32>,
+    streaks: Streaks,
     winner: Option<Team>,
 
     // The hand in progress.
@@ -146,6 +150,7 @@ impl Game {
             dealer,
             score: ByTeam::default(),
             bags: ByTeam::default(),
+            streaks: Streaks::default(),
             winner: None,
             dealt: BySeat::default(),
             hands: BySeat::default(),
@@ -229,7 +234,7 @@ impl Game {
         let mut seen = CardSet::EMPTY;
         let mut played = BySeat::<CardSet>::default();
         let mut tricks_won = BySeat::<u8>::default();
-        let mut leader = position.dealer.next();
+        let mut leader = first_leader(&rules, position).ok_or(PositionError::WrongLeader { trick: 0 })?;
         let mut add = |card: Card, seat: Seat, seen: &mut CardSet| {
             if seen.contains(card) {
                 return Err(PositionError::CardTwice { card });
@@ -468,7 +473,7 @@ impl Game {
                 if self.hidden.contains(seat) {
                     Legal::BlindNilOrLook
                 } else {
-                    Legal::Bid
+                    Legal::Bid(self.bid_choices(seat))
                 }
             }
             Phase::Bidding if self.hidden.contains(seat) => Legal::Look,
@@ -496,8 +501,14 @@ impl Game {
     #[inline]
     fn plays_from(&self, hand: CardSet) -> CardSet {
         if self.trick_len == 0 {
+            if self.tricks_done == 0 && self.rules.leading == Leading::TwoOfClubs {
+                let two = hand & CardSet::single(TWO_OF_CLUBS);
+                if !two.is_empty() {
+                    return two;
+                }
+            }
             let others = hand - self.trumps();
-            if !self.spades_broken && !others.is_empty() {
+            if self.spades_closed() && !others.is_empty() {
                 others
             } else {
                 hand
@@ -505,6 +516,69 @@ impl Game {
         } else {
             let follow = hand & self.led;
             if follow.is_empty() { hand } else { follow }
+        }
+    }
+
+    /// Whether a spade may not be led now (when the leader holds another suit).
+    #[inline]
+    fn spades_closed(&self) -> bool {
+        match self.rules.spades_lead {
+            SpadesLead::Broken => !self.spades_broken,
+            SpadesLead::AnyTime => false,
+            SpadesLead::FromFourthTrick => !self.spades_broken && self.tricks_done < 3,
+        }
+    }
+
+    /// The bids a seat may make when it is his turn, his cards in view.
+    pub fn bid_choices(&self, seat: Seat) -> BidChoices {
+        let rules = &self.rules;
+        let partner = self.bids[seat.partner()];
+        let spades = (self.hands[seat] & self.trumps()).len() as u8;
+        let mut choices = match rules.bidding {
+            Bidding::Standard => BidChoices::ALL,
+            Bidding::Suicide => match partner {
+                None => BidChoices::NIL.union(BidChoices::tricks(4, 13)),
+                Some(bid) if bid.is_nil() => BidChoices::tricks(4, 13),
+                Some(_) => BidChoices::NIL,
+            },
+            Bidding::Whiz => BidChoices::NIL.union(BidChoices::tricks(spades, spades)),
+            Bidding::Mirror if spades == 0 => BidChoices::NIL,
+            Bidding::Mirror => BidChoices::tricks(spades, spades),
+        };
+        if !rules.nil || (rules.nil_after_partner && !matches!(partner, Some(Bid::Tricks(_)))) {
+            choices = choices.without(BidChoices::NIL);
+        }
+        if let Some(partner) = partner {
+            let short = rules.min_team_bid.saturating_sub(partner.contract());
+            if short > 0 {
+                choices = choices.without(BidChoices::NIL.union(BidChoices::tricks(1, short - 1)));
+            }
+        }
+        choices
+    }
+
+    /// Whether blind nil is open to a seat once it is his turn, given the
+    /// bids made so far (the deal decides whether he was offered it).
+    fn blind_nil_open(&self, seat: Seat) -> bool {
+        self.blind_eligible.contains(seat) && self.bid_choices_ignoring_cards(seat).has_nil()
+    }
+
+    /// The nil part of [`Game::bid_choices`], which does not depend on the
+    /// cards: blind nil is decided before they are seen.
+    fn bid_choices_ignoring_cards(&self, seat: Seat) -> BidChoices {
+        let rules = &self.rules;
+        let partner = self.bids[seat.partner()];
+        let nil_open = match rules.bidding {
+            Bidding::Suicide => !partner.is_some_and(Bid::is_nil),
+            Bidding::Standard | Bidding::Whiz => true,
+            Bidding::Mirror => false,
+        } && rules.nil
+            && (!rules.nil_after_partner || matches!(partner, Some(Bid::Tricks(_))))
+            && partner.is_none_or(|bid| bid.contract() >= rules.min_team_bid);
+        if nil_open {
+            BidChoices::NIL
+        } else {
+            BidChoices::NONE
         }
     }
 
@@ -527,7 +601,7 @@ impl Game {
                 self.expect_turn(seat)?;
                 match bid {
                     Bid::BlindNil => {
-                        if !self.blind_eligible.contains(seat) {
+                        if !self.blind_nil_open(seat) {
                             return Err(RuleError::BlindNilNotAllowed);
                         }
                         if !self.hidden.contains(seat) {
@@ -540,6 +614,10 @@ impl Game {
                         }
                         if self.hidden.contains(seat) {
                             return Err(RuleError::MustLookAtHand);
+                        }
+                        let choices = self.bid_choices(seat);
+                        if !choices.contains(bid) {
+                            return Err(RuleError::BidNotAllowed { choices });
                         }
                     }
                 }
@@ -574,6 +652,11 @@ impl Game {
                 if !self.plays_from(hand).contains(card) {
                     return Err(if !hand.contains(card) {
                         RuleError::CardNotInHand { card }
+                    } else if self.trick_len == 0
+                        && self.tricks_done == 0
+                        && self.rules.leading == Leading::TwoOfClubs
+                    {
+                        RuleError::MustLead { card: TWO_OF_CLUBS }
                     } else if self.trick_len == 0 {
                         RuleError::SpadesNotBroken
                     } else {
@@ -674,7 +757,13 @@ impl Game {
             for team in Team::ALL {
                 if self.score[team.other()] - self.score[team] >= self.rules.blind_nil_min_deficit {
                     for seat in team.seats() {
-                        self.blind_eligible.insert(seat);
+                        // With nil only after the partner's number, the
+                        // first of the two to bid can never bid blind nil,
+                        // so his cards are not kept from him.
+                        let bids_first = seat == self.dealer.next() || seat == self.dealer.plus(2);
+                        if !(self.rules.nil_after_partner && bids_first) {
+                            self.blind_eligible.insert(seat);
+                        }
                     }
                 }
             }
@@ -704,6 +793,14 @@ impl Game {
         events.push(Event::BidMade { seat, bid });
         if seat != self.dealer {
             self.turn = seat.next();
+            // A player whose cards are kept from him for blind nil sees
+            // them as soon as the bids before his make blind nil impossible.
+            let next = self.turn;
+            if self.hidden.contains(next) && !self.blind_nil_open(next) {
+                self.hidden.remove(next);
+                self.blind_eligible.remove(next);
+                events.push(Event::LookedAtHand { seat: next });
+            }
             return;
         }
         for team in Team::ALL {
@@ -801,7 +898,14 @@ impl Game {
 
     fn start_play(&mut self, events: &mut Events) {
         self.phase = Phase::Playing;
-        self.turn = self.dealer.next();
+        self.turn = match self.rules.leading {
+            Leading::LeftOfDealer => self.dealer.next(),
+            Leading::Dealer => self.dealer,
+            Leading::TwoOfClubs => Seat::ALL
+                .into_iter()
+                .find(|&seat| self.hands[seat].contains(TWO_OF_CLUBS))
+                .unwrap_or(self.dealer.next()),
+        };
         self.tricks[0].leader = self.turn;
         events.push(Event::PlayStarted { leader: self.turn });
     }
@@ -852,7 +956,8 @@ impl Game {
         let scores = score::score_hand(&self.rules, &bids, &self.tricks_won, &self.score, &self.bags);
         self.score = ByTeam::from_fn(|team| scores[team].score);
         self.bags = ByTeam::from_fn(|team| scores[team].bags);
-        self.winner = score::game_winner(&self.rules, &self.score, self.hand_number + 1);
+        self.streaks = self.streaks.after(&self.rules, &scores);
+        self.winner = score::game_winner(&self.rules, &self.score, self.hand_number + 1, &self.streaks);
 
         self.last_hand = Some(HandRecord {
             hand: self.hand_number,
@@ -924,6 +1029,33 @@ impl fmt::Display for SetupError {
 }
 
 impl std::error::Error for SetupError {}
+
+/// Who led the first trick of a written-out position under the rules'
+/// first-lead rule, if the position can tell.
+fn first_leader(rules: &RuleSet, position: &Position<'_>) -> Option<Seat> {
+    match rules.leading {
+        Leading::LeftOfDealer => Some(position.dealer.next()),
+        Leading::Dealer => Some(position.dealer),
+        Leading::TwoOfClubs => {
+            let led = position
+                .tricks
+                .first()
+                .map_or(position.trick.first(), |trick| trick.cards.first());
+            match (position.tricks.first(), led) {
+                (_, Some(&card)) if card != TWO_OF_CLUBS => None,
+                (Some(trick), _) => Some(trick.leader),
+                // The first trick is on the table: its leader is the first
+                // of the seats that hold one card fewer than the others.
+                (None, Some(_)) => Seat::ALL.into_iter().find(|&seat| {
+                    position.hands[seat].len() == 12 && position.hands[seat.plus(3)].len() == 13
+                }),
+                (None, None) => Seat::ALL
+                    .into_iter()
+                    .find(|&seat| position.hands[seat].contains(TWO_OF_CLUBS)),
+            }
+        }
+    }
+}
 
 /// The position (0 for the lead) of the card that wins a full trick: the
 /// highest trump if any was played, else the highest card of the suit led.

@@ -8,11 +8,11 @@
 //! What a player may know is read through a [`View`].
 //!
 //! ```
-//! use spades_engine::{Action, Bid, Game, Legal, RuleSet, Viewer};
+//! use spades_engine::{Action, Bid, BidChoices, Game, Legal, RuleSet, Viewer};
 //!
 //! let mut game = Game::new(RuleSet::CLASSIC, 7).unwrap();
 //! let seat = game.dealer().next();
-//! assert_eq!(game.legal(seat), Legal::Bid);
+//! assert_eq!(game.legal(seat), Legal::Bid(BidChoices::ALL));
 //! let events = game.apply(seat, Action::Bid(Bid::Tricks(3))).unwrap();
 //! assert_eq!(events.len(), 1);
 //! // The player's own view shows his 13 cards; a spectator's shows none.
@@ -27,6 +27,7 @@ mod event;
 mod game;
 mod history;
 mod position;
+mod presets;
 mod rng;
 mod rules;
 #[cfg(feature = "schemars")]
@@ -35,7 +36,7 @@ pub mod score;
 mod seat;
 mod view;
 
-pub use action::{Action, Bid, ParseActionError};
+pub use action::{Action, Bid, BidChoices, ParseActionError};
 pub use card::{Card, CardIter, CardSet, ParseCardError, Rank, Suit};
 pub use error::RuleError;
 pub use event::{Event, Events};
@@ -43,7 +44,7 @@ pub use game::{Deal, Game, Legal, Phase, PositionError, ReplayError, SetupError}
 pub use history::{BidRecord, HandRecord, PassRecord, TrickRecord};
 pub use position::Position;
 pub use rng::GameRng;
-pub use rules::{Bidding, Deck, Leading, MAX_PASS, PassOrder, Preset, RuleSet, RuleSetError};
+pub use rules::{Bidding, Deck, Leading, MAX_PASS, PassOrder, Preset, RuleSet, RuleSetError, SpadesLead};
 pub use score::TeamHandScore;
 pub use seat::{BySeat, ByTeam, Seat, SeatSet, Team};
 pub use view::{ImagineError, View, Viewer};

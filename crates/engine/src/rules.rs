@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+pub use crate::presets::Preset;
+
 /// How the two partners of a nil exchange give their cards.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -30,21 +32,43 @@ pub enum Deck {
     Standard,
 }
 
-/// Who leads the first trick of a hand and what he may lead. Later presets
-/// add "the two of clubs leads", "the dealer leads" and "spades any time".
+/// Who leads the first trick of each hand.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Leading {
-    /// The dealer's left leads the first trick, and nobody may lead a spade
-    /// before spades are broken unless he holds nothing else.
+    /// The player on the dealer's left leads any card he may lead. Rule
+    /// sets stored before the spade rule had its own field name this
+    /// value `left_of_dealer_spades_broken`, which still reads.
     #[default]
-    LeftOfDealerSpadesBroken,
+    #[cfg_attr(feature = "serde", serde(alias = "left_of_dealer_spades_broken"))]
+    LeftOfDealer,
+    /// The dealer leads.
+    Dealer,
+    /// The holder of the two of clubs leads it.
+    TwoOfClubs,
 }
 
-/// Which bids are allowed. Later presets add a minimum team bid, moon and
-/// Boston, team blind bids, suicide, whiz and mirror.
+/// When a spade may be led.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum SpadesLead {
+    /// Once a spade has been played to an earlier trick, or by a leader
+    /// who holds nothing else.
+    #[default]
+    Broken,
+    /// At any time.
+    AnyTime,
+    /// As `Broken` during the first three tricks of a hand, then at any
+    /// time (New York's rule).
+    FromFourthTrick,
+}
+
+/// How each player's bid is constrained, beyond the rule set's other
+/// bidding fields.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
@@ -53,6 +77,14 @@ pub enum Bidding {
     /// One bid each from 0 (nil) to 13, plus blind nil under its own rule.
     #[default]
     Standard,
+    /// In each team one partner bids nil (or blind nil) and the other at
+    /// least 4: the first of the two to bid chooses which he is.
+    Suicide,
+    /// Each player bids the number of spades he holds, or nil.
+    Whiz,
+    /// Each player bids exactly the number of spades he holds; a player
+    /// with none bids nil.
+    Mirror,
 }
 
 /// A complete set of rules for one game.
@@ -89,47 +121,39 @@ pub struct RuleSet {
     /// Points lost each time the bag count reaches `bag_limit`.
     pub bag_penalty: i32,
     pub deck: Deck,
+    /// Who leads the first trick of a hand.
     pub leading: Leading,
+    /// When spades may be led.
+    pub spades_lead: SpadesLead,
+    /// The constraint on each player's bid.
     pub bidding: Bidding,
-}
-
-/// The named presets. A rule set made from a preset with overrides is no
-/// longer that preset, and [`RuleSet::name`] calls it `custom`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum Preset {
-    Classic,
-    Tournament,
-}
-
-impl Preset {
-    pub const ALL: [Preset; 2] = [Preset::Classic, Preset::Tournament];
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            Preset::Classic => "classic",
-            Preset::Tournament => "tournament",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Preset> {
-        Preset::ALL.into_iter().find(|preset| preset.name() == name)
-    }
-
-    pub const fn rules(self) -> RuleSet {
-        match self {
-            Preset::Classic => RuleSet::CLASSIC,
-            Preset::Tournament => RuleSet::TOURNAMENT,
-        }
-    }
-}
-
-impl fmt::Display for Preset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
+    /// Whether nil may be bid (blind nil has its own switch).
+    pub nil: bool,
+    /// Nil, blind or not, may be bid only after the partner has bid a
+    /// number.
+    pub nil_after_partner: bool,
+    /// The least a team's two bids may add up to (0: no minimum). The
+    /// second partner to bid must bring the team to it.
+    pub min_team_bid: u8,
+    /// A team contract of exactly 10 is worth 200 when made and costs 200
+    /// when set.
+    pub ten_for_two_hundred: bool,
+    /// A team contract of 13 (a moon) is worth 200 when made and costs 200
+    /// when set; 500 with `ten_for_two_hundred`.
+    pub moon: bool,
+    /// A team that takes all thirteen tricks with a contract of at least 10
+    /// wins the game at once.
+    pub boston_wins: bool,
+    /// Points each bag is worth when taken (1 in the rule book; 0 or -1 in
+    /// some house rules).
+    pub bag_value: i32,
+    /// A contract below 10 made with more overtricks than this is set
+    /// (`None`: no limit).
+    pub max_overtricks: Option<u8>,
+    /// A contract made with at least twice its tricks is set.
+    pub set_at_double: bool,
+    /// A team set in this many hands in a row loses the game (`None`: off).
+    pub sets_to_lose: Option<u8>,
 }
 
 /// The largest exchange a rule set may ask for. Passing more than a few
@@ -152,8 +176,19 @@ impl RuleSet {
         bag_limit: 10,
         bag_penalty: 100,
         deck: Deck::Standard,
-        leading: Leading::LeftOfDealerSpadesBroken,
+        leading: Leading::LeftOfDealer,
+        spades_lead: SpadesLead::Broken,
         bidding: Bidding::Standard,
+        nil: true,
+        nil_after_partner: false,
+        min_team_bid: 0,
+        ten_for_two_hundred: false,
+        moon: false,
+        boston_wins: false,
+        bag_value: 1,
+        max_overtricks: None,
+        set_at_double: false,
+        sets_to_lose: None,
     };
 
     /// The seven-hand game of the tournaments: to 300, out at -300.
@@ -200,6 +235,77 @@ impl RuleSet {
         }
         if self.bag_penalty < 0 {
             return fail("bag_penalty", "must not be negative");
+        }
+        if !(-1..=1).contains(&self.bag_value) {
+            return fail("bag_value", "a bag is worth -1, 0 or 1 point");
+        }
+        if self.min_team_bid > 13 {
+            return fail("min_team_bid", "a team cannot bid more than 13");
+        }
+        if self.max_overtricks.is_some_and(|limit| limit > 12) {
+            return fail("max_overtricks", "must be at most 12");
+        }
+        if self.sets_to_lose == Some(0) {
+            return fail("sets_to_lose", "must be at least one set");
+        }
+        self.validate_bidding()
+    }
+
+    /// The combinations of bidding rules that leave some player without a
+    /// legal bid, or that contradict each other.
+    fn validate_bidding(&self) -> Result<(), RuleSetError> {
+        let fail = |field: &'static str, reason: &'static str| Err(RuleSetError { field, reason });
+        if self.blind_nil && !self.nil {
+            return fail(
+                "blind_nil",
+                "blind nil needs nil bids: turn nil on or blind nil off",
+            );
+        }
+        match self.bidding {
+            Bidding::Standard => {}
+            Bidding::Suicide => {
+                if !self.nil {
+                    return fail(
+                        "nil",
+                        "suicide bidding needs nil: one partner of each team bids it",
+                    );
+                }
+                if self.nil_after_partner {
+                    return fail(
+                        "nil_after_partner",
+                        "suicide bidding already says which partner bids nil",
+                    );
+                }
+                if self.min_team_bid > 4 {
+                    return fail(
+                        "min_team_bid",
+                        "in suicide a team may bid 4, so the minimum must be at most 4",
+                    );
+                }
+            }
+            Bidding::Whiz | Bidding::Mirror => {
+                if !self.nil {
+                    return fail("nil", "whiz and mirror need nil for a player who holds no spade");
+                }
+                if self.min_team_bid > 0 {
+                    return fail(
+                        "min_team_bid",
+                        "whiz and mirror bids are counted spades, so a team minimum cannot be kept",
+                    );
+                }
+                if self.nil_after_partner {
+                    return fail(
+                        "nil_after_partner",
+                        "whiz and mirror need nil at any time for a player who holds no spade",
+                    );
+                }
+                if self.bidding == Bidding::Mirror && self.blind_nil {
+                    return fail(
+                        "blind_nil",
+                        "in mirror every bid is the count of spades, so blind nil is off",
+                    );
+                }
+            }
         }
         Ok(())
     }

@@ -12,13 +12,20 @@ pub struct TeamHandScore {
     pub contract: u8,
     /// Tricks of partners who did not bid nil, which count toward the contract.
     pub counted_tricks: u8,
-    /// `+10 * contract` plus one per overtrick when made, `-10 * contract` when set.
+    /// The contract's value when made, minus it when set: `10 * contract`,
+    /// or 200 (a contract of 10 under `ten_for_two_hundred`) or 200 or 500
+    /// (a moon of 13 under `moon`). Overtricks are in `bag_points`.
     pub contract_points: i32,
+    /// Whether the team's contract was set this hand (a team that bid only
+    /// nils has no contract and is never set).
+    pub set: bool,
     /// The sum of the nil and blind nil results of the team's players.
     pub nil_points: i32,
     /// Bags taken this hand: overtricks of a made contract plus every trick
-    /// of a nil bidder. Each is also worth one point.
+    /// of a nil bidder.
     pub bags_taken: i32,
+    /// What the bags taken are worth: `bags_taken * bag_value`.
+    pub bag_points: i32,
     /// Points lost to the bag rule this hand (a multiple of the penalty).
     pub bag_penalty: i32,
     /// The whole change of the team's score this hand.
@@ -59,24 +66,49 @@ pub fn score_team(rules: &RuleSet, bids: [Bid; 2], tricks: [u8; 2], score: i32, 
     let overtricks = if result.contract == 0 {
         // A contract of zero (both partners bid nil) scores nothing by itself.
         0
-    } else if counted >= contract {
-        result.contract_points = 10 * contract;
-        counted - contract
     } else {
-        result.contract_points = -10 * contract;
-        0
+        let value = contract_value(rules, result.contract);
+        let too_many = result.contract < 10
+            && rules
+                .max_overtricks
+                .is_some_and(|limit| counted - contract > i32::from(limit));
+        let doubled = rules.set_at_double && counted >= 2 * contract;
+        if counted >= contract && !too_many && !doubled {
+            result.contract_points = value;
+            counted - contract
+        } else {
+            result.contract_points = -value;
+            result.set = true;
+            0
+        }
     };
     result.bags_taken = overtricks + i32::from(nil_tricks);
+    result.bag_points = result.bags_taken * rules.bag_value;
 
     let mut running_bags = bags + result.bags_taken;
     while running_bags >= rules.bag_limit {
         running_bags -= rules.bag_limit;
         result.bag_penalty += rules.bag_penalty;
     }
-    result.change = result.contract_points + result.bags_taken + result.nil_points - result.bag_penalty;
+    result.change = result.contract_points + result.bag_points + result.nil_points - result.bag_penalty;
     result.score = score + result.change;
     result.bags = running_bags;
     result
+}
+
+/// What a contract is worth made, and costs set.
+pub fn contract_value(rules: &RuleSet, contract: u8) -> i32 {
+    match contract {
+        13 if rules.moon => {
+            if rules.ten_for_two_hundred {
+                500
+            } else {
+                200
+            }
+        }
+        10 if rules.ten_for_two_hundred => 200,
+        _ => 10 * i32::from(contract),
+    }
 }
 
 /// Scores both teams' hands from the four bids and the tricks each player took.
@@ -99,18 +131,68 @@ pub fn score_hand(
     })
 }
 
+/// What decides the game besides the scores: a Boston, and how many hands
+/// in a row each team has been set.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Streaks {
+    /// The team that took all thirteen tricks with a contract of at least
+    /// 10 made, in the hand just scored (counted only under `boston_wins`).
+    pub boston: Option<Team>,
+    /// Hands in a row, up to the one just scored, in which each team was set.
+    pub sets_in_a_row: ByTeam<u8>,
+}
+
+impl Streaks {
+    /// The streaks after a hand scored `scores`, from those before it.
+    pub fn after(self, rules: &RuleSet, scores: &ByTeam<TeamHandScore>) -> Streaks {
+        let boston = Team::ALL.into_iter().find(|&team| {
+            let s = scores[team];
+            rules.boston_wins && !s.set && s.contract >= 10 && s.counted_tricks == 13
+        });
+        Streaks {
+            boston,
+            sets_in_a_row: ByTeam::from_fn(|team| {
+                if scores[team].set {
+                    self.sets_in_a_row[team].saturating_add(1)
+                } else {
+                    0
+                }
+            }),
+        }
+    }
+}
+
 /// The winner of the game after a hand, if the game is over.
 ///
-/// The game ends when a team has reached the target, when a team has fallen
-/// to the loss threshold, or when the hand limit has been played; in every
-/// case the higher score wins, and equal scores play another hand.
-pub fn game_winner(rules: &RuleSet, score: &ByTeam<i32>, hands_played: u32) -> Option<Team> {
+/// A Boston wins at once. A team set `sets_to_lose` hands in a row loses
+/// (if both are, the higher score wins). Otherwise the game ends when a team
+/// has reached the target, when a team has fallen to the loss threshold, or
+/// when the hand limit has been played, and the higher score wins. Equal
+/// scores play another hand.
+pub fn game_winner(
+    rules: &RuleSet,
+    score: &ByTeam<i32>,
+    hands_played: u32,
+    streaks: &Streaks,
+) -> Option<Team> {
+    if let Some(team) = streaks.boston {
+        return Some(team);
+    }
+    let beaten = rules
+        .sets_to_lose
+        .map(|limit| Team::ALL.map(|team| streaks.sets_in_a_row[team] >= limit));
+    match beaten {
+        Some([true, false]) => return Some(Team::ALL[1]),
+        Some([false, true]) => return Some(Team::ALL[0]),
+        _ => {}
+    }
     let reached_target = score.0.iter().any(|&s| s >= rules.target);
     let fell_to_mercy = rules
         .mercy
         .is_some_and(|mercy| score.0.iter().any(|&s| s <= mercy));
     let hand_limit = rules.max_hands.is_some_and(|limit| hands_played >= limit);
-    if !(reached_target || fell_to_mercy || hand_limit) {
+    let both_beaten = beaten == Some([true, true]);
+    if !(reached_target || fell_to_mercy || hand_limit || both_beaten) {
         return None;
     }
     match score[Team::ALL[0]].cmp(&score[Team::ALL[1]]) {

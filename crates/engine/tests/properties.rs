@@ -7,32 +7,54 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use spades_engine::{
-    Action, Bid, Card, CardSet, Event, Game, GameRng, HandRecord, PassOrder, RuleSet, Seat, Suit, Team,
+    Action, Bid, Bidding, Card, CardSet, Event, Game, GameRng, HandRecord, Leading, PassOrder, Preset,
+    RuleSet, Seat, SpadesLead, Suit, Team,
 };
 
+/// Every preset, with the exchange, blind nil, the first lead and the
+/// scoring house rules varied on top where the result is playable.
 fn rule_sets() -> impl Strategy<Value = RuleSet> {
-    (
-        prop_oneof![Just(RuleSet::CLASSIC), Just(RuleSet::TOURNAMENT)],
+    let exchange = (
         any::<bool>(),
         0u8..=2,
         1u8..=3,
         any::<bool>(),
         prop_oneof![Just(50), Just(100)],
-    )
+    );
+    let house = (0usize..3, 0usize..3, any::<bool>(), 0u8..4, any::<bool>(), 0u8..4);
+    (0..Preset::ALL.len(), exchange, house, any::<bool>())
         .prop_map(
-            |(base, simultaneous, nil_pass, blind_nil_pass, blind_nil, deficit)| RuleSet {
-                pass_order: if simultaneous {
-                    PassOrder::Simultaneous
-                } else {
-                    PassOrder::Sequential
-                },
-                nil_pass,
-                blind_nil_pass,
-                blind_nil,
-                blind_nil_min_deficit: deficit,
-                ..base
+            |(preset, (simultaneous, nil_pass, blind_nil_pass, blind_nil, deficit), house, vary)| {
+                let base = Preset::ALL[preset].rules();
+                let mut rules = RuleSet {
+                    pass_order: if simultaneous {
+                        PassOrder::Simultaneous
+                    } else {
+                        PassOrder::Sequential
+                    },
+                    nil_pass,
+                    blind_nil_pass,
+                    blind_nil: blind_nil && base.nil && base.bidding != Bidding::Mirror,
+                    blind_nil_min_deficit: deficit,
+                    ..base
+                };
+                if vary {
+                    let (leading, spades, double, overtricks, boston, sets) = house;
+                    rules.leading = [Leading::LeftOfDealer, Leading::Dealer, Leading::TwoOfClubs][leading];
+                    rules.spades_lead = [
+                        SpadesLead::Broken,
+                        SpadesLead::AnyTime,
+                        SpadesLead::FromFourthTrick,
+                    ][spades];
+                    rules.set_at_double = double;
+                    rules.max_overtricks = (overtricks > 0).then_some(overtricks);
+                    rules.boston_wins = boston;
+                    rules.sets_to_lose = (sets > 1).then_some(sets);
+                }
+                rules
             },
         )
+        .prop_filter("a playable rule set", |rules| rules.validate().is_ok())
 }
 
 /// The trick winner by the plain statement of the rule.
@@ -53,8 +75,16 @@ fn naive_winner(leader: Seat, cards: &[Card; 4]) -> Seat {
     leader.plus(best as u8)
 }
 
+/// One team's hand by the plain statement of the rules.
+struct NaiveTeam {
+    change: i32,
+    bags: i32,
+    set: bool,
+    boston: bool,
+}
+
 /// One team's score change and bags by the plain statement of the rules.
-fn naive_team_score(rules: &RuleSet, bids: [Bid; 2], taken: [u8; 2], bags: i32) -> (i32, i32) {
+fn naive_team_score(rules: &RuleSet, bids: [Bid; 2], taken: [u8; 2], bags: i32) -> NaiveTeam {
     let mut change = 0;
     let mut contract = 0;
     let mut counted = 0;
@@ -84,25 +114,83 @@ fn naive_team_score(rules: &RuleSet, bids: [Bid; 2], taken: [u8; 2], bags: i32) 
             new_bags += i32::from(took);
         }
     }
+    let mut set = false;
     if contract > 0 {
-        if counted >= contract {
-            change += 10 * contract;
-            new_bags += counted - contract;
+        let value = match contract {
+            13 if rules.moon && rules.ten_for_two_hundred => 500,
+            13 if rules.moon => 200,
+            10 if rules.ten_for_two_hundred => 200,
+            _ => 10 * contract,
+        };
+        let over = counted - contract;
+        let made = counted >= contract
+            && !(contract < 10 && rules.max_overtricks.is_some_and(|m| over > i32::from(m)))
+            && !(rules.set_at_double && counted >= 2 * contract);
+        if made {
+            change += value;
+            new_bags += over;
         } else {
-            change -= 10 * contract;
+            change -= value;
+            set = true;
         }
     }
-    change += new_bags;
+    change += new_bags * rules.bag_value;
     let mut total = bags + new_bags;
     while total >= rules.bag_limit {
         total -= rules.bag_limit;
         change -= rules.bag_penalty;
     }
-    (change, total)
+    NaiveTeam {
+        change,
+        bags: total,
+        set,
+        boston: rules.boston_wins && !set && contract >= 10 && counted == 13,
+    }
 }
 
-/// Checks one finished hand's record against the rules.
-fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i32; 2]) {
+/// Whether a bid may be made, by the plain statement of the bidding rules:
+/// `spades` held, and the partner's bid if he has bid.
+fn naive_bid_allowed(rules: &RuleSet, bid: Bid, spades: u32, partner: Option<Bid>) -> bool {
+    let team_ok = partner.is_none_or(|p| p.contract() + bid.contract() >= rules.min_team_bid);
+    let kind_ok = match bid {
+        Bid::Nil | Bid::BlindNil => {
+            (if bid.is_blind() {
+                rules.blind_nil
+            } else {
+                rules.nil
+            }) && (!rules.nil_after_partner || matches!(partner, Some(Bid::Tricks(_))))
+                && match rules.bidding {
+                    Bidding::Standard | Bidding::Whiz => true,
+                    Bidding::Mirror => spades == 0,
+                    Bidding::Suicide => !partner.is_some_and(Bid::is_nil),
+                }
+        }
+        Bid::Tricks(n) => {
+            (1..=13).contains(&n)
+                && match rules.bidding {
+                    Bidding::Standard => true,
+                    Bidding::Whiz | Bidding::Mirror => u32::from(n) == spades,
+                    Bidding::Suicide => n >= 4 && !matches!(partner, Some(Bid::Tricks(_))),
+                }
+        }
+    };
+    team_ok && kind_ok
+}
+
+/// Whether a spade may be led to trick `number` (from 0), by the rule.
+fn naive_spades_open(rules: &RuleSet, broken: bool, number: usize) -> bool {
+    match rules.spades_lead {
+        SpadesLead::Broken => broken,
+        SpadesLead::AnyTime => true,
+        SpadesLead::FromFourthTrick => broken || number >= 3,
+    }
+}
+
+const TWO_OF_CLUBS: Card = Card::new(spades_engine::Rank::Two, Suit::Clubs);
+
+/// Checks one finished hand's record against the rules; says which teams
+/// were set and which took a Boston.
+fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i32; 2]) -> [(bool, bool); 2] {
     // 52 distinct cards, 13 to each seat.
     let mut all = CardSet::EMPTY;
     for hand in record.hands.0 {
@@ -115,7 +203,14 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
     // Bids in order from the dealer's left.
     for (i, bid) in record.bids.iter().enumerate() {
         assert_eq!(bid.seat, record.dealer.plus(1 + i as u8));
-        assert!(bid.to_bid().is_some());
+        let made = bid.to_bid().unwrap();
+        // The partner bid before when he sits two places earlier.
+        let partner = (i >= 2).then(|| record.bids[i - 2].to_bid().unwrap());
+        let spades = record.hands[bid.seat].in_suit(Suit::Spades).len();
+        assert!(
+            naive_bid_allowed(rules, made, spades, partner),
+            "{made} with {spades} spades after {partner:?}"
+        );
     }
 
     // Hands after the exchange; passes go to the partner, from own cards.
@@ -128,12 +223,22 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
     }
 
     // Thirteen tricks, every card once, legal plays, right winners.
-    let mut leader = record.dealer.next();
+    let mut leader = match rules.leading {
+        Leading::LeftOfDealer => record.dealer.next(),
+        Leading::Dealer => record.dealer,
+        Leading::TwoOfClubs => Seat::ALL
+            .into_iter()
+            .find(|&s| holding[s].contains(TWO_OF_CLUBS))
+            .unwrap(),
+    };
     let mut broken = false;
     let mut won = [0u8; 4];
-    for trick in &record.tricks {
+    for (number, trick) in record.tricks.iter().enumerate() {
         assert_eq!(trick.leader, leader);
         let led = trick.cards[0].suit();
+        if number == 0 && rules.leading == Leading::TwoOfClubs {
+            assert_eq!(trick.cards[0], TWO_OF_CLUBS);
+        }
         for (i, &card) in trick.cards.iter().enumerate() {
             let player = trick.leader.plus(i as u8);
             let hand = holding[player];
@@ -141,7 +246,7 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
             if i == 0 {
                 let only_spades = hand.in_suit(Suit::Spades) == hand;
                 assert!(
-                    card.suit() != Suit::Spades || broken || only_spades,
+                    card.suit() != Suit::Spades || naive_spades_open(rules, broken, number) || only_spades,
                     "spade led early"
                 );
             } else {
@@ -167,25 +272,45 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
             .to_bid()
             .unwrap()
     };
-    for team in Team::ALL {
+    Team::ALL.map(|team| {
         let [a, b] = team.seats();
-        let (change, new_bags) = naive_team_score(
+        let naive = naive_team_score(
             rules,
             [bid_of(a), bid_of(b)],
             [won[a.index()], won[b.index()]],
             bags[team.index()],
         );
-        assert_eq!(record.hand_score[team], change);
-        assert_eq!(record.score[team], score[team.index()] + change);
-        assert_eq!(record.bags[team], new_bags);
-    }
+        assert_eq!(record.hand_score[team], naive.change);
+        assert_eq!(record.score[team], score[team.index()] + naive.change);
+        assert_eq!(record.bags[team], naive.bags);
+        (naive.set, naive.boston)
+    })
 }
 
-/// Whether the game ends after a hand, and who wins, by the plain rules.
-fn naive_end(rules: &RuleSet, score: [i32; 2], hands_played: u32) -> Option<Team> {
+/// Whether the game ends after a hand, and who wins, by the plain rules:
+/// `boston` is the team that took one this hand, `sets` each team's sets in
+/// a row.
+fn naive_end(
+    rules: &RuleSet,
+    score: [i32; 2],
+    hands_played: u32,
+    boston: Option<Team>,
+    sets: [u8; 2],
+) -> Option<Team> {
+    if boston.is_some() {
+        return boston;
+    }
+    let out = sets.map(|n| rules.sets_to_lose.is_some_and(|limit| n >= limit));
+    if out == [true, false] {
+        return Some(Team::ALL[1]);
+    }
+    if out == [false, true] {
+        return Some(Team::ALL[0]);
+    }
     let over = score.iter().any(|&s| s >= rules.target)
         || rules.mercy.is_some_and(|m| score.iter().any(|&s| s <= m))
-        || rules.max_hands.is_some_and(|m| hands_played >= m);
+        || rules.max_hands.is_some_and(|m| hands_played >= m)
+        || out == [true, true];
     match score[0].cmp(&score[1]) {
         _ if !over => None,
         std::cmp::Ordering::Greater => Some(Team::ALL[0]),
@@ -208,8 +333,14 @@ fn naive_legal_plays(game: &Game, seat: Seat) -> CardSet {
         .flat_map(|trick| trick.cards)
         .chain(on_table.iter().copied())
         .any(|card| card.suit() == Suit::Spades);
+    let rules = game.rules();
+    let first_lead = game.tricks().is_empty() && on_table.is_empty();
+    if first_lead && rules.leading == Leading::TwoOfClubs && hand.contains(TWO_OF_CLUBS) {
+        return CardSet::single(TWO_OF_CLUBS);
+    }
+    let open = naive_spades_open(rules, broken, game.tricks().len());
     let allowed = |card: Card| match on_table.first() {
-        None => card.suit() != Suit::Spades || broken || hand.in_suit(Suit::Spades) == hand,
+        None => card.suit() != Suit::Spades || open || hand.in_suit(Suit::Spades) == hand,
         Some(lead) => card.suit() == lead.suit() || hand.in_suit(lead.suit()).is_empty(),
     };
     hand.iter().filter(|&card| allowed(card)).collect()
@@ -238,8 +369,20 @@ proptest! {
         let mut score = [0, 0];
         let mut bags = [0, 0];
         let mut hands = 0;
+        let mut sets = [0u8; 2];
 
         while let Some(seat) = game.to_act().first() {
+            // Every bid is accepted exactly when the bidding rules allow it.
+            if game.phase() == spades_engine::Phase::Bidding && !game.is_hand_hidden(seat) {
+                let partner = game.bids()[seat.partner()];
+                let spades = game.hand(seat).in_suit(Suit::Spades).len();
+                for n in 0..=13 {
+                    let bid = Bid::new(n).unwrap();
+                    let accepted = game.check(seat, Action::Bid(bid)).is_ok();
+                    prop_assert_eq!(accepted, naive_bid_allowed(&rules, bid, spades, partner), "bid {}", bid);
+                }
+            }
+
             // Every card is accepted exactly when it is a legal play, for
             // the seat to act and for every other seat.
             for probe in Seat::ALL {
@@ -268,11 +411,15 @@ proptest! {
                 if let Event::HandEnded { hand } = *event {
                     prop_assert_eq!(hand, hands);
                     let record = game.last_hand().unwrap();
-                    check_record(&rules, record, score, bags);
+                    let teams = check_record(&rules, record, score, bags);
                     score = record.score.0;
                     bags = record.bags.0;
                     hands += 1;
-                    prop_assert_eq!(record.winner, naive_end(&rules, score, hands));
+                    for (count, (set, _)) in sets.iter_mut().zip(teams) {
+                        *count = if set { *count + 1 } else { 0 };
+                    }
+                    let boston = Team::ALL.into_iter().find(|team| teams[team.index()].1);
+                    prop_assert_eq!(record.winner, naive_end(&rules, score, hands, boston, sets));
                     prop_assert_eq!(game.winner(), record.winner);
                 }
             }

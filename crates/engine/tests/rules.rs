@@ -5,8 +5,8 @@ mod common;
 
 use common::*;
 use spades_engine::{
-    Action, Bid, CardSet, Event, Game, Legal, PassOrder, PassRecord, Phase, RuleError, RuleSet, Seat, Suit,
-    Team, Viewer,
+    Action, Bid, BidChoices, CardSet, Event, Game, Legal, PassOrder, PassRecord, Phase, RuleError, RuleSet,
+    Seat, Suit, Team, Viewer,
 };
 
 fn no_blind_nil() -> RuleSet {
@@ -111,7 +111,7 @@ mod bidding {
     #[test]
     fn bidding_starts_left_of_the_dealer_and_ends_with_the_dealer() {
         let mut game = game_with(no_blind_nil(), 1, MIXED, [0, 0]);
-        assert_eq!(game.legal(seat(2)), Legal::Bid);
+        assert_eq!(game.legal(seat(2)), Legal::Bid(BidChoices::ALL));
         for other in [0, 1, 3] {
             assert_eq!(game.legal(seat(other)), Legal::Wait);
             assert_eq!(
@@ -193,7 +193,7 @@ mod bidding {
     fn blind_nil_can_be_turned_off() {
         let mut game = game_with(no_blind_nil(), 3, MIXED, [0, 300]);
         assert!(!game.is_blind_nil_offered(seat(0)));
-        assert_eq!(game.legal(seat(0)), Legal::Bid);
+        assert_eq!(game.legal(seat(0)), Legal::Bid(BidChoices::ALL));
         assert_eq!(
             game.apply(seat(0), Action::Bid(Bid::BlindNil)),
             Err(RuleError::BlindNilNotAllowed)
@@ -243,7 +243,7 @@ mod bidding {
             Err(RuleError::MustLookAtHand)
         );
         ok(&mut game, 0, Action::LookAtHand);
-        assert_eq!(game.legal(seat(0)), Legal::Bid);
+        assert_eq!(game.legal(seat(0)), Legal::Bid(BidChoices::ALL));
         assert_eq!(
             game.apply(seat(0), Action::Bid(Bid::BlindNil)),
             Err(RuleError::BlindNilAfterLooking)
@@ -778,7 +778,7 @@ fn play_hand_lowest(game: &mut Game) -> Vec<Event> {
 mod end_of_game {
     use super::*;
     use spades_engine::ByTeam;
-    use spades_engine::score::game_winner;
+    use spades_engine::score::{Streaks, game_winner};
 
     /// Plays one SUIT_EACH hand in which team 0 makes two nils (+200) and
     /// team 1 bids 7 and takes 13 (+76), from the given scores.
@@ -838,7 +838,9 @@ mod end_of_game {
     #[test]
     fn the_end_rules_as_a_function_of_the_scores() {
         let classic = RuleSet::CLASSIC;
-        let w = |score: [i32; 2], hands: u32, rules: &RuleSet| game_winner(rules, &ByTeam(score), hands);
+        let w = |score: [i32; 2], hands: u32, rules: &RuleSet| {
+            game_winner(rules, &ByTeam(score), hands, &Streaks::default())
+        };
         assert_eq!(w([499, 0], 1, &classic), None);
         assert_eq!(w([500, 0], 1, &classic), Some(Team::ALL[0]));
         assert_eq!(w([510, 520], 1, &classic), Some(Team::ALL[1]));

@@ -2,7 +2,9 @@
 //! line. `docs/hand-history.md` describes every field.
 
 use serde::{Deserialize, Serialize};
-use spades_engine::{BidRecord, BySeat, ByTeam, CardSet, HandRecord, PassRecord, Seat, Team, TrickRecord};
+use spades_engine::{
+    BidRecord, BySeat, ByTeam, CardSet, HandRecord, PassRecord, RuleSet, Seat, Team, TrickRecord,
+};
 
 /// One line of a hand history, borrowing the engine's record.
 #[derive(Serialize, Debug)]
@@ -12,6 +14,8 @@ pub struct HandLine<'a> {
     pub hand: u32,
     /// The rule set's preset name, or `custom`.
     pub rules: &'a str,
+    /// The rule set in full, so that a game replays from its record alone.
+    pub rule_set: &'a RuleSet,
     pub dealer: Seat,
     pub hands: &'a BySeat<CardSet>,
     pub bids: &'a [BidRecord; 4],
@@ -25,11 +29,12 @@ pub struct HandLine<'a> {
 }
 
 impl<'a> HandLine<'a> {
-    pub fn new(game: u64, rules: &'a str, record: &'a HandRecord) -> HandLine<'a> {
+    pub fn new(game: u64, rules: &'a RuleSet, record: &'a HandRecord) -> HandLine<'a> {
         HandLine {
             game,
             hand: record.hand,
-            rules,
+            rules: rules.name(),
+            rule_set: rules,
             dealer: record.dealer,
             hands: &record.hands,
             bids: &record.bids,
@@ -54,6 +59,9 @@ impl<'a> HandLine<'a> {
 pub struct OwnedHandLine {
     pub game: u64,
     pub rules: String,
+    /// Absent from histories written before it was added.
+    #[serde(default)]
+    pub rule_set: Option<RuleSet>,
     #[serde(flatten)]
     pub record: HandRecord,
 }
@@ -75,7 +83,7 @@ mod tests {
         while game.hand_number() == 0 {
             let seat = game.to_act().first().unwrap();
             let action = match game.legal(seat) {
-                spades_engine::Legal::Bid => spades_engine::Action::Bid(spades_engine::Bid::Tricks(3)),
+                spades_engine::Legal::Bid(_) => spades_engine::Action::Bid(spades_engine::Bid::Tricks(3)),
                 spades_engine::Legal::Play(cards) => spades_engine::Action::Play(cards.lowest().unwrap()),
                 other => panic!("unexpected {other:?}"),
             };
@@ -87,13 +95,14 @@ mod tests {
     #[test]
     fn a_line_has_the_documented_shape_and_reads_back() {
         let record = first_hand();
-        let json = HandLine::new(7, "classic", &record).to_json();
+        let json = HandLine::new(7, &RuleSet::CLASSIC, &record).to_json();
         let value: serde_json::Value = serde_json::from_str(&json).unwrap();
         // Fields come in the documented order.
         let names = [
             "game",
             "hand",
             "rules",
+            "rule_set",
             "dealer",
             "hands",
             "bids",

@@ -80,6 +80,19 @@ pub struct Me {
     pub can_organize: bool,
 }
 
+/// `GET /api/presets`: one of the named rule sets a room, quick play or a
+/// tournament may use.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToSchema)]
+pub struct PresetInfo {
+    /// The name to give as `preset` (or as quick play's `rules`).
+    pub name: String,
+    /// What the preset changes from `classic`, in one line for people.
+    pub summary: String,
+    /// The rule set in full.
+    #[schema(value_type = RuleSetSchema)]
+    pub rules: RuleSet,
+}
+
 /// `GET /api/leaderboard`: one page of registered players by rating.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, ToSchema)]
 pub struct Leaderboard {
@@ -285,6 +298,10 @@ pub struct NewTournament {
     /// The most hands a game lasts, up to 50 (7 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hands: Option<u32>,
+    /// The preset the games' other rules come from (`tournament` when
+    /// absent); `target`, `loss_threshold` and `hands` apply on top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<String>,
 }
 
 fn knockout() -> String {

@@ -7,7 +7,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use spades_engine::{Card, CardSet, PassOrder, Preset, RuleSet, Seat, Team};
+use spades_engine::{Bidding, Card, CardSet, Leading, PassOrder, Preset, RuleSet, Seat, SpadesLead, Team};
 use strum::VariantNames;
 
 use crate::event::{EventKind, RoomEvent};
@@ -93,6 +93,32 @@ pub struct RulesSpec {
     pub bag_limit: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bag_penalty: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leading: Option<Leading>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spades_lead: Option<SpadesLead>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bidding: Option<Bidding>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nil: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nil_after_partner: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_team_bid: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ten_for_two_hundred: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moon: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boston_wins: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bag_value: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_overtricks: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_at_double: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sets_to_lose: Option<u8>,
 }
 
 impl RulesSpec {
@@ -116,6 +142,19 @@ impl RulesSpec {
             pass_order: self.pass_order.unwrap_or(base.pass_order),
             bag_limit: self.bag_limit.unwrap_or(base.bag_limit),
             bag_penalty: self.bag_penalty.unwrap_or(base.bag_penalty),
+            leading: self.leading.unwrap_or(base.leading),
+            spades_lead: self.spades_lead.unwrap_or(base.spades_lead),
+            bidding: self.bidding.unwrap_or(base.bidding),
+            nil: self.nil.unwrap_or(base.nil),
+            nil_after_partner: self.nil_after_partner.unwrap_or(base.nil_after_partner),
+            min_team_bid: self.min_team_bid.unwrap_or(base.min_team_bid),
+            ten_for_two_hundred: self.ten_for_two_hundred.unwrap_or(base.ten_for_two_hundred),
+            moon: self.moon.unwrap_or(base.moon),
+            boston_wins: self.boston_wins.unwrap_or(base.boston_wins),
+            bag_value: self.bag_value.unwrap_or(base.bag_value),
+            max_overtricks: self.max_overtricks.or(base.max_overtricks),
+            set_at_double: self.set_at_double.unwrap_or(base.set_at_double),
+            sets_to_lose: self.sets_to_lose.or(base.sets_to_lose),
             ..base
         };
         rules.validate()?;
@@ -398,6 +437,10 @@ pub struct TurnView {
     /// For the player to act only: how many cards he must pass.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pass_count: Option<u8>,
+    /// For the player to bid only: the bids the rules allow him now, 0
+    /// standing for nil, lowest first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bids: Option<Vec<u8>>,
 }
 
 /// One team's result for a hand.
@@ -406,8 +449,15 @@ pub struct TeamScoreView {
     pub contract: u8,
     pub tricks: u8,
     pub contract_points: i32,
+    /// Whether the contract was set (a team of two nils has none).
+    #[serde(default)]
+    pub set: bool,
     pub nil_points: i32,
     pub bags_taken: i32,
+    /// What the bags taken are worth under the rules (one point each in
+    /// the rule book). Older records lack it; it then equals `bags_taken`.
+    #[serde(default)]
+    pub bag_points: i32,
     pub bag_penalty: i32,
     pub change: i32,
     pub score: i32,
@@ -681,6 +731,7 @@ pub enum ErrorCode {
     WrongPhase,
     NotYourTurn,
     InvalidBid,
+    BidNotAllowed,
     BlindNilNotAllowed,
     BlindNilAfterLooking,
     MustLookAtHand,
@@ -690,6 +741,7 @@ pub enum ErrorCode {
     CardNotInHand,
     MustFollowSuit,
     SpadesNotBroken,
+    MustLead,
     // The server.
     /// As many rooms are open as the server allows.
     ServerBusy,
@@ -709,6 +761,7 @@ impl ErrorCode {
             E::WrongPhase { .. } => ErrorCode::WrongPhase,
             E::NotYourTurn { .. } => ErrorCode::NotYourTurn,
             E::InvalidBid { .. } => ErrorCode::InvalidBid,
+            E::BidNotAllowed { .. } => ErrorCode::BidNotAllowed,
             E::BlindNilNotAllowed => ErrorCode::BlindNilNotAllowed,
             E::BlindNilAfterLooking => ErrorCode::BlindNilAfterLooking,
             E::MustLookAtHand => ErrorCode::MustLookAtHand,
@@ -718,6 +771,7 @@ impl ErrorCode {
             E::CardNotInHand { .. } => ErrorCode::CardNotInHand,
             E::MustFollowSuit { .. } => ErrorCode::MustFollowSuit,
             E::SpadesNotBroken => ErrorCode::SpadesNotBroken,
+            E::MustLead { .. } => ErrorCode::MustLead,
         }
     }
 
@@ -774,6 +828,30 @@ mod tests {
             let code: ErrorCode = serde_json::from_str(&format!("\"{name}\"")).unwrap();
             assert_eq!(code as usize, index);
         }
+    }
+
+    #[test]
+    fn a_rule_set_stored_before_the_house_rules_reads_as_the_same_rules() {
+        let stored = r#"{"target":500,"mercy":-500,"max_hands":null,"nil_value":100,"blind_nil_value":200,"blind_nil":true,"blind_nil_min_deficit":100,"nil_pass":0,"blind_nil_pass":2,"pass_order":"sequential","bag_limit":10,"bag_penalty":100,"deck":"standard","leading":"left_of_dealer_spades_broken","bidding":"standard"}"#;
+        let rules: RuleSet = serde_json::from_str(stored).unwrap();
+        assert_eq!(rules, RuleSet::CLASSIC);
+    }
+
+    #[test]
+    fn house_rules_override_a_preset_and_contradictions_are_refused() {
+        let spec: RulesSpec =
+            serde_json::from_str(r#"{"preset":"board-4","bidding":"suicide","spades_lead":"any_time"}"#)
+                .unwrap();
+        let rules = spec.resolve().unwrap();
+        assert_eq!(
+            (rules.min_team_bid, rules.bidding),
+            (4, spades_engine::Bidding::Suicide)
+        );
+        assert_eq!(rules.spades_lead, SpadesLead::AnyTime);
+        let spec: RulesSpec = serde_json::from_str(r#"{"preset":"whiz","min_team_bid":4}"#).unwrap();
+        let error = spec.resolve().unwrap_err();
+        assert_eq!(error.field, "min_team_bid");
+        assert!(serde_json::from_str::<RulesSpec>(r#"{"preset":"chess"}"#).is_err());
     }
 
     #[test]

@@ -21,8 +21,10 @@ pub fn team_scores(scores: &ByTeam<TeamHandScore>) -> [TeamScoreView; 2] {
         contract: s.contract,
         tricks: s.counted_tricks,
         contract_points: s.contract_points,
+        set: s.set,
         nil_points: s.nil_points,
         bags_taken: s.bags_taken,
+        bag_points: s.bag_points,
         bag_penalty: s.bag_penalty,
         change: s.change,
         score: s.score,
@@ -36,7 +38,7 @@ pub fn expected(game: &Game, seat: Seat) -> Option<Expected> {
     match game.legal(seat) {
         Legal::Wait | Legal::Look => None,
         Legal::BlindNilOrLook => Some(Expected::BlindNilOrLook),
-        Legal::Bid => Some(Expected::Bid),
+        Legal::Bid(_) => Some(Expected::Bid),
         Legal::Pass { .. } => Some(Expected::Pass),
         Legal::Play(_) => Some(Expected::Play),
     }
@@ -61,10 +63,11 @@ pub fn turn_view(game: &Game, clocks: &[Option<Duration>; 4], viewer: Viewer) ->
         _ => None,
     };
     let clock = remaining(mine.unwrap_or(first));
-    let (legal, pass_count) = match mine.map(|seat| game.legal(seat)) {
-        Some(Legal::Play(cards)) => (Some(cards), None),
-        Some(Legal::Pass { count }) => (None, Some(count)),
-        _ => (None, None),
+    let (legal, pass_count, bids) = match mine.map(|seat| game.legal(seat)) {
+        Some(Legal::Play(cards)) => (Some(cards), None, None),
+        Some(Legal::Pass { count }) => (None, Some(count), None),
+        Some(Legal::Bid(choices)) => (None, None, Some(choices.numbers().collect())),
+        _ => (None, None, None),
     };
     Some(TurnView {
         seats,
@@ -73,6 +76,7 @@ pub fn turn_view(game: &Game, clocks: &[Option<Duration>; 4], viewer: Viewer) ->
         deadline: epoch_ms_in(clock),
         legal,
         pass_count,
+        bids,
     })
 }
 

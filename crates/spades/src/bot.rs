@@ -46,7 +46,10 @@ pub struct Args {
 }
 
 fn parse_preset(name: &str) -> Result<Preset, String> {
-    Preset::from_name(name).ok_or_else(|| format!("unknown rules {name:?}: use classic or tournament"))
+    Preset::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Preset::ALL.iter().map(|preset| preset.name()).collect();
+        format!("unknown rules {name:?}: use one of {}", names.join(", "))
+    })
 }
 
 fn parse_level(name: &str) -> Result<BotLevel, String> {

@@ -43,7 +43,10 @@ pub struct Args {
 }
 
 fn parse_preset(name: &str) -> Result<Preset, String> {
-    Preset::from_name(name).ok_or_else(|| format!("unknown rules {name:?}: use classic or tournament"))
+    Preset::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Preset::ALL.iter().map(|preset| preset.name()).collect();
+        format!("unknown rules {name:?}: use one of {}", names.join(", "))
+    })
 }
 
 /// The seeds of a run: game `g` is seeded with the `g`th output of a
@@ -198,12 +201,11 @@ fn play_game(
         blind_nils: [(0, 0); 2],
         decisions: Default::default(),
     };
-    let rules_name = rules.name();
     let mut write_error = None;
     play_out(&mut game, &mut players, |record| {
         result.hands += 1;
         count_hand(record, &mut result);
-        let line = HandLine::new(index, rules_name, record);
+        let line = HandLine::new(index, &rules, record);
         if let Err(error) = serde_json::to_writer(&mut result.lines, &line) {
             write_error = Some(error);
         }

@@ -18,11 +18,36 @@ const RULE_FIELDS = [
   ['blind_nil_pass', 'Cards exchanged after blind nil', 'number'],
   ['bag_limit', 'Bags before the penalty', 'number'],
   ['bag_penalty', 'Bag penalty', 'number'],
+  ['bag_value', 'Points per bag (-1, 0 or 1)', 'number'],
+  ['min_team_bid', 'Least a team may bid', 'number'],
+  ['max_overtricks', 'Set with more overtricks than', 'number'],
+  ['sets_to_lose', 'Sets in a row that lose', 'number'],
 ];
 
+// The house rules chosen from a list; the first choice keeps the preset's.
+const CHOICE_FIELDS = [
+  ['bidding', 'Bidding', [['standard', 'Standard'], ['suicide', 'Suicide'], ['whiz', 'Whiz (your spades or nil)'], ['mirror', 'Mirror (your spades)']]],
+  ['leading', 'First lead', [['left_of_dealer', "Dealer's left"], ['dealer', 'Dealer'], ['two_of_clubs', 'Two of clubs']]],
+  ['spades_lead', 'Leading spades', [['broken', 'Once broken'], ['any_time', 'Any time'], ['from_fourth_trick', 'From the fourth trick']]],
+  ['nil', 'Nil', [['true', 'Allowed'], ['false', 'Not allowed']]],
+  ['nil_after_partner', 'Nil only after partner bids', [['true', 'Yes'], ['false', 'No']]],
+  ['ten_for_two_hundred', '10 for 200', [['true', 'Yes'], ['false', 'No']]],
+  ['moon', 'Moon (13) bonus', [['true', 'Yes'], ['false', 'No']]],
+  ['boston_wins', 'Boston wins the game', [['true', 'Yes'], ['false', 'No']]],
+  ['set_at_double', 'Set when taking twice the bid', [['true', 'Yes'], ['false', 'No']]],
+];
+
+/** Fills a preset list from the server's presets, keeping the choice. */
+function fillPresets(select, presets) {
+  const chosen = select.value;
+  fill(select, presets.map((preset) => h('option', { value: preset.name, title: preset.summary }, `${preset.name}: ${preset.summary}`)));
+  select.value = presets.some((preset) => preset.name === chosen) ? chosen : 'classic';
+}
+
+// The presets' rules until the server's list arrives (then replaced by it).
 const PRESET_DEFAULTS = {
-  classic: { target: 500, mercy: -500, max_hands: '', nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100 },
-  tournament: { target: 300, mercy: -300, max_hands: 7, nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100 },
+  classic: { target: 500, mercy: -500, max_hands: '', nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_overtricks: '', sets_to_lose: '' },
+  tournament: { target: 300, mercy: -300, max_hands: 7, nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_overtricks: '', sets_to_lose: '' },
 };
 
 export function mount(root, app) {
@@ -38,6 +63,7 @@ export function mount(root, app) {
   const presetSelect = h('select', { id: 'qp-preset', 'data-testid': 'quick-play-preset' },
     h('option', { value: 'classic' }, 'Classic (to 500)'),
     h('option', { value: 'tournament' }, 'Tournament (to 300, 7 hands)'));
+  app.api.presets().then((presets) => fillPresets(presetSelect, presets), () => {});
   const partnerInput = h('input', { id: 'qp-partner', maxlength: 24, placeholder: 'optional', 'data-testid': 'quick-play-partner' });
   const quickPlay = h('form', {
     class: 'card-panel',
@@ -226,16 +252,26 @@ function buildCreateForm(app) {
     h('option', { value: 'simultaneous' }, 'Both at once'));
   const inputs = Object.fromEntries(RULE_FIELDS.map(([key]) => [key,
     h('input', { id: `rule-${key}`, type: 'number', step: 1, inputmode: 'numeric', 'data-testid': `rule-${key}` })]));
+  const choices = Object.fromEntries(CHOICE_FIELDS.map(([key, , options]) => [key,
+    h('select', { id: `rule-${key}`, 'data-testid': `rule-${key}` },
+      h('option', { value: '' }, 'As the preset'),
+      options.map(([value, label]) => h('option', { value }, label)))]));
 
   // The placeholders show the preset's values, so an empty box says what it keeps.
   function showDefaults() {
+    const rules = PRESET_DEFAULTS[preset.value] ?? PRESET_DEFAULTS.classic;
     for (const [key, input] of Object.entries(inputs)) {
-      const value = PRESET_DEFAULTS[preset.value][key];
-      input.placeholder = value === '' ? 'no limit' : String(value);
+      const value = rules[key];
+      input.placeholder = value === '' || value === null || value === undefined ? 'none' : String(value);
     }
   }
   preset.addEventListener('change', showDefaults);
   showDefaults();
+  app.api.presets().then((presets) => {
+    for (const { name: presetName, rules } of presets) PRESET_DEFAULTS[presetName] = rules;
+    fillPresets(preset, presets);
+    showDefaults();
+  }, () => {});
 
   return h('form', {
     class: 'card-panel',
@@ -249,6 +285,10 @@ function buildCreateForm(app) {
       if (noMercy.checked) rules.no_mercy = true;
       if (blindNil.value) rules.blind_nil = blindNil.value === 'true';
       if (passOrder.value) rules.pass_order = passOrder.value;
+      for (const [key, select] of Object.entries(choices)) {
+        if (select.value === 'true' || select.value === 'false') rules[key] = select.value === 'true';
+        else if (select.value) rules[key] = select.value;
+      }
       const options = { rules, private: isPrivate.checked, bots: bots.value };
       if (name.value.trim()) options.name = name.value.trim();
       try {
@@ -269,6 +309,7 @@ function buildCreateForm(app) {
     RULE_FIELDS.map(([key, label]) => field(`rule-${key}`, label, inputs[key])),
     h('div', { class: 'field check' }, noMercy, h('label', { for: 'rule-no_mercy' }, 'No loss threshold')),
     field('rule-blind_nil', 'Blind nil', blindNil),
-    field('rule-pass_order', 'Exchange order', passOrder)),
+    field('rule-pass_order', 'Exchange order', passOrder),
+    CHOICE_FIELDS.map(([key, label]) => field(`rule-${key}`, label, choices[key]))),
   h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-room' }, 'Open table'));
 }

@@ -169,7 +169,8 @@ export function scoreTable(state) {
     `Game to ${rules.target}`,
     rules.mercy !== null && rules.mercy !== undefined ? `loss at ${rules.mercy}` : null,
     rules.max_hands ? `${rules.max_hands} ${rules.max_hands === 1 ? 'hand' : 'hands'} at most` : null,
-    `${rules.bag_limit} bags cost ${rules.bag_penalty}`,
+    rules.bag_penalty ? `${rules.bag_limit} bags cost ${rules.bag_penalty}` : null,
+    ...rulesInWords(rules),
   ].filter(Boolean).join(' · ') : '';
   return h('div', {},
     h('table', { class: 'scores', 'data-testid': 'score-table' },
@@ -185,6 +186,29 @@ export function scoreTable(state) {
     limits ? h('p', { class: 'hint' }, limits) : null);
 }
 
+/** The house rules a rule set turns on, each in a few words. */
+export function rulesInWords(rules) {
+  const words = [];
+  const bidding = { suicide: 'suicide: one partner bids nil, the other 4 or more', whiz: 'whiz: bid your spades or nil', mirror: 'mirror: bid your spades' };
+  if (bidding[rules.bidding]) words.push(bidding[rules.bidding]);
+  if (rules.nil === false) words.push('no nil');
+  if (rules.nil_after_partner) words.push('nil only after your partner bids');
+  if (rules.min_team_bid) words.push(`teams bid at least ${rules.min_team_bid}`);
+  if (rules.ten_for_two_hundred) words.push('10 for 200');
+  if (rules.moon) words.push(`a moon (13) is worth ${rules.ten_for_two_hundred ? 500 : 200}`);
+  if (rules.boston_wins) words.push('taking all 13 on a bid of 10 or more wins');
+  if (rules.bag_value !== undefined && rules.bag_value !== 1) words.push(`a bag is worth ${rules.bag_value}`);
+  if (rules.max_overtricks !== null && rules.max_overtricks !== undefined) words.push(`set with more than ${rules.max_overtricks} overtricks`);
+  if (rules.set_at_double) words.push('set when taking twice the bid');
+  if (rules.sets_to_lose) words.push(`${rules.sets_to_lose} sets in a row lose`);
+  if (rules.leading === 'dealer') words.push('the dealer leads');
+  if (rules.leading === 'two_of_clubs') words.push('the two of clubs leads');
+  if (rules.spades_lead === 'any_time') words.push('spades may be led at any time');
+  if (rules.spades_lead === 'from_fourth_trick') words.push('spades may be led from the fourth trick');
+  if (rules.nil_value !== 100 || rules.blind_nil_value !== 200) words.push(`nil ${rules.nil_value}, blind nil ${rules.blind_nil_value}`);
+  return words;
+}
+
 /** One hand's score, broken down by team. */
 export function handScoreTable(state, scored) {
   const rows = [
@@ -193,6 +217,7 @@ export function handScoreTable(state, scored) {
     ['Contract', (t) => signed(t.contract_points)],
     ['Nil', (t) => signed(t.nil_points)],
     ['Bags taken', (t) => t.bags_taken],
+    ['Bag points', (t) => signed(t.bag_points ?? t.bags_taken)],
     ['Bag penalty', (t) => signed(-Math.abs(t.bag_penalty))],
     ['Hand total', (t) => signed(t.change)],
     ['Score', (t) => t.score],

@@ -251,6 +251,7 @@ export function mount(root, app, code) {
       state.seat, state.status, state.phase, state.seatedCount, state.isOwner, state.winner, state.score, state.gameId,
       state.pending ? null : state.expected, state.hidden, state.passCount, [...view.selected], state.myPassChosen,
       state.passChosen, state.passes, state.tricks.length > 0, view.showLastTrick, state.bids, namesKey(state),
+      state.turn?.bids ?? null,
     ]);
     redraw(actions, key, actionParts);
   }
@@ -323,7 +324,9 @@ export function mount(root, app, code) {
       h('h2', { id: 'bid-title', tabindex: '-1', 'data-primary': '' }, 'Your bid'),
       partner ? h('p', { class: 'hint' }, `Your partner: ${bidText(partner)}.`) : null,
       h('div', { class: 'bid-buttons' },
-        Array.from({ length: 14 }, (_, bid) => h('button', {
+        // Only the bids the table's rules allow now (all of them unless a
+        // house rule such as board, suicide or whiz narrows the choice).
+        (state.turn?.bids ?? Array.from({ length: 14 }, (_, bid) => bid)).map((bid) => h('button', {
           type: 'button',
           class: bid === 0 ? 'nil' : '',
           'data-testid': `bid-${bid}`,

@@ -95,12 +95,21 @@ pub fn random_action(game: &Game, seat: Seat, rng: &mut GameRng) -> Option<Actio
                 Action::LookAtHand
             }
         }
-        Legal::Bid => {
-            if rng.chance(1, 6) {
-                Action::Bid(Bid::Nil)
+        Legal::Bid(choices) => {
+            // Mostly modest numbers, as players bid; any allowed bid when
+            // the rules narrow the choice.
+            let wanted = if rng.chance(1, 6) {
+                0
             } else {
-                Action::Bid(Bid::Tricks(1 + rng.below(6) as u8))
-            }
+                1 + rng.below(6) as u8
+            };
+            let bid = if choices.contains(Bid::new(wanted).ok()?) {
+                wanted
+            } else {
+                let allowed: Vec<u8> = choices.numbers().collect();
+                *allowed.get(rng.below(allowed.len() as u32) as usize)?
+            };
+            Action::Bid(Bid::new(bid).ok()?)
         }
         Legal::Pass { count } => {
             let mut hand = game.hand(seat);

@@ -20,8 +20,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use spades_protocol::http::{
-    ApiErrorBody, Credentials, GameRecord, GameStatus, Leaderboard, Me, NewPassword, Profile, RecentGames,
-    Session,
+    ApiErrorBody, Credentials, GameRecord, GameStatus, Leaderboard, Me, NewPassword, PresetInfo, Profile,
+    RecentGames, Session,
 };
 use spades_store::Account;
 use uuid::Uuid;
@@ -48,6 +48,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/api/me/games", get(my_games))
         .route("/api/players/{id}", get(player))
         .route("/api/leaderboard", get(leaderboard))
+        .route("/api/presets", get(presets))
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/history", get(history))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -361,6 +362,27 @@ struct Page {
     /// Players on a page: 20 by default, at most 100 (more counts as 100,
     /// 0 as 1).
     per_page: Option<u32>,
+}
+
+/// `GET /api/presets`: the named rule sets, `classic` first, each with a
+/// line that says what it changes and its rules in full.
+#[utoipa::path(
+    get,
+    path = "/api/presets",
+    tag = "games",
+    responses((status = 200, description = "Every preset", body = Vec<PresetInfo>)),
+)]
+async fn presets() -> Json<Vec<PresetInfo>> {
+    Json(
+        spades_engine::Preset::ALL
+            .iter()
+            .map(|preset| PresetInfo {
+                name: preset.name().to_owned(),
+                summary: preset.summary().to_owned(),
+                rules: preset.rules(),
+            })
+            .collect(),
+    )
 }
 
 /// `GET /api/leaderboard?page=1&per_page=20`: registered players by rating.

@@ -47,6 +47,7 @@ use utoipa::{Modify, OpenApi};
         crate::tournament::http::cancel,
         crate::tournament::http::history,
         crate::tournament::http::grant,
+        super::presets,
         crate::client_schema,
         crate::server_schema,
         document,

@@ -156,7 +156,7 @@ impl Room {
                 // The hand's record, in the hand-history format, is stored
                 // with the action that ended it.
                 let record = game.last_hand().map(|record| {
-                    let line = HandLine::new(u64::from(table.number), self.settings.rules.name(), record);
+                    let line = HandLine::new(u64::from(table.number), &self.settings.rules, record);
                     serde_json::to_value(&line).unwrap_or_default()
                 });
                 let id = table.id;

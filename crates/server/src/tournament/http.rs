@@ -119,11 +119,19 @@ async fn create(
     if rounds.is_some_and(|rounds| !(1..=30).contains(&rounds)) {
         return Err(bad("a Swiss tournament has 1 to 30 rounds"));
     }
+    let base = match body.preset.as_deref() {
+        None => RuleSet::TOURNAMENT,
+        Some(name) => spades_engine::Preset::from_name(name)
+            .ok_or_else(|| bad("the preset is not one of those GET /api/presets lists"))?
+            .rules(),
+    };
+    // Whatever the preset, a tournament game is bounded: to 300, out at
+    // -300 and seven hands unless the organiser says otherwise.
     let rules = RuleSet {
         target: body.target.unwrap_or(RuleSet::TOURNAMENT.target),
         mercy: Some(body.loss_threshold.unwrap_or(-300)),
         max_hands: Some(body.hands.unwrap_or(7)),
-        ..RuleSet::TOURNAMENT
+        ..base
     };
     if body.hands.is_some_and(|hands| hands > 50) {
         return Err(bad("a tournament game has at most 50 hands"));

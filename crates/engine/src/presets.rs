@@ -1,0 +1,187 @@
+//! The named presets: each one is a [`RuleSet`] value with a name and a
+//! line that says what it changes from `classic`.
+
+use std::fmt;
+
+use crate::rules::{Bidding, Leading, RuleSet, SpadesLead};
+
+/// The named presets. A rule set made from a preset with overrides is no
+/// longer that preset, and [`RuleSet::name`] calls it `custom`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+pub enum Preset {
+    #[cfg_attr(feature = "serde", serde(rename = "classic"))]
+    Classic,
+    #[cfg_attr(feature = "serde", serde(rename = "tournament"))]
+    Tournament,
+    #[cfg_attr(feature = "serde", serde(rename = "board-4"))]
+    Board4,
+    #[cfg_attr(feature = "serde", serde(rename = "suicide"))]
+    Suicide,
+    #[cfg_attr(feature = "serde", serde(rename = "whiz"))]
+    Whiz,
+    #[cfg_attr(feature = "serde", serde(rename = "mirror"))]
+    Mirror,
+    #[cfg_attr(feature = "serde", serde(rename = "ten-for-two-hundred"))]
+    TenForTwoHundred,
+    #[cfg_attr(feature = "serde", serde(rename = "bags-5"))]
+    Bags5,
+    #[cfg_attr(feature = "serde", serde(rename = "minus-bags"))]
+    MinusBags,
+    #[cfg_attr(feature = "serde", serde(rename = "nil-50"))]
+    Nil50,
+    #[cfg_attr(feature = "serde", serde(rename = "no-nil"))]
+    NoNil,
+    #[cfg_attr(feature = "serde", serde(rename = "two-of-clubs"))]
+    TwoOfClubs,
+    #[cfg_attr(feature = "serde", serde(rename = "dealer-leads"))]
+    DealerLeads,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 13] = [
+        Preset::Classic,
+        Preset::Tournament,
+        Preset::Board4,
+        Preset::Suicide,
+        Preset::Whiz,
+        Preset::Mirror,
+        Preset::TenForTwoHundred,
+        Preset::Bags5,
+        Preset::MinusBags,
+        Preset::Nil50,
+        Preset::NoNil,
+        Preset::TwoOfClubs,
+        Preset::DealerLeads,
+    ];
+
+    /// The name used in the protocol, the API and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Preset::Classic => "classic",
+            Preset::Tournament => "tournament",
+            Preset::Board4 => "board-4",
+            Preset::Suicide => "suicide",
+            Preset::Whiz => "whiz",
+            Preset::Mirror => "mirror",
+            Preset::TenForTwoHundred => "ten-for-two-hundred",
+            Preset::Bags5 => "bags-5",
+            Preset::MinusBags => "minus-bags",
+            Preset::Nil50 => "nil-50",
+            Preset::NoNil => "no-nil",
+            Preset::TwoOfClubs => "two-of-clubs",
+            Preset::DealerLeads => "dealer-leads",
+        }
+    }
+
+    /// What the preset changes from `classic`, in one line for people.
+    pub const fn summary(self) -> &'static str {
+        match self {
+            Preset::Classic => {
+                "The rule book: to 500, nil 100, blind nil 200 when 100 behind, 10 bags cost 100."
+            }
+            Preset::Tournament => "Classic played to 300 (out at -300) over at most seven hands.",
+            Preset::Board4 => "Each team must bid at least 4 between its two players.",
+            Preset::Suicide => "In each team one partner bids nil and the other at least 4.",
+            Preset::Whiz => "Each player bids the number of spades he holds, or nil.",
+            Preset::Mirror => "Each player bids exactly the number of spades he holds; no blind nil.",
+            Preset::TenForTwoHundred => "A team contract of 10 is worth 200, a moon (13) 500, either way.",
+            Preset::Bags5 => "Every 5 bags cost 50 points.",
+            Preset::MinusBags => "Each bag costs a point, and there is no bag penalty.",
+            Preset::Nil50 => "Nil is worth 50 and blind nil 100.",
+            Preset::NoNil => "No nil and no blind nil.",
+            Preset::TwoOfClubs => "The holder of the two of clubs leads it to the first trick.",
+            Preset::DealerLeads => "The dealer leads the first trick, and spades may be led at any time.",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| preset.name() == name)
+    }
+
+    pub const fn rules(self) -> RuleSet {
+        let classic = RuleSet::CLASSIC;
+        match self {
+            Preset::Classic => classic,
+            Preset::Tournament => RuleSet::TOURNAMENT,
+            Preset::Board4 => RuleSet {
+                min_team_bid: 4,
+                ..classic
+            },
+            Preset::Suicide => RuleSet {
+                bidding: Bidding::Suicide,
+                ..classic
+            },
+            Preset::Whiz => RuleSet {
+                bidding: Bidding::Whiz,
+                ..classic
+            },
+            Preset::Mirror => RuleSet {
+                bidding: Bidding::Mirror,
+                blind_nil: false,
+                ..classic
+            },
+            Preset::TenForTwoHundred => RuleSet {
+                ten_for_two_hundred: true,
+                moon: true,
+                ..classic
+            },
+            Preset::Bags5 => RuleSet {
+                bag_limit: 5,
+                bag_penalty: 50,
+                ..classic
+            },
+            Preset::MinusBags => RuleSet {
+                bag_value: -1,
+                bag_penalty: 0,
+                ..classic
+            },
+            Preset::Nil50 => RuleSet {
+                nil_value: 50,
+                blind_nil_value: 100,
+                ..classic
+            },
+            Preset::NoNil => RuleSet {
+                nil: false,
+                blind_nil: false,
+                ..classic
+            },
+            Preset::TwoOfClubs => RuleSet {
+                leading: Leading::TwoOfClubs,
+                ..classic
+            },
+            Preset::DealerLeads => RuleSet {
+                leading: Leading::Dealer,
+                spades_lead: SpadesLead::AnyTime,
+                ..classic
+            },
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_is_playable_and_distinct() {
+        for preset in Preset::ALL {
+            let rules = preset.rules();
+            assert_eq!(rules.validate(), Ok(()), "{preset}");
+            assert_eq!(
+                rules.preset(),
+                Some(preset),
+                "{preset} is equal to another preset"
+            );
+            assert_eq!(Preset::from_name(preset.name()), Some(preset));
+            assert!(!preset.summary().is_empty());
+        }
+    }
+}

@@ -1,0 +1,486 @@
+//! The house rules beyond the rule book, one test (or a few) per rule
+//! field, on written deals. The property tests play every preset at random;
+//! these pin each rule to a case worked out by hand.
+
+mod common;
+
+use common::*;
+use spades_engine::score::{Streaks, TeamHandScore, game_winner, score_team};
+use spades_engine::{
+    Action, Bid, BidChoices, Bidding, ByTeam, Event, Game, Leading, Legal, Preset, RuleError, RuleSet,
+    SpadesLead, Team,
+};
+
+/// MIXED with seat 3 dealing, so that seat 0 bids and leads first. Spades
+/// held: seat 0 three, seat 1 four, seat 2 three, seat 3 three.
+fn mixed(rules: RuleSet) -> Game {
+    game_with(rules, 3, MIXED, [0, 0])
+}
+
+fn choices(game: &Game, seat_index: u8) -> BidChoices {
+    match game.legal(seat(seat_index)) {
+        Legal::Bid(choices) => choices,
+        other => panic!("seat {seat_index} may not bid: {other:?}"),
+    }
+}
+
+fn refused_bid(game: &mut Game, seat_index: u8, tricks: u8) -> RuleError {
+    game.apply(seat(seat_index), Action::Bid(Bid::new(tricks).unwrap()))
+        .expect_err("the bid should be refused")
+}
+
+fn team_score(rules: &RuleSet, bids: [Bid; 2], tricks: [u8; 2]) -> TeamHandScore {
+    score_team(rules, bids, tricks, 0, 0)
+}
+
+mod bidding {
+    use super::*;
+
+    #[test]
+    fn board_makes_the_second_partner_bring_the_team_to_the_minimum() {
+        let mut game = mixed(Preset::Board4.rules());
+        // The first of each team bids freely.
+        assert_eq!(choices(&game, 0), BidChoices::ALL);
+        bid(&mut game, 0, 1);
+        bid(&mut game, 1, 0);
+        // Seat 2's partner bid 1: he must bid at least 3, and not nil.
+        assert_eq!(choices(&game, 2), BidChoices::tricks(3, 13));
+        assert_eq!(
+            refused_bid(&mut game, 2, 2),
+            RuleError::BidNotAllowed {
+                choices: BidChoices::tricks(3, 13)
+            }
+        );
+        bid(&mut game, 2, 3);
+        // Seat 3's partner bid nil: he must bid 4 or more.
+        assert_eq!(choices(&game, 3), BidChoices::tricks(4, 13));
+        assert!(matches!(
+            refused_bid(&mut game, 3, 0),
+            RuleError::BidNotAllowed { .. }
+        ));
+        bid(&mut game, 3, 4);
+    }
+
+    #[test]
+    fn suicide_has_one_partner_bid_nil_and_the_other_at_least_four() {
+        let mut game = mixed(Preset::Suicide.rules());
+        let nil_or_four_up = BidChoices::NIL.union(BidChoices::tricks(4, 13));
+        assert_eq!(choices(&game, 0), nil_or_four_up);
+        assert!(matches!(
+            refused_bid(&mut game, 0, 3),
+            RuleError::BidNotAllowed { .. }
+        ));
+        bid(&mut game, 0, 0);
+        assert_eq!(choices(&game, 1), nil_or_four_up);
+        bid(&mut game, 1, 5);
+        // Partner of a nil bids 4 or more; partner of a number bids nil.
+        assert_eq!(choices(&game, 2), BidChoices::tricks(4, 13));
+        bid(&mut game, 2, 4);
+        assert_eq!(choices(&game, 3), BidChoices::NIL);
+        assert!(matches!(
+            refused_bid(&mut game, 3, 4),
+            RuleError::BidNotAllowed { .. }
+        ));
+        bid(&mut game, 3, 0);
+        assert_eq!(game.phase(), spades_engine::Phase::Playing);
+    }
+
+    #[test]
+    fn whiz_bids_the_spades_held_or_nil() {
+        let mut game = mixed(Preset::Whiz.rules());
+        assert_eq!(choices(&game, 0), BidChoices::NIL.union(BidChoices::tricks(3, 3)));
+        assert!(matches!(
+            refused_bid(&mut game, 0, 4),
+            RuleError::BidNotAllowed { .. }
+        ));
+        bid(&mut game, 0, 3);
+        assert_eq!(choices(&game, 1), BidChoices::NIL.union(BidChoices::tricks(4, 4)));
+        bid(&mut game, 1, 0);
+    }
+
+    #[test]
+    fn whiz_leaves_only_nil_to_a_player_without_spades() {
+        let game = game_with(Preset::Whiz.rules(), 3, SUIT_EACH, [0, 0]);
+        assert_eq!(choices(&game, 0), BidChoices::NIL);
+    }
+
+    #[test]
+    fn mirror_bids_exactly_the_spades_held() {
+        let mut game = mixed(Preset::Mirror.rules());
+        assert_eq!(choices(&game, 0), BidChoices::tricks(3, 3));
+        assert!(matches!(
+            refused_bid(&mut game, 0, 0),
+            RuleError::BidNotAllowed { .. }
+        ));
+        bid(&mut game, 0, 3);
+        assert_eq!(choices(&game, 1), BidChoices::tricks(4, 4));
+        // Seat 3 of SUIT_EACH holds all thirteen spades, the others none.
+        let game = game_with(Preset::Mirror.rules(), 3, SUIT_EACH, [0, 0]);
+        assert_eq!(choices(&game, 0), BidChoices::NIL);
+    }
+
+    #[test]
+    fn no_nil_refuses_nil() {
+        let mut game = mixed(Preset::NoNil.rules());
+        assert_eq!(choices(&game, 0), BidChoices::tricks(1, 13));
+        assert_eq!(
+            refused_bid(&mut game, 0, 0),
+            RuleError::BidNotAllowed {
+                choices: BidChoices::tricks(1, 13)
+            }
+        );
+    }
+
+    #[test]
+    fn nil_after_partner_waits_for_the_partners_number() {
+        let rules = RuleSet {
+            nil_after_partner: true,
+            blind_nil: false,
+            ..RuleSet::CLASSIC
+        };
+        let mut game = mixed(rules);
+        assert!(!choices(&game, 0).has_nil());
+        bid(&mut game, 0, 2);
+        assert!(!choices(&game, 1).has_nil());
+        bid(&mut game, 1, 3);
+        assert!(choices(&game, 2).has_nil(), "his partner bid a number");
+        bid(&mut game, 2, 0);
+        assert!(choices(&game, 3).has_nil());
+    }
+
+    #[test]
+    fn blind_nil_closed_by_the_bids_before_shows_the_cards() {
+        // Team 0 trails by 200, so seats 0 and 2 are offered blind nil.
+        let mut game = game_with(Preset::Suicide.rules(), 3, MIXED, [-200, 0]);
+        assert_eq!(game.legal(seat(0)), Legal::BlindNilOrLook);
+        assert!(game.is_hand_hidden(seat(2)));
+        ok(&mut game, 0, Action::Bid(Bid::BlindNil));
+        // In suicide seat 2 must now bid 4 or more: blind nil is gone, and
+        // he is shown his cards as his turn comes.
+        let events = bid(&mut game, 1, 4);
+        assert!(
+            events.contains(&Event::LookedAtHand { seat: seat(2) }),
+            "{events:?}"
+        );
+        assert!(!game.is_hand_hidden(seat(2)));
+        assert_eq!(choices(&game, 2), BidChoices::tricks(4, 13));
+        assert_eq!(
+            game.check(seat(2), Action::Bid(Bid::BlindNil)),
+            Err(RuleError::BlindNilNotAllowed)
+        );
+    }
+}
+
+mod leading {
+    use super::*;
+
+    fn bid_ones(game: &mut Game) {
+        bid_round(game, [Bid::Tricks(1); 4]);
+    }
+
+    #[test]
+    fn the_dealers_left_leads_by_default() {
+        let mut game = mixed(RuleSet::CLASSIC);
+        bid_ones(&mut game);
+        assert_eq!(game.to_act().first(), Some(seat(0)));
+    }
+
+    #[test]
+    fn the_dealer_leads_when_the_rule_says_so() {
+        let mut game = mixed(RuleSet {
+            leading: Leading::Dealer,
+            ..RuleSet::CLASSIC
+        });
+        bid_ones(&mut game);
+        assert_eq!(game.to_act().first(), Some(seat(3)));
+    }
+
+    #[test]
+    fn the_holder_of_the_two_of_clubs_leads_it() {
+        let mut game = mixed(Preset::TwoOfClubs.rules());
+        bid_ones(&mut game);
+        // Seat 3 holds the two of clubs, and it is his only lead.
+        assert_eq!(game.to_act().first(), Some(seat(3)));
+        assert_eq!(game.legal_plays(seat(3)), cards("2C"));
+        assert_eq!(
+            game.apply(seat(3), Action::Play(card("4C"))),
+            Err(RuleError::MustLead { card: card("2C") })
+        );
+        play(&mut game, 3, "2C");
+        // The second trick is led freely by the winner.
+        play(&mut game, 0, "AC");
+        play(&mut game, 1, "7C");
+        play(&mut game, 2, "5C");
+        assert_eq!(game.to_act().first(), Some(seat(0)));
+        assert!(game.legal_plays(seat(0)).len() > 1);
+    }
+
+    #[test]
+    fn spades_may_be_led_at_any_time_when_the_rule_says_so() {
+        let mut game = mixed(RuleSet {
+            spades_lead: SpadesLead::AnyTime,
+            ..RuleSet::CLASSIC
+        });
+        bid_ones(&mut game);
+        assert!(game.legal_plays(seat(0)).contains(card("AS")));
+        play(&mut game, 0, "AS");
+    }
+
+    #[test]
+    fn new_yorks_spades_open_from_the_fourth_trick() {
+        let mut game = mixed(RuleSet {
+            spades_lead: SpadesLead::FromFourthTrick,
+            ..RuleSet::CLASSIC
+        });
+        bid_ones(&mut game);
+        // Three tricks of clubs and hearts, no spade played.
+        for (leader, trick) in [
+            (0, ["AC", "9C", "6C", "4C"]),
+            (0, ["KC", "8C", "5C", "3C"]),
+            (0, ["AH", "JH", "8H", "4H"]),
+        ] {
+            assert!(!game.legal_plays(seat(leader)).contains(card("AS")));
+            for (i, text) in trick.iter().enumerate() {
+                play(&mut game, (leader + i as u8) % 4, text);
+            }
+        }
+        assert!(!game.spades_broken());
+        assert!(
+            game.legal_plays(seat(0)).contains(card("AS")),
+            "the fourth trick may open with a spade"
+        );
+    }
+}
+
+mod scoring {
+    use super::*;
+
+    #[test]
+    fn ten_for_two_hundred_and_the_moon() {
+        let rules = Preset::TenForTwoHundred.rules();
+        let made = team_score(&rules, [Bid::Tricks(6), Bid::Tricks(4)], [7, 4]);
+        assert_eq!(
+            (made.contract_points, made.bag_points, made.change),
+            (200, 1, 201)
+        );
+        let set = team_score(&rules, [Bid::Tricks(6), Bid::Tricks(4)], [5, 4]);
+        assert_eq!((set.contract_points, set.change, set.set), (-200, -200, true));
+        let moon = team_score(&rules, [Bid::Tricks(7), Bid::Tricks(6)], [7, 6]);
+        assert_eq!(moon.change, 500);
+        let moon_alone = RuleSet {
+            moon: true,
+            ..RuleSet::CLASSIC
+        };
+        assert_eq!(
+            team_score(&moon_alone, [Bid::Tricks(7), Bid::Tricks(6)], [7, 6]).change,
+            200
+        );
+        assert_eq!(
+            team_score(&moon_alone, [Bid::Tricks(7), Bid::Tricks(6)], [7, 5]).change,
+            -200
+        );
+        // Without the rules, 10 and 13 are worth ten a trick.
+        assert_eq!(
+            team_score(&RuleSet::CLASSIC, [Bid::Tricks(6), Bid::Tricks(4)], [6, 4]).change,
+            100
+        );
+    }
+
+    #[test]
+    fn bags_can_cost_a_point_each_with_no_penalty() {
+        let rules = Preset::MinusBags.rules();
+        let s = score_team(&rules, [Bid::Tricks(3), Bid::Tricks(2)], [5, 4], 0, 8);
+        assert_eq!(
+            (s.contract_points, s.bags_taken, s.bag_points, s.bag_penalty),
+            (50, 4, -4, 0)
+        );
+        assert_eq!(s.change, 46);
+    }
+
+    #[test]
+    fn five_bags_cost_fifty() {
+        let rules = Preset::Bags5.rules();
+        let s = score_team(&rules, [Bid::Tricks(3), Bid::Tricks(2)], [4, 3], 0, 3);
+        assert_eq!((s.bags_taken, s.bag_penalty, s.bags), (2, 50, 0));
+        assert_eq!(s.change, 50 + 2 - 50);
+    }
+
+    #[test]
+    fn nil_is_worth_fifty_and_blind_nil_a_hundred_in_nil_50() {
+        let rules = Preset::Nil50.rules();
+        assert_eq!(
+            team_score(&rules, [Bid::Nil, Bid::Tricks(3)], [0, 3]).nil_points,
+            50
+        );
+        assert_eq!(
+            team_score(&rules, [Bid::BlindNil, Bid::Tricks(3)], [1, 3]).nil_points,
+            -100
+        );
+    }
+
+    #[test]
+    fn too_many_overtricks_set_a_contract_below_ten() {
+        let rules = RuleSet {
+            max_overtricks: Some(2),
+            ..RuleSet::CLASSIC
+        };
+        assert_eq!(
+            team_score(&rules, [Bid::Tricks(3), Bid::Tricks(2)], [4, 3]).change,
+            52
+        );
+        let set = team_score(&rules, [Bid::Tricks(3), Bid::Tricks(2)], [5, 3]);
+        assert_eq!((set.set, set.contract_points, set.bags_taken), (true, -50, 0));
+        // A contract of 10 is not limited.
+        assert!(!team_score(&rules, [Bid::Tricks(6), Bid::Tricks(4)], [7, 6]).set);
+    }
+
+    #[test]
+    fn taking_twice_the_contract_sets_it_under_set_at_double() {
+        let rules = RuleSet {
+            set_at_double: true,
+            ..RuleSet::CLASSIC
+        };
+        assert!(!team_score(&rules, [Bid::Tricks(2), Bid::Tricks(2)], [4, 3]).set);
+        let set = team_score(&rules, [Bid::Tricks(2), Bid::Tricks(2)], [4, 4]);
+        assert_eq!((set.set, set.change), (true, -40));
+    }
+}
+
+mod end_of_game {
+    use super::*;
+
+    fn streaks(rules: &RuleSet, hands: &[[TeamHandScore; 2]]) -> Streaks {
+        hands.iter().fold(Streaks::default(), |streaks, scores| {
+            streaks.after(rules, &ByTeam(*scores))
+        })
+    }
+
+    fn hand(set: [bool; 2]) -> [TeamHandScore; 2] {
+        set.map(|set| TeamHandScore {
+            contract: 4,
+            set,
+            ..TeamHandScore::default()
+        })
+    }
+
+    #[test]
+    fn two_sets_in_a_row_lose_the_game() {
+        let rules = RuleSet {
+            sets_to_lose: Some(2),
+            ..RuleSet::CLASSIC
+        };
+        let once = streaks(&rules, &[hand([true, false])]);
+        assert_eq!(game_winner(&rules, &ByTeam([0, 0]), 1, &once), None);
+        let twice = streaks(&rules, &[hand([true, false]), hand([true, false])]);
+        assert_eq!(
+            game_winner(&rules, &ByTeam([300, 0]), 2, &twice),
+            Some(Team::ALL[1])
+        );
+        // A made contract in between starts the count again.
+        let broken = streaks(
+            &rules,
+            &[hand([true, false]), hand([false, false]), hand([true, false])],
+        );
+        assert_eq!(game_winner(&rules, &ByTeam([0, 0]), 3, &broken), None);
+        // Both teams out together: the higher score wins.
+        let both = streaks(&rules, &[hand([true, true]), hand([true, true])]);
+        assert_eq!(
+            game_winner(&rules, &ByTeam([-80, -40]), 2, &both),
+            Some(Team::ALL[1])
+        );
+        // Off by default.
+        assert_eq!(game_winner(&RuleSet::CLASSIC, &ByTeam([0, 0]), 2, &twice), None);
+    }
+
+    #[test]
+    fn a_boston_wins_the_game() {
+        let rules = RuleSet {
+            boston_wins: true,
+            ..RuleSet::CLASSIC
+        };
+        let boston = team_score(&rules, [Bid::Tricks(6), Bid::Tricks(4)], [7, 6]);
+        let other = TeamHandScore::default();
+        let after = Streaks::default().after(&rules, &ByTeam([other, boston]));
+        assert_eq!(after.boston, Some(Team::ALL[1]));
+        assert_eq!(
+            game_winner(&rules, &ByTeam([400, -100]), 1, &after),
+            Some(Team::ALL[1])
+        );
+        // Thirteen tricks on a contract below 10 is no Boston.
+        let small = team_score(&rules, [Bid::Tricks(3), Bid::Tricks(4)], [7, 6]);
+        assert_eq!(
+            Streaks::default().after(&rules, &ByTeam([other, small])).boston,
+            None
+        );
+    }
+}
+
+mod rule_sets {
+    use super::*;
+
+    #[test]
+    fn impossible_combinations_are_refused_with_the_reason() {
+        let cases = [
+            (
+                RuleSet {
+                    bidding: Bidding::Whiz,
+                    min_team_bid: 4,
+                    ..RuleSet::CLASSIC
+                },
+                "min_team_bid",
+            ),
+            (
+                RuleSet {
+                    bidding: Bidding::Suicide,
+                    nil: false,
+                    blind_nil: false,
+                    ..RuleSet::CLASSIC
+                },
+                "nil",
+            ),
+            (
+                RuleSet {
+                    bidding: Bidding::Mirror,
+                    ..RuleSet::CLASSIC
+                },
+                "blind_nil",
+            ),
+            (
+                RuleSet {
+                    nil: false,
+                    ..RuleSet::CLASSIC
+                },
+                "blind_nil",
+            ),
+            (
+                RuleSet {
+                    min_team_bid: 14,
+                    ..RuleSet::CLASSIC
+                },
+                "min_team_bid",
+            ),
+            (
+                RuleSet {
+                    bag_value: 2,
+                    ..RuleSet::CLASSIC
+                },
+                "bag_value",
+            ),
+            (
+                RuleSet {
+                    sets_to_lose: Some(0),
+                    ..RuleSet::CLASSIC
+                },
+                "sets_to_lose",
+            ),
+        ];
+        for (rules, field) in cases {
+            let error = rules.validate().expect_err(field);
+            assert_eq!(error.field, field, "{error}");
+            assert!(
+                error.to_string().len() > field.len() + 10,
+                "a reason for people: {error}"
+            );
+        }
+    }
+}
