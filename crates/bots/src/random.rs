@@ -37,16 +37,18 @@ impl Player for RandomPlayer {
                 }
             }
             Legal::Bid(choices) => {
-                let allowed: Vec<u8> = choices.numbers().collect();
+                // Nil one time in eight and a number otherwise, as under
+                // the standard rules; any allowed bid when the rules
+                // narrow the choice.
                 let wanted = if self.rng.chance(1, 8) {
                     0
                 } else {
                     1 + self.rng.below(13) as u8
                 };
-                let tricks = if allowed.contains(&wanted) {
+                let tricks = if choices.contains(Bid::new(wanted).ok()?) {
                     wanted
                 } else {
-                    *allowed.get(self.rng.below(allowed.len() as u32) as usize)?
+                    choices.nth(self.rng.below(choices.len()))?
                 };
                 Action::Bid(Bid::new(tricks).ok()?)
             }

@@ -105,6 +105,20 @@ impl BidChoices {
         self.0 == 0
     }
 
+    /// How many bids there are to choose from.
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The `n`th choice from the lowest (0 for nil), if there are that many.
+    pub fn nth(self, n: u32) -> Option<u8> {
+        let mut bits = self.0;
+        for _ in 0..n {
+            bits &= bits.wrapping_sub(1);
+        }
+        (bits != 0).then(|| bits.trailing_zeros() as u8)
+    }
+
     pub const fn has_nil(self) -> bool {
         self.0 & 1 != 0
     }
@@ -262,6 +276,11 @@ mod tests {
         assert!(!suicide_first.contains(Bid::Tricks(3)));
         assert_eq!(suicide_first.nearest(2), Some(0));
         assert_eq!(suicide_first.nearest(3), Some(4));
+        assert_eq!(
+            (suicide_first.len(), suicide_first.nth(0), suicide_first.nth(1)),
+            (11, Some(0), Some(4))
+        );
+        assert_eq!(suicide_first.nth(11), None);
         assert_eq!(BidChoices::tricks(5, 5).to_string(), "5");
         assert_eq!(BidChoices::tricks(0, 3).to_string(), "1 to 3");
         assert_eq!(BidChoices::NONE.nearest(3), None);
