@@ -37,11 +37,20 @@ const CHOICE_FIELDS = [
   ['set_at_double', 'Set when taking twice the bid', [['true', 'Yes'], ['false', 'No']]],
 ];
 
-/** Fills a preset list from the server's presets, keeping the choice. */
-function fillPresets(select, presets) {
+/**
+ * Fills a preset list from the server's presets, keeping the choice; the
+ * chosen preset's summary is shown in `hint` (a phone's list is too narrow
+ * for it).
+ */
+function fillPresets(select, presets, hint) {
   const chosen = select.value;
-  fill(select, presets.map((preset) => h('option', { value: preset.name, title: preset.summary }, `${preset.name}: ${preset.summary}`)));
+  fill(select, presets.map((preset) => h('option', { value: preset.name }, preset.name)));
   select.value = presets.some((preset) => preset.name === chosen) ? chosen : 'classic';
+  const show = () => {
+    hint.textContent = presets.find((preset) => preset.name === select.value)?.summary ?? '';
+  };
+  select.addEventListener('change', show);
+  show();
 }
 
 // The presets' rules until the server's list arrives (then replaced by it).
@@ -63,7 +72,8 @@ export function mount(root, app) {
   const presetSelect = h('select', { id: 'qp-preset', 'data-testid': 'quick-play-preset' },
     h('option', { value: 'classic' }, 'Classic (to 500)'),
     h('option', { value: 'tournament' }, 'Tournament (to 300, 7 hands)'));
-  app.api.presets().then((presets) => fillPresets(presetSelect, presets), () => {});
+  const presetHint = h('p', { class: 'hint', 'data-testid': 'quick-play-preset-summary' });
+  app.api.presets().then((presets) => fillPresets(presetSelect, presets, presetHint), () => {});
   const partnerInput = h('input', { id: 'qp-partner', maxlength: 24, placeholder: 'optional', 'data-testid': 'quick-play-partner' });
   const quickPlay = h('form', {
     class: 'card-panel',
@@ -86,7 +96,7 @@ export function mount(root, app) {
   },
   h('h2', { id: 'qp-title' }, 'Quick play'),
   h('p', { class: 'hint' }, 'Get a table with players of your level. If nobody comes, bots fill the empty seats.'),
-  h('label', { for: 'qp-preset' }, 'Rules'), presetSelect,
+  h('label', { for: 'qp-preset' }, 'Rules'), presetSelect, presetHint,
   h('label', { for: 'qp-partner' }, 'Partner (a friend who queues naming you)'), partnerInput,
   h('button', { type: 'submit', class: 'primary', 'data-testid': 'quick-play' }, 'Quick play'),
   queueBox);
@@ -257,6 +267,8 @@ function buildCreateForm(app) {
       h('option', { value: '' }, 'As the preset'),
       options.map(([value, label]) => h('option', { value }, label)))]));
 
+  const presetSummary = h('p', { class: 'hint', 'data-testid': 'room-preset-summary' });
+
   // The placeholders show the preset's values, so an empty box says what it keeps.
   function showDefaults() {
     const rules = PRESET_DEFAULTS[preset.value] ?? PRESET_DEFAULTS.classic;
@@ -269,7 +281,7 @@ function buildCreateForm(app) {
   showDefaults();
   app.api.presets().then((presets) => {
     for (const { name: presetName, rules } of presets) PRESET_DEFAULTS[presetName] = rules;
-    fillPresets(preset, presets);
+    fillPresets(preset, presets, presetSummary);
     showDefaults();
   }, () => {});
 
@@ -302,6 +314,7 @@ function buildCreateForm(app) {
   h('h2', {}, 'Open a table'),
   field('room-name', 'Table name', name),
   field('room-preset', 'Rules', preset),
+  presetSummary,
   field('room-bots', 'Bot level', bots),
   h('div', { class: 'field check' }, isPrivate, h('label', { for: 'room-private' }, 'Private (not listed; share the link)')),
   h('details', { class: 'rules-details' },
