@@ -534,52 +534,40 @@ impl Game {
         let rules = &self.rules;
         let partner = self.bids[seat.partner()];
         let spades = (self.hands[seat] & self.trumps()).len() as u8;
-        let mut choices = match rules.bidding {
-            Bidding::Standard => BidChoices::ALL,
-            Bidding::Suicide => match partner {
-                None => BidChoices::NIL.union(BidChoices::tricks(4, 13)),
-                Some(bid) if bid.is_nil() => BidChoices::tricks(4, 13),
-                Some(_) => BidChoices::NIL,
-            },
-            Bidding::Whiz => BidChoices::NIL.union(BidChoices::tricks(spades, spades)),
-            Bidding::Mirror if spades == 0 => BidChoices::NIL,
-            Bidding::Mirror => BidChoices::tricks(spades, spades),
+        let numbers = match rules.bidding {
+            Bidding::Standard => BidChoices::tricks(1, 13),
+            Bidding::Suicide if partner.is_some_and(|bid| !bid.is_nil()) => BidChoices::NONE,
+            Bidding::Suicide => BidChoices::tricks(4, 13),
+            Bidding::Whiz | Bidding::Mirror => BidChoices::tricks(spades, spades),
         };
-        if !rules.nil || (rules.nil_after_partner && !matches!(partner, Some(Bid::Tricks(_)))) {
-            choices = choices.without(BidChoices::NIL);
+        let short = partner.map_or(0, |bid| rules.min_team_bid.saturating_sub(bid.contract()));
+        let numbers = numbers.without(BidChoices::tricks(1, short.saturating_sub(1)));
+        // Mirror's only nil is the count of a hand without spades.
+        let nil = self.nil_open(seat) && (rules.bidding != Bidding::Mirror || spades == 0);
+        if nil {
+            numbers.union(BidChoices::NIL)
+        } else {
+            numbers
         }
-        if let Some(partner) = partner {
-            let short = rules.min_team_bid.saturating_sub(partner.contract());
-            if short > 0 {
-                choices = choices.without(BidChoices::NIL.union(BidChoices::tricks(1, short - 1)));
-            }
-        }
-        choices
+    }
+
+    /// Whether the bids so far and the bidding rules leave nil open to a
+    /// seat, whatever his cards: the part of [`Game::bid_choices`] that
+    /// blind nil, decided before the cards are seen, also obeys.
+    fn nil_open(&self, seat: Seat) -> bool {
+        let rules = &self.rules;
+        let partner = self.bids[seat.partner()];
+        let suicide_ok = rules.bidding != Bidding::Suicide || !partner.is_some_and(Bid::is_nil);
+        rules.nil
+            && suicide_ok
+            && (!rules.nil_after_partner || matches!(partner, Some(Bid::Tricks(_))))
+            && partner.is_none_or(|bid| bid.contract() >= rules.min_team_bid)
     }
 
     /// Whether blind nil is open to a seat once it is his turn, given the
     /// bids made so far (the deal decides whether he was offered it).
     fn blind_nil_open(&self, seat: Seat) -> bool {
-        self.blind_eligible.contains(seat) && self.bid_choices_ignoring_cards(seat).has_nil()
-    }
-
-    /// The nil part of [`Game::bid_choices`], which does not depend on the
-    /// cards: blind nil is decided before they are seen.
-    fn bid_choices_ignoring_cards(&self, seat: Seat) -> BidChoices {
-        let rules = &self.rules;
-        let partner = self.bids[seat.partner()];
-        let nil_open = match rules.bidding {
-            Bidding::Suicide => !partner.is_some_and(Bid::is_nil),
-            Bidding::Standard | Bidding::Whiz => true,
-            Bidding::Mirror => false,
-        } && rules.nil
-            && (!rules.nil_after_partner || matches!(partner, Some(Bid::Tricks(_))))
-            && partner.is_none_or(|bid| bid.contract() >= rules.min_team_bid);
-        if nil_open {
-            BidChoices::NIL
-        } else {
-            BidChoices::NONE
-        }
+        self.blind_eligible.contains(seat) && self.rules.bidding != Bidding::Mirror && self.nil_open(seat)
     }
 
     /// Checks an action without applying it. `apply` accepts exactly the
