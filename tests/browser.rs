@@ -70,6 +70,7 @@ async fn the_web_client_plays_in_headless_chromium() {
             "tests/browser/game.test.mjs",
             "tests/browser/quickplay.test.mjs",
             "tests/browser/tournament.test.mjs",
+            "tests/browser/variant.test.mjs",
         ],
         &[("SPADES_URL", url.into()), ("SCREENSHOTS", screenshots.into())],
     )
@@ -80,7 +81,7 @@ async fn the_web_client_plays_in_headless_chromium() {
     }
     assert!(passed, "{report}");
     assert!(
-        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 4"),
+        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 5"),
         "{report}"
     );
 }

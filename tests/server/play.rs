@@ -378,3 +378,110 @@ async fn impossible_house_rules_are_refused_and_the_presets_are_listed() {
     assert_eq!(board.rules.min_team_bid, 4);
     server.server.shutdown().await.unwrap();
 }
+
+/// A jokers room over the WebSocket: every hand deals the joker pack (the
+/// jokers in, the twos of clubs and hearts out), the cards travel as `BJ`,
+/// `LJ` and `2S`, each trick goes to its best card in this pack's order,
+/// and the spectator gets no hidden card.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_jokers_room_plays_a_whole_game_with_the_jokers_on_top() {
+    let server = TestServer::start(Config::default()).await;
+    let mut players = four_players(&server.url).await;
+    let rules = RulesSpec {
+        preset: Some(spades_engine::Preset::Jokers),
+        max_hands: Some(3),
+        ..RulesSpec::default()
+    };
+    let code = seat_four(&mut players, rules).await;
+    let mut watcher = Player::connect(&server.url, "Watcher").await;
+    watcher.join_room(&code).await;
+    players[0].start_game().await;
+    play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;
+    watcher
+        .until(Duration::from_secs(5), |w| w.table.games_over == 1)
+        .await;
+
+    // The pack, written as the protocol writes it.
+    let mut pack: Vec<String> = "CDHS"
+        .chars()
+        .flat_map(|suit| "23456789TJQKA".chars().map(move |rank| format!("{rank}{suit}")))
+        .filter(|card| card != "2C" && card != "2H")
+        .chain(["BJ".to_string(), "LJ".to_string()])
+        .collect();
+    pack.sort();
+    // How high a card stands in the suit it follows: the jokers follow as
+    // spades, and they and the two of spades outrank the ace.
+    let suit = |card: &str| {
+        if card.ends_with('J') {
+            'S'
+        } else {
+            card.as_bytes()[1] as char
+        }
+    };
+    let power = |card: &str| match card {
+        "BJ" => 102,
+        "LJ" => 101,
+        "2S" => 100,
+        _ => "23456789TJQKA".find(&card[..1]).unwrap(),
+    };
+
+    let mut hand: Vec<String> = Vec::new();
+    let mut trick: Vec<(Seat, String)> = Vec::new();
+    let mut hands = 0;
+    for message in &watcher.received {
+        match message.event() {
+            Some(EventKind::CardPlayed { seat, card, .. }) => {
+                hand.push(card.to_string());
+                trick.push((*seat, card.to_string()));
+            }
+            Some(EventKind::TrickWon { winner, .. }) => {
+                let led = suit(&trick[0].1);
+                let best = trick
+                    .iter()
+                    .max_by_key(|(_, card)| match suit(card) {
+                        'S' => 200 + power(card),
+                        s if s == led => power(card),
+                        _ => 0,
+                    })
+                    .unwrap();
+                assert_eq!(best.0, *winner, "trick {trick:?}");
+                trick.clear();
+            }
+            Some(EventKind::HandScored { .. }) => {
+                hand.sort();
+                assert_eq!(hand, pack, "the cards of hand {hands}");
+                hand.clear();
+                hands += 1;
+            }
+            Some(EventKind::HandStarted { cards, .. } | EventKind::HandRevealed { cards, .. }) => {
+                assert!(cards.is_none(), "the spectator received a hand: {message:?}");
+            }
+            Some(EventKind::CardsPassed { cards, .. }) => {
+                assert!(
+                    cards.is_none(),
+                    "the spectator received passed cards: {message:?}"
+                );
+            }
+            _ => {}
+        }
+    }
+    assert!(hands >= 1, "no hand was played");
+    // A player's own hand comes with the jokers' strings when he holds them.
+    let dealt: Vec<CardSet> = players
+        .iter()
+        .flat_map(|player| &player.received)
+        .filter_map(|m| match m.event() {
+            Some(EventKind::HandStarted {
+                cards: Some(cards), ..
+            }) => Some(*cards),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        dealt
+            .iter()
+            .any(|cards| cards.iter().any(|card| card.to_string() == "BJ")),
+        "nobody was dealt the big joker"
+    );
+    server.server.shutdown().await.unwrap();
+}

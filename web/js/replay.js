@@ -68,7 +68,7 @@ export function positionAt(record, stepIndex) {
     step: steps[last],
     stepIndex: last,
     stepCount: steps.length,
-    hands: hands.map(sortForDisplay),
+    hands: hands.map((cards) => sortForDisplay(cards, record.rule_set?.deck)),
     bids,
     passes,
     trick,

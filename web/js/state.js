@@ -156,7 +156,7 @@ export class TableState {
 
   /** One's cards in the order they are shown. */
   get sortedHand() {
-    return sortForDisplay(this.cards);
+    return sortForDisplay(this.cards, this.rules?.deck);
   }
 
   /** Whether the last turn message asks this seat to act. */

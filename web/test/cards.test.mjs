@@ -26,3 +26,19 @@ test('the highest spade wins, else the highest card of the suit led', () => {
   assert.equal(trickWinner(0, ['KH', '2S', 'AH', '3S']), 3);
   assert.equal(trickWinner(1, ['QC', 'AD', 'KC', '2H']), 3);
 });
+
+test('the jokers are spades with names of their own, above the raised two and the ace', () => {
+  assert.equal(cardName('BJ'), 'big joker');
+  assert.equal(cardName('LJ'), 'little joker');
+  assert.ok(isCard('BJ') && isCard('LJ') && !isCard('CJ'));
+  assert.equal(shortName('LJ'), 'little joker');
+  assert.deepEqual(sortForDisplay(['AS', '2S', 'LJ', 'KH', 'BJ'], 'jokers'), ['BJ', 'LJ', '2S', 'AS', 'KH']);
+  // In the standard pack the two of spades stays the lowest spade.
+  assert.deepEqual(sortForDisplay(['AS', '2S', '3S']), ['AS', '3S', '2S']);
+  assert.equal(trickWinner(0, ['3S', 'LJ', '2S', 'AS'], 'jokers'), 1);
+  assert.equal(trickWinner(0, ['3S', 'LJ', 'BJ', 'AS'], 'jokers'), 2);
+  assert.equal(trickWinner(2, ['AS', 'KS', '2S', '3H'], 'deuce_high'), 0);
+  assert.equal(trickWinner(2, ['AS', 'KS', '2S', '3H']), 2);
+  // A joker played to a heart lead trumps it.
+  assert.equal(trickWinner(1, ['AH', 'KH', 'LJ', 'QH'], 'jokers'), 3);
+});

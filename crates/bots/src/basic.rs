@@ -6,7 +6,7 @@
 //! partner's nil, attack an opponent's, duck once the contract is made).
 //! It has no randomness: the same view always gives the same action.
 
-use spades_engine::{Action, Bid, BidChoices, Card, CardSet, Legal, Rank, Seat, Suit, View};
+use spades_engine::{Action, Bid, BidChoices, Card, CardSet, Deck, Legal, Rank, Seat, Suit, View};
 
 use crate::Player;
 use crate::knowledge::{Knowledge, beats};
@@ -47,21 +47,20 @@ pub fn decide(k: &Knowledge, legal: Legal) -> Option<Action> {
 /// bids a little under its expected tricks and contracts are made.
 pub const BID_ROUNDING: f32 = 0.3;
 
-/// The tricks a hand may be expected to take on its own.
-pub fn estimate_tricks(hand: CardSet) -> f32 {
+/// The tricks a hand may be expected to take on its own, with the trumps
+/// of `deck` (whose top trumps may be jokers or a raised two).
+pub fn estimate_tricks(hand: CardSet, deck: Deck) -> f32 {
     let spades = hand.in_suit(Suit::Spades);
     let length = spades.len() as f32;
     let has = |cards: CardSet, rank: Rank| cards.iter().any(|card| card.rank() == rank);
 
     let mut honors = 0.0;
     let mut honor_cards = 0.0;
-    for (rank, sure, min_length) in [
-        (Rank::Ace, 1.0, 1.0),
-        (Rank::King, 1.0, 2.0),
-        (Rank::Queen, 0.9, 3.0),
-        (Rank::Jack, 0.5, 4.0),
-    ] {
-        if has(spades, rank) {
+    // The four highest trumps of the pack: the ace down to the jack in the
+    // standard pack, the jokers and the raised two above the ace in others.
+    let top_trumps = deck.cards().in_suit(Suit::Spades).iter_desc();
+    for (card, (sure, min_length)) in top_trumps.zip([(1.0, 1.0), (1.0, 2.0), (0.9, 3.0), (0.5, 4.0)]) {
+        if spades.contains(card) {
             honor_cards += 1.0;
             // An honor without enough small spades under it can be caught.
             honors += if length >= min_length { sure } else { sure * 0.35 };
@@ -123,7 +122,7 @@ pub fn nil_danger(hand: CardSet) -> u32 {
         let cards = hand.in_suit(suit);
         let (base, step) = if suit == Suit::Spades { (3, 2) } else { (4, 3) };
         for (i, card) in cards.iter().enumerate() {
-            let rank = card.rank().index();
+            let rank = usize::from(card.order());
             let limit = base + step * i;
             let top_spade = suit == Suit::Spades && rank >= Rank::Queen.index();
             if rank > limit || top_spade {
@@ -141,7 +140,7 @@ pub fn nil_danger(hand: CardSet) -> u32 {
 pub fn choose_bid(k: &Knowledge) -> Bid {
     let seat = k.seat;
     let partner_bid = k.bids[k.partner()];
-    let estimate = estimate_tricks(k.hand);
+    let estimate = estimate_tricks(k.hand, k.rules.deck);
     let partner_nil = partner_bid.is_some_and(Bid::is_nil);
 
     // A nil needs a hand with nothing likely to win, and a partner who has
@@ -185,7 +184,9 @@ pub fn fit_bid(k: &Knowledge, wanted: Bid, choices: BidChoices) -> Option<Bid> {
     let nil_safe = nil_danger(k.hand) <= u32::from(k.rules.nil_pass) + 1;
     let target = match wanted {
         Bid::Tricks(n) => n,
-        Bid::Nil | Bid::BlindNil => (estimate_tricks(k.hand) + BID_ROUNDING).floor().max(1.0) as u8,
+        Bid::Nil | Bid::BlindNil => (estimate_tricks(k.hand, k.rules.deck) + BID_ROUNDING)
+            .floor()
+            .max(1.0) as u8,
     };
     let pool = if choices.has_nil() && (nil_safe || numbers.is_empty()) {
         choices
@@ -221,7 +222,7 @@ pub fn choose_pass(k: &Knowledge, count: u8) -> CardSet {
     if nil {
         cards.sort_by_key(|&card| std::cmp::Reverse(pass_danger(k.hand, card)));
     } else {
-        cards.sort_by_key(|&card| (card.rank(), card.is_spade()));
+        cards.sort_by_key(|&card| (card.order(), card.is_spade()));
     }
     cards.into_iter().take(usize::from(count)).collect()
 }
@@ -231,11 +232,11 @@ pub fn choose_pass(k: &Knowledge, count: u8) -> CardSet {
 /// spade can only be got rid of under a higher one, while a low spade is
 /// the nil bidder's safest card.
 fn pass_danger(hand: CardSet, card: Card) -> i32 {
-    let rank = card.rank().index() as i32;
+    let rank = i32::from(card.order());
     let lower = hand
         .in_suit(card.suit())
         .iter()
-        .filter(|other| other.rank() < card.rank())
+        .filter(|other| other.order() < card.order())
         .count() as i32;
     let weight = if card.is_spade() { 3 * rank / 2 } else { rank };
     weight - 3 * lower
@@ -272,7 +273,7 @@ pub fn choose_play(k: &Knowledge, legal: CardSet) -> Option<Card> {
 fn low(cards: CardSet) -> Card {
     cards
         .iter()
-        .min_by_key(|card| (card.rank(), card.is_spade()))
+        .min_by_key(|card| (card.order(), card.is_spade()))
         .expect("a card to choose from")
 }
 
@@ -280,7 +281,7 @@ fn low(cards: CardSet) -> Card {
 fn high(cards: CardSet) -> Card {
     cards
         .iter()
-        .max_by_key(|card| (card.rank(), !card.is_spade()))
+        .max_by_key(|card| (card.order(), !card.is_spade()))
         .expect("a card to choose from")
 }
 
@@ -297,14 +298,14 @@ fn winners(k: &Knowledge, legal: CardSet) -> CardSet {
 fn cheapest(cards: CardSet) -> Card {
     cards
         .iter()
-        .min_by_key(|card| (card.is_spade(), card.rank()))
+        .min_by_key(|card| (card.is_spade(), card.order()))
         .expect("a card to choose from")
 }
 
 /// How likely a card is to win a trick later, for a player who wants to
 /// lose them: high ranks, and spades most of all.
 fn danger(card: Card) -> usize {
-    card.rank().index() + if card.is_spade() { 8 } else { 0 }
+    usize::from(card.order()) + if card.is_spade() { 8 } else { 0 }
 }
 
 /// A lead meant to lose: the card with the most unseen cards above it,
@@ -316,7 +317,7 @@ fn losing_lead(k: &Knowledge, legal: CardSet) -> Card {
             (
                 !card.is_spade(),
                 k.unseen_above(card),
-                std::cmp::Reverse(card.rank()),
+                std::cmp::Reverse(card.order()),
             )
         })
         .expect("a card to choose from")
@@ -388,7 +389,7 @@ fn cover_lead(k: &Knowledge, legal: CardSet) -> Card {
     // Otherwise the top card of a suit, plain suits first.
     legal
         .iter()
-        .max_by_key(|&card| (k.is_top(card), !card.is_spade(), card.rank()))
+        .max_by_key(|&card| (k.is_top(card), !card.is_spade(), card.order()))
         .expect("a card to choose from")
 }
 
@@ -422,7 +423,7 @@ fn attack_nil(k: &Knowledge, legal: CardSet, target: Seat) -> Option<Card> {
         return (!under.is_empty()).then(|| {
             under
                 .iter()
-                .max_by_key(|&card| (!card.is_spade(), card.rank()))
+                .max_by_key(|&card| (!card.is_spade(), card.order()))
                 .expect("checked non-empty")
         });
     }
@@ -458,7 +459,7 @@ fn lead(k: &Knowledge, legal: CardSet, want: bool) -> Card {
     if !sure.is_empty() {
         return sure
             .iter()
-            .min_by_key(|card| (card.is_spade(), card.rank()))
+            .min_by_key(|card| (card.is_spade(), card.order()))
             .expect("checked non-empty");
     }
     let partner = k.partner();
@@ -546,7 +547,7 @@ fn discard(k: &Knowledge, legal: CardSet) -> Card {
     let shortest = Suit::ALL
         .into_iter()
         .filter(|&suit| !plain.in_suit(suit).is_empty())
-        .min_by_key(|&suit| (plain.in_suit(suit).len(), low(plain.in_suit(suit)).rank()))
+        .min_by_key(|&suit| (plain.in_suit(suit).len(), low(plain.in_suit(suit)).order()))
         .expect("checked non-empty");
     low(plain.in_suit(shortest))
 }

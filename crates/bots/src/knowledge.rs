@@ -90,7 +90,7 @@ pub fn beats(card: Card, winning: Card, led: Suit) -> bool {
         return card.is_spade();
     }
     if card.suit() == winning.suit() {
-        return card.rank() > winning.rank();
+        return card.order() > winning.order();
     }
     // Two cards of different plain suits: only one of the suit led can win.
     card.suit() == led
@@ -245,7 +245,7 @@ impl Knowledge {
             played_by,
             received,
             given,
-            unseen: CardSet::STANDARD_DECK - hand - played,
+            unseen: seen.rules.deck.cards() - hand - played,
             void,
             known,
             // Exchanges swap equal numbers of cards, so a seat holds 13
@@ -350,7 +350,7 @@ impl Knowledge {
     /// Whether no unseen card of the same suit outranks `card`.
     pub fn is_top(&self, card: Card) -> bool {
         let higher = self.unseen.in_suit(card.suit());
-        higher.highest().is_none_or(|best| best.rank() < card.rank())
+        higher.highest().is_none_or(|best| best.order() < card.order())
     }
 
     /// Unseen cards of `card`'s suit that rank below it.
@@ -358,7 +358,7 @@ impl Knowledge {
         self.unseen
             .in_suit(card.suit())
             .iter()
-            .filter(|other| other.rank() < card.rank())
+            .filter(|other| other.order() < card.order())
             .count() as u32
     }
 
@@ -367,7 +367,7 @@ impl Knowledge {
         self.unseen
             .in_suit(card.suit())
             .iter()
-            .filter(|other| other.rank() > card.rank())
+            .filter(|other| other.order() > card.order())
             .count() as u32
     }
 

@@ -204,7 +204,7 @@ pub fn plausibility(k: &Knowledge, hands: &BySeat<CardSet>) -> f64 {
             Bid::BlindNil => 1.0,
             Bid::Nil => (-0.6 * f64::from(nil_danger(dealt))).exp(),
             Bid::Tricks(tricks) => {
-                let worth = f64::from(estimate_tricks(dealt) + BID_ROUNDING) - 0.5;
+                let worth = f64::from(estimate_tricks(dealt, k.rules.deck) + BID_ROUNDING) - 0.5;
                 let off = (worth - f64::from(tricks)) / BID_SPREAD;
                 (-0.5 * off * off).exp()
             }

@@ -150,11 +150,11 @@ fn same_run(k: &Knowledge, a: Card, b: Card) -> bool {
     if a.suit() != b.suit() {
         return false;
     }
-    let (low, high) = if a.rank() < b.rank() { (a, b) } else { (b, a) };
+    let (low, high) = if a.order() < b.order() { (a, b) } else { (b, a) };
     !k.unseen
         .in_suit(a.suit())
         .iter()
-        .any(|card| card.rank() > low.rank() && card.rank() < high.rank())
+        .any(|card| card.order() > low.order() && card.order() < high.order())
 }
 
 /// The legal cards worth comparing: of several cards in a row of one suit

@@ -2,8 +2,8 @@
 
 use spades_bots::knowledge::{Knowledge, Seen};
 use spades_engine::{
-    Action, Bid, BidChoices, BySeat, ByTeam, Card, CardSet, Legal, PassRecord, Rank, RuleSet, Seat, Suit,
-    Team, TrickRecord,
+    Action, Bid, BidChoices, BySeat, ByTeam, Card, CardSet, Deck, Legal, PassRecord, Rank, RuleSet, Seat,
+    Suit, Team, TrickRecord,
 };
 use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BidView, ClientMessage, Expected, MessageId, ServerMessage, TurnView};
@@ -345,19 +345,19 @@ impl TableState {
                     .seat
                     .and_then(|seat| self.bids[seat.index()])
                     .is_some_and(|b| b.bid == 0);
-                let mut order: Vec<Card> = self.cards.iter().collect();
-                order.sort_by_key(|card| (card.rank(), card.suit()));
+                let mut order: Vec<Card> = self.deck().set(self.cards).iter().collect();
+                order.sort_by_key(|card| (card.order(), card.suit()));
                 if mine_nil {
                     order.reverse();
                 }
                 Move::Pass(order.into_iter().take(count).collect())
             }
             Expected::Play => {
-                let legal = turn.legal?;
+                let legal = self.deck().set(turn.legal?);
                 Move::Play(
                     legal
                         .iter()
-                        .min_by_key(|card| (card.rank(), card.suit() == Suit::Spades))?,
+                        .min_by_key(|card| (card.order(), card.suit() == Suit::Spades))?,
                 )
             }
         };
@@ -374,7 +374,26 @@ impl TableState {
             (0, false) => Some(Bid::Nil),
             (tricks, _) => Bid::new(tricks).ok(),
         };
-        let trick: Vec<Card> = self.trick.iter().map(|&(_, card)| card).collect();
+        // Card strings do not say whether the two of spades is raised, so
+        // the cards are put in the game's pack before the bots read them.
+        let deck = self.deck();
+        let trick: Vec<Card> = self.trick.iter().map(|&(_, card)| deck.card(card)).collect();
+        let tricks: Vec<TrickRecord> = self
+            .tricks
+            .iter()
+            .map(|trick| TrickRecord {
+                cards: trick.cards.map(|card| deck.card(card)),
+                ..*trick
+            })
+            .collect();
+        let passes: Vec<PassRecord> = self
+            .passes
+            .iter()
+            .map(|pass| PassRecord {
+                cards: deck.set(pass.cards),
+                ..*pass
+            })
+            .collect();
         let seen = Seen {
             seat: self.seat?,
             rules: self.rules?,
@@ -382,11 +401,11 @@ impl TableState {
             dealer: self.dealer?,
             score: ByTeam(self.score),
             bags: ByTeam(self.bags),
-            hand: (!self.hidden).then_some(self.cards),
+            hand: (!self.hidden).then_some(deck.set(self.cards)),
             bids: BySeat(self.bids.map(|view| view.and_then(bid))),
-            tricks: &self.tricks,
+            tricks: &tricks,
             trick: &trick,
-            passes: &self.passes,
+            passes: &passes,
         };
         Some(Knowledge::from_seen(&seen))
     }
@@ -405,8 +424,14 @@ impl TableState {
             Expected::Pass => Legal::Pass {
                 count: turn.pass_count?,
             },
-            Expected::Play => Legal::Play(turn.legal?),
+            Expected::Play => Legal::Play(self.deck().set(turn.legal?)),
         })
+    }
+
+    /// The pack of the game being played (the standard one until the rules
+    /// are known).
+    fn deck(&self) -> Deck {
+        self.rules.map_or(Deck::Standard, |rules| rules.deck)
     }
 }
 

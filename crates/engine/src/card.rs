@@ -4,10 +4,12 @@
 //! whose bit `n` stands for the card with byte `n`. Each suit owns sixteen
 //! bits, of which the standard pack uses the low thirteen (two to ace), so
 //! "the spades in this hand" is one AND and "the highest spade" is one
-//! leading-zero count. The three spare bits of each suit leave room for the
-//! cards of later variants (the jokers would sit above the ace of spades and
-//! so count as spades for following suit and rank above every other trump)
-//! without changing the representation.
+//! leading-zero count. The three spare bits above the ace of spades hold the
+//! cards of the joker packs: the two of spades raised above the ace (byte
+//! 61), the little joker (62) and the big joker (63). Sitting in the spade
+//! suit's bits, they follow suit as spades and outrank every other trump in
+//! byte order, so the rules of play need no special case for them. The
+//! spare bits of the other suits are never used.
 
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
@@ -73,7 +75,9 @@ impl fmt::Display for Suit {
     }
 }
 
-/// The thirteen ranks of the standard pack, lowest first.
+/// The thirteen ranks of the standard pack, lowest first, and the two
+/// jokers. A raised two of spades still has the rank `Two`: compare cards of
+/// one suit with [`Card::order`] (or the cards themselves), not by rank.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[repr(u8)]
 pub enum Rank {
@@ -90,7 +94,30 @@ pub enum Rank {
     Queen,
     King,
     Ace,
+    LittleJoker = 14,
+    BigJoker = 15,
 }
+
+/// The rank of each of the sixteen places of a suit: slot 13 is the raised
+/// two of spades, 14 and 15 the jokers.
+const RANK_OF_SLOT: [Rank; 16] = [
+    Rank::Two,
+    Rank::Three,
+    Rank::Four,
+    Rank::Five,
+    Rank::Six,
+    Rank::Seven,
+    Rank::Eight,
+    Rank::Nine,
+    Rank::Ten,
+    Rank::Jack,
+    Rank::Queen,
+    Rank::King,
+    Rank::Ace,
+    Rank::Two,
+    Rank::LittleJoker,
+    Rank::BigJoker,
+];
 
 impl Rank {
     pub const ALL: [Rank; 13] = [
@@ -117,9 +144,14 @@ impl Rank {
         if index < 13 { Some(Rank::ALL[index]) } else { None }
     }
 
-    /// The character used in card strings: `2`..`9`, `T`, `J`, `Q`, `K`, `A`.
+    /// The character used in card strings: `2`..`9`, `T`, `J`, `Q`, `K`, `A`,
+    /// and `L` or `B` for the jokers (whose strings are `LJ` and `BJ`).
     pub const fn letter(self) -> char {
-        b"23456789TJQKA"[self as usize] as char
+        match self {
+            Rank::LittleJoker => 'L',
+            Rank::BigJoker => 'B',
+            _ => b"23456789TJQKA"[self as usize] as char,
+        }
     }
 
     pub const fn from_letter(letter: char) -> Option<Rank> {
@@ -141,17 +173,56 @@ impl Rank {
 pub struct Card(u8);
 
 impl Card {
+    /// The big joker, the highest trump of the joker packs.
+    pub const BIG_JOKER: Card = Card(63);
+    /// The little joker, the second trump of the joker packs.
+    pub const LITTLE_JOKER: Card = Card(62);
+    /// The two of spades raised above the ace, as the joker and deuce-high
+    /// packs rank it. Its string is `2S`, like the ordinary two's.
+    pub const HIGH_TWO_OF_SPADES: Card = Card(61);
+    /// The two of spades where it ranks as the lowest spade.
+    pub const TWO_OF_SPADES: Card = Card::new(Rank::Two, Suit::Spades);
+
+    /// The card of a rank and suit. A joker is the same card whatever
+    /// suit is named, since the jokers belong to the spade suit.
     pub const fn new(rank: Rank, suit: Suit) -> Card {
-        Card(((suit as u8) << 4) | rank as u8)
+        match rank {
+            Rank::LittleJoker => Card::LITTLE_JOKER,
+            Rank::BigJoker => Card::BIG_JOKER,
+            _ => Card(((suit as u8) << 4) | rank as u8),
+        }
     }
 
-    /// The card whose byte is `index`, if that byte names a card of the
-    /// standard pack.
+    /// The card whose byte is `index`, if that byte names a card of some
+    /// pack: the 52 standard cards and the three cards above the ace of
+    /// spades.
     pub const fn from_index(index: u8) -> Option<Card> {
-        if index < 64 && (index & 15) < 13 {
+        if index < 64 && ((index & 15) < 13 || index >= 61) {
             Some(Card(index))
         } else {
             None
+        }
+    }
+
+    /// The card's place within its suit, 0 for the two up to 12 for the
+    /// ace and 13 to 15 for the cards above the ace of spades: of two cards
+    /// of one suit, the higher place wins.
+    pub const fn order(self) -> u8 {
+        self.0 & 15
+    }
+
+    pub const fn is_joker(self) -> bool {
+        self.0 >= Card::LITTLE_JOKER.0
+    }
+
+    /// The card as the standard pack ranks it: the raised two of spades
+    /// becomes the plain one. Card strings do not tell the two apart, so
+    /// this is how a card read from a string is compared across packs.
+    pub const fn plain(self) -> Card {
+        if self.0 == Card::HIGH_TWO_OF_SPADES.0 {
+            Card::TWO_OF_SPADES
+        } else {
+            self
         }
     }
 
@@ -166,7 +237,7 @@ impl Card {
     }
 
     pub const fn rank(self) -> Rank {
-        Rank::ALL[(self.0 & 15) as usize]
+        RANK_OF_SLOT[(self.0 & 15) as usize]
     }
 
     pub const fn is_spade(self) -> bool {
@@ -178,9 +249,23 @@ impl Card {
     }
 }
 
+impl Card {
+    /// The two letters of the card's string: rank then suit, or `LJ` and
+    /// `BJ` for the jokers.
+    const fn letters(self) -> [u8; 2] {
+        let suit = if self.is_joker() {
+            'J'
+        } else {
+            self.suit().letter()
+        };
+        [self.rank().letter() as u8, suit as u8]
+    }
+}
+
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.rank().letter(), self.suit().letter())
+        let [rank, suit] = self.letters();
+        write!(f, "{}{}", rank as char, suit as char)
     }
 }
 
@@ -200,7 +285,7 @@ impl fmt::Display for ParseCardError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:?} is not a card: expected a rank of 23456789TJQKA followed by a suit of CDHS, as in \"TS\"",
+            "{:?} is not a card: expected a rank of 23456789TJQKA followed by a suit of CDHS, as in \"TS\", or a joker, BJ or LJ",
             self.text
         )
     }
@@ -214,6 +299,8 @@ impl FromStr for Card {
     fn from_str(text: &str) -> Result<Card, ParseCardError> {
         let mut chars = text.chars();
         let parsed = match (chars.next(), chars.next(), chars.next()) {
+            (Some('B' | 'b'), Some('J' | 'j'), None) => Some(Card::BIG_JOKER),
+            (Some('L' | 'l'), Some('J' | 'j'), None) => Some(Card::LITTLE_JOKER),
             (Some(rank), Some(suit), None) => Rank::from_letter(rank)
                 .zip(Suit::from_letter(suit))
                 .map(|(rank, suit)| Card::new(rank, suit)),
@@ -242,17 +329,19 @@ impl CardSet {
         self.0
     }
 
-    /// Every card of the standard pack in one suit.
+    /// Every place of one suit, the spare ones included: in the spade
+    /// suit these are the raised two and the jokers, which follow suit as
+    /// spades. Intersect with a pack for the cards that exist.
     pub const fn suit(suit: Suit) -> CardSet {
-        CardSet(0x1FFF << (16 * suit as u32))
+        CardSet(0xFFFF << (16 * suit as u32))
     }
 
-    /// Every card of the standard pack in the suit of `card`.
+    /// Every place of the suit of `card`, as [`CardSet::suit`].
     #[inline]
     pub const fn suit_of(card: Card) -> CardSet {
         // The suit's bits start at bit 16 * suit, which is the card byte
         // with its rank cleared.
-        CardSet(0x1FFF << (card.0 & 0x30))
+        CardSet(0xFFFF << (card.0 & 0x30))
     }
 
     pub const fn single(card: Card) -> CardSet {
@@ -530,7 +619,7 @@ mod serde_impls {
 
     impl Serialize for Card {
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            let text = [self.rank().letter() as u8, self.suit().letter() as u8];
+            let text = self.letters();
             // Both letters are ASCII, so this cannot fail.
             serializer.serialize_str(std::str::from_utf8(&text).map_err(serde::ser::Error::custom)?)
         }
@@ -542,7 +631,7 @@ mod serde_impls {
             impl Visitor<'_> for CardVisitor {
                 type Value = Card;
                 fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                    f.write_str("a card such as \"TS\"")
+                    f.write_str("a card such as \"TS\" or \"BJ\"")
                 }
                 fn visit_str<E: Error>(self, text: &str) -> Result<Card, E> {
                     text.parse().map_err(E::custom)
@@ -622,10 +711,37 @@ mod tests {
     }
 
     #[test]
+    fn jokers_and_the_raised_two_sit_above_the_ace_of_spades() {
+        let ace = Card::new(Rank::Ace, Suit::Spades);
+        let order = [ace, Card::HIGH_TWO_OF_SPADES, Card::LITTLE_JOKER, Card::BIG_JOKER];
+        assert!(order.windows(2).all(|pair| pair[0] < pair[1]));
+        for card in order {
+            assert!(card.is_spade());
+            assert!(CardSet::suit(Suit::Spades).contains(card));
+            assert_eq!(Card::from_index(card.index()), Some(card));
+        }
+        assert_eq!(Card::BIG_JOKER.to_string(), "BJ");
+        assert_eq!(Card::LITTLE_JOKER.to_string(), "LJ");
+        assert_eq!(Card::HIGH_TWO_OF_SPADES.to_string(), "2S");
+        assert_eq!("bj".parse::<Card>(), Ok(Card::BIG_JOKER));
+        assert_eq!("LJ".parse::<Card>(), Ok(Card::LITTLE_JOKER));
+        // A string names the plain two; the rules raise it where the pack does.
+        assert_eq!("2S".parse::<Card>(), Ok(Card::TWO_OF_SPADES));
+        assert_eq!(Card::HIGH_TWO_OF_SPADES.plain(), Card::TWO_OF_SPADES);
+        assert_eq!(Card::HIGH_TWO_OF_SPADES.rank(), Rank::Two);
+        assert_eq!(Card::new(Rank::BigJoker, Suit::Hearts), Card::BIG_JOKER);
+        assert!(!Card::HIGH_TWO_OF_SPADES.is_joker() && Card::LITTLE_JOKER.is_joker());
+        for index in [13, 14, 15, 29, 45] {
+            assert_eq!(Card::from_index(index), None);
+        }
+        assert!("CJ".parse::<Card>().is_err());
+    }
+
+    #[test]
     fn suit_masks_partition_the_deck() {
         let mut all = CardSet::EMPTY;
         for suit in Suit::ALL {
-            let cards = CardSet::suit(suit);
+            let cards = CardSet::suit(suit) & CardSet::STANDARD_DECK;
             assert_eq!(cards.len(), 13);
             assert!((all & cards).is_empty());
             assert!(cards.iter().all(|card| card.suit() == suit));

@@ -67,8 +67,6 @@ struct Exchange {
     first: Seat,
 }
 
-const TWO_OF_CLUBS: Card = Card::new(crate::card::Rank::Two, Suit::Clubs);
-
 /// The 52 cards in byte order, the starting point of every shuffle.
 const STANDARD_PACK: [Card; 52] = {
     let mut cards = [Card::new(crate::card::Rank::Two, Suit::Clubs); 52];
@@ -182,8 +180,11 @@ impl Game {
 
     /// Starts a game from a chosen position instead of a random first deal:
     /// for tests, puzzles and analysis. Later hands are dealt from `seed`.
-    pub fn from_deal(rules: RuleSet, seed: u64, deal: Deal) -> Result<Game, SetupError> {
+    pub fn from_deal(rules: RuleSet, seed: u64, mut deal: Deal) -> Result<Game, SetupError> {
         rules.validate().map_err(SetupError::Rules)?;
+        for seat in Seat::ALL {
+            deal.hands[seat] = rules.deck.set(deal.hands[seat]);
+        }
         let mut seen = CardSet::EMPTY;
         for (seat, &hand) in deal.hands.iter() {
             if hand.len() != 13 {
@@ -197,7 +198,7 @@ impl Game {
             }
             seen |= hand;
         }
-        if seen != CardSet::STANDARD_DECK {
+        if seen != rules.deck.cards() {
             return Err(SetupError::NotAPack);
         }
         let mut game = Game::new(rules, seed).map_err(SetupError::Rules)?;
@@ -251,9 +252,7 @@ impl Game {
             for (seat, &card) in trick.players().iter().zip(&trick.cards) {
                 add(card, *seat, &mut seen)?;
             }
-            let winner = trick
-                .leader
-                .plus(winning_position(rules.deck, &trick.cards, cards));
+            let winner = trick.leader.plus(winning_position(&trick.cards, cards));
             if trick.winner != winner {
                 return Err(PositionError::WrongWinner { trick: number as u8 });
             }
@@ -277,7 +276,7 @@ impl Game {
                 return Err(PositionError::HandSize { seat });
             }
         }
-        if seen != CardSet::STANDARD_DECK {
+        if seen != rules.deck.cards() {
             return Err(PositionError::NotAPack);
         }
 
@@ -502,7 +501,7 @@ impl Game {
     fn plays_from(&self, hand: CardSet) -> CardSet {
         if self.trick_len == 0 {
             if self.tricks_done == 0 && self.rules.leading == Leading::TwoOfClubs {
-                let two = hand & CardSet::single(TWO_OF_CLUBS);
+                let two = hand & CardSet::single(self.rules.deck.lowest_club());
                 if !two.is_empty() {
                     return two;
                 }
@@ -574,6 +573,7 @@ impl Game {
     /// actions this accepts.
     #[inline]
     pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
+        let action = self.in_pack(action);
         if self.phase == Phase::GameOver {
             return Err(RuleError::GameOver);
         }
@@ -644,7 +644,9 @@ impl Game {
                         && self.tricks_done == 0
                         && self.rules.leading == Leading::TwoOfClubs
                     {
-                        RuleError::MustLead { card: TWO_OF_CLUBS }
+                        RuleError::MustLead {
+                            card: self.rules.deck.lowest_club(),
+                        }
                     } else if self.trick_len == 0 {
                         RuleError::SpadesNotBroken
                     } else {
@@ -662,6 +664,7 @@ impl Game {
     /// and leaves the game exactly as it was.
     #[inline]
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Events, RuleError> {
+        let action = self.in_pack(action);
         self.check(seat, action)?;
         let mut events = Events::new();
         match action {
@@ -674,6 +677,18 @@ impl Game {
             Action::Play(card) => self.play(seat, card, &mut events),
         }
         Ok(events)
+    }
+
+    /// The action with its cards as this game's pack has them: a card
+    /// string names the two of spades the same whether or not it is raised.
+    #[inline]
+    fn in_pack(&self, action: Action) -> Action {
+        let deck = self.rules.deck;
+        match action {
+            Action::Play(card) => Action::Play(deck.card(card)),
+            Action::Pass(cards) => Action::Pass(deck.set(cards)),
+            other => other,
+        }
     }
 
     fn expect_phase(&self, phase: Phase) -> Result<(), RuleError> {
@@ -694,27 +709,22 @@ impl Game {
         }
     }
 
-    /// The cards that follow suit when `led` is led.
+    /// The cards that follow suit when `led` is led. Every pack keeps its
+    /// extra trumps in the spade suit's bits, so this is the same for all.
     #[inline]
     fn follows(&self, led: Card) -> CardSet {
-        match self.rules.deck {
-            Deck::Standard => CardSet::suit_of(led),
-        }
+        CardSet::suit_of(led)
     }
 
     /// The cards that are trumps.
     #[inline]
     fn trumps(&self) -> CardSet {
-        match self.rules.deck {
-            Deck::Standard => CardSet::suit(Suit::Spades),
-        }
+        CardSet::suit(Suit::Spades)
     }
 
     /// The suit that was led to the trick being played, for error messages.
     fn led_suit(&self) -> Suit {
-        match self.rules.deck {
-            Deck::Standard => self.open_trick().cards[0].suit(),
-        }
+        self.open_trick().cards[0].suit()
     }
 
     /// The trick being played (or the last one, once a hand is over).
@@ -724,7 +734,10 @@ impl Game {
     }
 
     fn deal(&mut self) {
-        let mut pack = STANDARD_PACK;
+        let mut pack = match self.rules.deck {
+            Deck::Standard => STANDARD_PACK,
+            other => pack_of(other),
+        };
         self.rng.shuffle(&mut pack);
         // Cards go round one at a time from the dealer's left: card `k` of
         // the shuffled pack goes to the seat `1 + k % 4` places after him.
@@ -891,7 +904,7 @@ impl Game {
             Leading::Dealer => self.dealer,
             Leading::TwoOfClubs => Seat::ALL
                 .into_iter()
-                .find(|&seat| self.hands[seat].contains(TWO_OF_CLUBS))
+                .find(|&seat| self.hands[seat].contains(self.rules.deck.lowest_club()))
                 .unwrap_or(self.dealer.next()),
         };
         self.tricks[0].leader = self.turn;
@@ -918,7 +931,7 @@ impl Game {
         let trick = &mut self.tricks[number];
         let winner = trick
             .leader
-            .plus(winning_position(self.rules.deck, &trick.cards, self.trick_cards));
+            .plus(winning_position(&trick.cards, self.trick_cards));
         trick.winner = winner;
         self.tricks_won[winner] += 1;
         events.push(Event::TrickWon {
@@ -1025,12 +1038,13 @@ fn first_leader(rules: &RuleSet, position: &Position<'_>) -> Option<Seat> {
         Leading::LeftOfDealer => Some(position.dealer.next()),
         Leading::Dealer => Some(position.dealer),
         Leading::TwoOfClubs => {
+            let lowest_club = rules.deck.lowest_club();
             let led = position
                 .tricks
                 .first()
                 .map_or(position.trick.first(), |trick| trick.cards.first());
             match (position.tricks.first(), led) {
-                (_, Some(&card)) if card != TWO_OF_CLUBS => None,
+                (_, Some(&card)) if card != lowest_club => None,
                 (Some(trick), _) => Some(trick.leader),
                 // The first trick is on the table: its leader is the first
                 // of the seats that hold one card fewer than the others.
@@ -1039,25 +1053,31 @@ fn first_leader(rules: &RuleSet, position: &Position<'_>) -> Option<Seat> {
                 }),
                 (None, None) => Seat::ALL
                     .into_iter()
-                    .find(|&seat| position.hands[seat].contains(TWO_OF_CLUBS)),
+                    .find(|&seat| position.hands[seat].contains(lowest_club)),
             }
         }
     }
 }
 
+/// The cards of a pack in byte order, the starting point of its shuffles.
+fn pack_of(deck: Deck) -> [Card; 52] {
+    let mut pack = STANDARD_PACK;
+    for (place, card) in pack.iter_mut().zip(deck.cards()) {
+        *place = card;
+    }
+    pack
+}
+
 /// The position (0 for the lead) of the card that wins a full trick: the
 /// highest trump if any was played, else the highest card of the suit led.
-/// It works on the trick as a card set, without branches on the cards,
-/// because trick winners are as unpredictable as the deal.
-fn winning_position(deck: Deck, cards: &[Card; 4], played: CardSet) -> u8 {
-    let best = match deck {
-        // Within one suit a higher byte is a higher rank, and spades are trumps.
-        Deck::Standard => {
-            let trumps = played.in_suit(Suit::Spades);
-            let led = played & CardSet::suit_of(cards[0]);
-            if trumps.is_empty() { led } else { trumps }.highest()
-        }
-    };
+/// Within one suit a higher byte is a higher card in every pack, and the
+/// jokers and the raised two are spades by their byte. It works on the
+/// trick as a card set, without branches on the cards, because trick
+/// winners are as unpredictable as the deal.
+fn winning_position(cards: &[Card; 4], played: CardSet) -> u8 {
+    let trumps = played.in_suit(Suit::Spades);
+    let led = played & CardSet::suit_of(cards[0]);
+    let best = if trumps.is_empty() { led } else { trumps }.highest();
     let best = best.unwrap_or(cards[0]);
     u8::from(cards[1] == best) + 2 * u8::from(cards[2] == best) + 3 * u8::from(cards[3] == best)
 }

@@ -22,6 +22,7 @@
 
 mod action;
 mod card;
+mod deck;
 mod error;
 mod event;
 mod game;

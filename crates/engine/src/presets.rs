@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::rules::{Bidding, Leading, RuleSet, SpadesLead};
+use crate::rules::{Bidding, Deck, Leading, RuleSet, SpadesLead};
 
 /// The named presets. A rule set made from a preset with overrides is no
 /// longer that preset, and [`RuleSet::name`] calls it `custom`.
@@ -37,10 +37,14 @@ pub enum Preset {
     TwoOfClubs,
     #[cfg_attr(feature = "serde", serde(rename = "dealer-leads"))]
     DealerLeads,
+    #[cfg_attr(feature = "serde", serde(rename = "jokers"))]
+    Jokers,
+    #[cfg_attr(feature = "serde", serde(rename = "deuce-high"))]
+    DeuceHigh,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 13] = [
+    pub const ALL: [Preset; 15] = [
         Preset::Classic,
         Preset::Tournament,
         Preset::Board4,
@@ -54,6 +58,8 @@ impl Preset {
         Preset::NoNil,
         Preset::TwoOfClubs,
         Preset::DealerLeads,
+        Preset::Jokers,
+        Preset::DeuceHigh,
     ];
 
     /// The name used in the protocol, the API and on the command line.
@@ -72,6 +78,8 @@ impl Preset {
             Preset::NoNil => "no-nil",
             Preset::TwoOfClubs => "two-of-clubs",
             Preset::DealerLeads => "dealer-leads",
+            Preset::Jokers => "jokers",
+            Preset::DeuceHigh => "deuce-high",
         }
     }
 
@@ -93,6 +101,10 @@ impl Preset {
             Preset::NoNil => "No nil and no blind nil.",
             Preset::TwoOfClubs => "The holder of the two of clubs leads it to the first trick.",
             Preset::DealerLeads => "The dealer leads the first trick, and spades may be led at any time.",
+            Preset::Jokers => {
+                "Big and little joker, then the two of spades, rank above the ace; the twos of clubs and hearts are out."
+            }
+            Preset::DeuceHigh => "The two of spades is the highest trump, above the ace.",
         }
     }
 
@@ -154,6 +166,14 @@ impl Preset {
             Preset::DealerLeads => RuleSet {
                 leading: Leading::Dealer,
                 spades_lead: SpadesLead::AnyTime,
+                ..classic
+            },
+            Preset::Jokers => RuleSet {
+                deck: Deck::Jokers,
+                ..classic
+            },
+            Preset::DeuceHigh => RuleSet {
+                deck: Deck::DeuceHigh,
                 ..classic
             },
         }

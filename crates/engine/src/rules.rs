@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+pub use crate::deck::Deck;
 pub use crate::presets::Preset;
 
 /// How the two partners of a nil exchange give their cards.
@@ -17,19 +18,6 @@ pub enum PassOrder {
     Sequential,
     /// Both partners choose their cards before seeing what they receive.
     Simultaneous,
-}
-
-/// Which cards are in play and how they rank. Only the standard 52-card pack
-/// exists today; the joker and elevated-deuce packs of later presets become
-/// further variants that answer the same three questions (which cards are
-/// dealt, which suit a card follows as, and which of two trumps is higher).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum Deck {
-    #[default]
-    Standard,
 }
 
 /// Who leads the first trick of each hand.
@@ -120,6 +108,7 @@ pub struct RuleSet {
     pub bag_limit: i32,
     /// Points lost each time the bag count reaches `bag_limit`.
     pub bag_penalty: i32,
+    /// The pack, and with it the order of the trumps.
     pub deck: Deck,
     /// Who leads the first trick of a hand.
     pub leading: Leading,

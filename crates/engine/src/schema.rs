@@ -15,9 +15,9 @@ impl JsonSchema for Card {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "A card: its rank (2-9, T, J, Q, K, A) then its suit (S, H, D, C), as \"TS\".",
+            "description": "A card: its rank (2-9, T, J, Q, K, A) then its suit (S, H, D, C), as \"TS\"; or a joker of the joker pack, \"BJ\" (big) or \"LJ\" (little).",
             "type": "string",
-            "pattern": "^[2-9TJQKA][SHDC]$"
+            "pattern": "^([2-9TJQKA][SHDC]|BJ|LJ)$"
         })
     }
 }

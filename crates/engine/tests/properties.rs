@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use proptest::prelude::*;
 use spades_engine::{
-    Action, Bid, Bidding, Card, CardSet, Event, Game, GameRng, HandRecord, Leading, PassOrder, Preset,
+    Action, Bid, Bidding, Card, CardSet, Deck, Event, Game, GameRng, HandRecord, Leading, PassOrder, Preset,
     RuleSet, Seat, SpadesLead, Suit, Team,
 };
 
@@ -57,18 +57,64 @@ fn rule_sets() -> impl Strategy<Value = RuleSet> {
         .prop_filter("a playable rule set", |rules| rules.validate().is_ok())
 }
 
+/// The number of cards of a hand that follow as spades.
+fn naive_spades(hand: CardSet) -> u32 {
+    hand.iter()
+        .filter(|&card| naive_suit(card) == Suit::Spades)
+        .count() as u32
+}
+
+/// The suit a card follows as, from its string: jokers count as spades.
+fn naive_suit(card: Card) -> Suit {
+    let text = card.to_string();
+    match text.as_bytes()[1] {
+        b'J' => Suit::Spades,
+        letter => Suit::from_letter(letter as char).unwrap(),
+    }
+}
+
+/// How high a card ranks within the suit it follows as, from its string:
+/// the jokers and, in the packs that raise it, the two of spades rank
+/// above the ace.
+fn naive_power(deck: Deck, card: Card) -> usize {
+    let text = card.to_string();
+    match text.as_str() {
+        "BJ" => 102,
+        "LJ" => 101,
+        "2S" if deck != Deck::Standard => 100,
+        _ => "23456789TJQKA".find(&text[..1]).unwrap(),
+    }
+}
+
+/// The cards dealt, by the plain statement of each pack, as strings.
+fn naive_pack(deck: Deck) -> CardSet {
+    let mut names: Vec<String> = "CDHS"
+        .chars()
+        .flat_map(|suit| "23456789TJQKA".chars().map(move |rank| format!("{rank}{suit}")))
+        .collect();
+    if deck == Deck::Jokers {
+        names.retain(|name| name != "2C" && name != "2H");
+        names.extend(["BJ".to_string(), "LJ".to_string()]);
+    }
+    names
+        .iter()
+        .map(|name| deck.card(name.parse().unwrap()))
+        .collect()
+}
+
 /// The trick winner by the plain statement of the rule.
-fn naive_winner(leader: Seat, cards: &[Card; 4]) -> Seat {
-    let led = cards[0].suit();
+fn naive_winner(deck: Deck, leader: Seat, cards: &[Card; 4]) -> Seat {
+    let led = naive_suit(cards[0]);
     let mut best = 0;
     for i in 1..4 {
         let (card, top) = (cards[i], cards[best]);
-        let better = match (card.suit() == Suit::Spades, top.suit() == Suit::Spades) {
+        let (suit, top_suit) = (naive_suit(card), naive_suit(top));
+        let better = match (suit == Suit::Spades, top_suit == Suit::Spades) {
             (true, false) => true,
             (false, true) => false,
-            _ => card.suit() == top.suit() && card.rank() > top.rank(),
+            _ => suit == top_suit && naive_power(deck, card) > naive_power(deck, top),
         };
-        if better && (card.suit() == led || card.suit() == Suit::Spades) {
+        if better && (suit == led || suit == Suit::Spades) {
             best = i;
         }
     }
@@ -186,7 +232,15 @@ fn naive_spades_open(rules: &RuleSet, broken: bool, number: usize) -> bool {
     }
 }
 
-const TWO_OF_CLUBS: Card = Card::new(spades_engine::Rank::Two, Suit::Clubs);
+/// The lowest club among some hands, which leads under the two-of-clubs
+/// rule when the two itself is out of the pack.
+fn lowest_club(cards: CardSet) -> Card {
+    cards
+        .iter()
+        .filter(|&card| naive_suit(card) == Suit::Clubs)
+        .min_by_key(|&card| naive_power(Deck::Standard, card))
+        .unwrap()
+}
 
 /// Checks one finished hand's record against the rules; says which teams
 /// were set and which took a Boston.
@@ -198,7 +252,8 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
         assert!((all & hand).is_empty());
         all |= hand;
     }
-    assert_eq!(all, CardSet::STANDARD_DECK);
+    assert_eq!(all, naive_pack(rules.deck));
+    let first_club = lowest_club(all);
 
     // Bids in order from the dealer's left.
     for (i, bid) in record.bids.iter().enumerate() {
@@ -206,7 +261,7 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
         let made = bid.to_bid().unwrap();
         // The partner bid before when he sits two places earlier.
         let partner = (i >= 2).then(|| record.bids[i - 2].to_bid().unwrap());
-        let spades = record.hands[bid.seat].in_suit(Suit::Spades).len();
+        let spades = naive_spades(record.hands[bid.seat]);
         assert!(
             naive_bid_allowed(rules, made, spades, partner),
             "{made} with {spades} spades after {partner:?}"
@@ -228,34 +283,37 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
         Leading::Dealer => record.dealer,
         Leading::TwoOfClubs => Seat::ALL
             .into_iter()
-            .find(|&s| holding[s].contains(TWO_OF_CLUBS))
+            .find(|&s| holding[s].contains(first_club))
             .unwrap(),
     };
     let mut broken = false;
     let mut won = [0u8; 4];
     for (number, trick) in record.tricks.iter().enumerate() {
         assert_eq!(trick.leader, leader);
-        let led = trick.cards[0].suit();
+        let led = naive_suit(trick.cards[0]);
         if number == 0 && rules.leading == Leading::TwoOfClubs {
-            assert_eq!(trick.cards[0], TWO_OF_CLUBS);
+            assert_eq!(trick.cards[0], first_club);
         }
         for (i, &card) in trick.cards.iter().enumerate() {
             let player = trick.leader.plus(i as u8);
             let hand = holding[player];
             assert!(hand.contains(card), "{player} does not hold {card}");
             if i == 0 {
-                let only_spades = hand.in_suit(Suit::Spades) == hand;
+                let only_spades = naive_spades(hand) == hand.len();
                 assert!(
-                    card.suit() != Suit::Spades || naive_spades_open(rules, broken, number) || only_spades,
+                    naive_suit(card) != Suit::Spades
+                        || naive_spades_open(rules, broken, number)
+                        || only_spades,
                     "spade led early"
                 );
             } else {
-                assert!(card.suit() == led || hand.in_suit(led).is_empty(), "revoke");
+                let can_follow = hand.iter().any(|other| naive_suit(other) == led);
+                assert!(naive_suit(card) == led || !can_follow, "revoke");
             }
             holding[player].remove(card);
         }
-        broken |= trick.cards.iter().any(|card| card.suit() == Suit::Spades);
-        assert_eq!(trick.winner, naive_winner(trick.leader, &trick.cards));
+        broken |= trick.cards.iter().any(|&card| naive_suit(card) == Suit::Spades);
+        assert_eq!(trick.winner, naive_winner(rules.deck, trick.leader, &trick.cards));
         won[trick.winner.index()] += 1;
         leader = trick.winner;
     }
@@ -332,23 +390,26 @@ fn naive_legal_plays(game: &Game, seat: Seat) -> CardSet {
         .iter()
         .flat_map(|trick| trick.cards)
         .chain(on_table.iter().copied())
-        .any(|card| card.suit() == Suit::Spades);
+        .any(|card| naive_suit(card) == Suit::Spades);
     let rules = game.rules();
     let first_lead = game.tricks().is_empty() && on_table.is_empty();
-    if first_lead && rules.leading == Leading::TwoOfClubs && hand.contains(TWO_OF_CLUBS) {
-        return CardSet::single(TWO_OF_CLUBS);
+    let first_club = lowest_club(naive_pack(rules.deck));
+    if first_lead && rules.leading == Leading::TwoOfClubs && hand.contains(first_club) {
+        return CardSet::single(first_club);
     }
     let open = naive_spades_open(rules, broken, game.tricks().len());
+    let holds = |suit: Suit| hand.iter().any(|card| naive_suit(card) == suit);
     let allowed = |card: Card| match on_table.first() {
-        None => card.suit() != Suit::Spades || open || hand.in_suit(Suit::Spades) == hand,
-        Some(lead) => card.suit() == lead.suit() || hand.in_suit(lead.suit()).is_empty(),
+        None => naive_suit(card) != Suit::Spades || open || naive_spades(hand) == hand.len(),
+        Some(&lead) => naive_suit(card) == naive_suit(lead) || !holds(naive_suit(lead)),
     };
     hand.iter().filter(|&card| allowed(card)).collect()
 }
 
 /// An arbitrary action, legal or not, for probing refusals.
 fn arbitrary_action(rng: &mut GameRng) -> Action {
-    let any_card = |rng: &mut GameRng| CardSet::STANDARD_DECK.nth(rng.below(52)).unwrap();
+    let every = CardSet::STANDARD_DECK | Deck::Jokers.cards();
+    let any_card = |rng: &mut GameRng| every.nth(rng.below(every.len())).unwrap();
     match rng.below(5) {
         0 => Action::Bid(Bid::Tricks(rng.below(16) as u8)),
         1 => Action::Bid(if rng.chance(1, 2) { Bid::Nil } else { Bid::BlindNil }),
@@ -375,7 +436,7 @@ proptest! {
             // Every bid is accepted exactly when the bidding rules allow it.
             if game.phase() == spades_engine::Phase::Bidding && !game.is_hand_hidden(seat) {
                 let partner = game.bids()[seat.partner()];
-                let spades = game.hand(seat).in_suit(Suit::Spades).len();
+                let spades = naive_spades(game.hand(seat));
                 for n in 0..=13 {
                     let bid = Bid::new(n).unwrap();
                     let accepted = game.check(seat, Action::Bid(bid)).is_ok();
@@ -388,9 +449,11 @@ proptest! {
             for probe in Seat::ALL {
                 let legal = game.legal_plays(probe);
                 prop_assert_eq!(legal, naive_legal_plays(&game, probe));
-                for card in CardSet::STANDARD_DECK {
+                // Both twos of spades and the jokers are probed in every
+                // pack: a card string names the pack's own two.
+                for card in CardSet::STANDARD_DECK | Deck::Jokers.cards() {
                     let accepted = game.check(probe, Action::Play(card)).is_ok();
-                    prop_assert_eq!(accepted, legal.contains(card), "{} {}", probe, card);
+                    prop_assert_eq!(accepted, legal.contains(rules.deck.card(card)), "{} {}", probe, card);
                 }
             }
 

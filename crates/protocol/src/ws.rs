@@ -7,7 +7,9 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use spades_engine::{Bidding, Card, CardSet, Leading, PassOrder, Preset, RuleSet, Seat, SpadesLead, Team};
+use spades_engine::{
+    Bidding, Card, CardSet, Deck, Leading, PassOrder, Preset, RuleSet, Seat, SpadesLead, Team,
+};
 use strum::VariantNames;
 
 use crate::event::{EventKind, RoomEvent};
@@ -94,6 +96,8 @@ pub struct RulesSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bag_penalty: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deck: Option<Deck>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub leading: Option<Leading>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spades_lead: Option<SpadesLead>,
@@ -142,6 +146,7 @@ impl RulesSpec {
             pass_order: self.pass_order.unwrap_or(base.pass_order),
             bag_limit: self.bag_limit.unwrap_or(base.bag_limit),
             bag_penalty: self.bag_penalty.unwrap_or(base.bag_penalty),
+            deck: self.deck.unwrap_or(base.deck),
             leading: self.leading.unwrap_or(base.leading),
             spades_lead: self.spades_lead.unwrap_or(base.spades_lead),
             bidding: self.bidding.unwrap_or(base.bidding),
@@ -155,7 +160,6 @@ impl RulesSpec {
             max_overtricks: self.max_overtricks.or(base.max_overtricks),
             set_at_double: self.set_at_double.unwrap_or(base.set_at_double),
             sets_to_lose: self.sets_to_lose.or(base.sets_to_lose),
-            ..base
         };
         rules.validate()?;
         Ok(rules)

@@ -3,10 +3,10 @@
 // and each card carries its spoken name ("queen of hearts").
 
 import { h } from '../dom.js';
-import { cardName, isRed, rankLabel, suitOf, SUIT_SYMBOLS } from '../cards.js';
+import { cardName, cardSymbol, isJoker, isRed, rankLabel, suitOf } from '../cards.js';
 
 function faceParts(card) {
-  const symbol = SUIT_SYMBOLS[suitOf(card)];
+  const symbol = cardSymbol(card);
   return [
     h('span', { class: 'card-corner', 'aria-hidden': 'true' },
       h('span', { class: 'card-rank' }, rankLabel(card)),
@@ -16,7 +16,8 @@ function faceParts(card) {
 }
 
 function faceClass(card, extra) {
-  return ['card', isRed(card) ? 'red' : 'black', `suit-${suitOf(card).toLowerCase()}`, extra]
+  const kind = isJoker(card) ? 'joker' : `suit-${suitOf(card).toLowerCase()}`;
+  return ['card', isRed(card) ? 'red' : 'black', kind, extra]
     .filter(Boolean).join(' ');
 }
 

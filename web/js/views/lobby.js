@@ -26,6 +26,7 @@ const RULE_FIELDS = [
 
 // The house rules chosen from a list; the first choice keeps the preset's.
 const CHOICE_FIELDS = [
+  ['deck', 'Pack', [['standard', 'Standard 52'], ['jokers', 'Jokers (2♣ and 2♥ out)'], ['deuce_high', 'Two of spades high']]],
   ['bidding', 'Bidding', [['standard', 'Standard'], ['suicide', 'Suicide'], ['whiz', 'Whiz (your spades or nil)'], ['mirror', 'Mirror (your spades)']]],
   ['leading', 'First lead', [['left_of_dealer', "Dealer's left"], ['dealer', 'Dealer'], ['two_of_clubs', 'Two of clubs']]],
   ['spades_lead', 'Leading spades', [['broken', 'Once broken'], ['any_time', 'Any time'], ['from_fourth_trick', 'From the fourth trick']]],

@@ -189,6 +189,8 @@ export function scoreTable(state) {
 /** The house rules a rule set turns on, each in a few words. */
 export function rulesInWords(rules) {
   const words = [];
+  if (rules.deck === 'jokers') words.push('jokers: big joker, little joker and the two of spades above the ace');
+  if (rules.deck === 'deuce_high') words.push('the two of spades is the highest trump');
   const bidding = { suicide: 'suicide: one partner bids nil, the other 4 or more', whiz: 'whiz: bid your spades or nil', mirror: 'mirror: bid your spades' };
   if (bidding[rules.bidding]) words.push(bidding[rules.bidding]);
   if (rules.nil === false) words.push('no nil');

@@ -130,7 +130,7 @@ export function mount(root, app, code) {
   }
 
   function passSelected() {
-    const cards = sortForProtocol([...view.selected]);
+    const cards = sortForProtocol([...view.selected], state.rules?.deck);
     view.selected.clear();
     // In a simultaneous exchange the cards stay in the hand until the
     // partner has chosen too; remember them to say so.

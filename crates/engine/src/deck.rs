@@ -1,0 +1,137 @@
+//! The packs a game may be dealt from.
+//!
+//! Every pack has 52 cards, so every hand has thirteen. The cards above the
+//! ace of spades (see the `card` module) make the joker packs work without
+//! any rule of play knowing about them: a joker or a raised two is a spade
+//! by its byte, and outranks the ace by its byte.
+
+use crate::card::{Card, CardSet, Rank, Suit};
+
+/// Which cards are in play and how they rank.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Deck {
+    /// The 52 cards of the standard pack, the ace of spades the highest
+    /// trump.
+    #[default]
+    Standard,
+    /// The big and little joker join the pack as the two highest trumps,
+    /// followed by the two of spades and then the ace; the two of clubs and
+    /// the two of hearts leave it.
+    Jokers,
+    /// The standard pack with the two of spades raised above the ace as the
+    /// highest trump.
+    DeuceHigh,
+}
+
+const TWO_OF_CLUBS: Card = Card::new(Rank::Two, Suit::Clubs);
+const THREE_OF_CLUBS: Card = Card::new(Rank::Three, Suit::Clubs);
+const TWO_OF_HEARTS: Card = Card::new(Rank::Two, Suit::Hearts);
+
+impl Deck {
+    pub const ALL: [Deck; 3] = [Deck::Standard, Deck::Jokers, Deck::DeuceHigh];
+
+    /// The 52 cards dealt.
+    pub const fn cards(self) -> CardSet {
+        let standard = CardSet::STANDARD_DECK.bits();
+        let raised = standard & !CardSet::single(Card::TWO_OF_SPADES).bits()
+            | CardSet::single(Card::HIGH_TWO_OF_SPADES).bits();
+        CardSet::from_bits(match self {
+            Deck::Standard => standard,
+            Deck::DeuceHigh => raised,
+            Deck::Jokers => {
+                raised & !CardSet::single(TWO_OF_CLUBS).bits() & !CardSet::single(TWO_OF_HEARTS).bits()
+                    | CardSet::single(Card::LITTLE_JOKER).bits()
+                    | CardSet::single(Card::BIG_JOKER).bits()
+            }
+        })
+    }
+
+    /// Whether the two of spades ranks above the ace.
+    pub const fn raises_two_of_spades(self) -> bool {
+        !matches!(self, Deck::Standard)
+    }
+
+    /// The card of this pack that `card` names. A card string cannot tell
+    /// the raised two of spades from the plain one, so a card read from a
+    /// client or a record is put through this before it is compared with
+    /// the cards of a game.
+    #[inline]
+    pub const fn card(self, card: Card) -> Card {
+        if self.raises_two_of_spades() && card.index() == Card::TWO_OF_SPADES.index() {
+            Card::HIGH_TWO_OF_SPADES
+        } else {
+            card
+        }
+    }
+
+    /// The cards of this pack that `cards` name, as [`Deck::card`].
+    #[inline]
+    pub const fn set(self, cards: CardSet) -> CardSet {
+        let two = CardSet::single(Card::TWO_OF_SPADES).bits();
+        if self.raises_two_of_spades() && cards.bits() & two != 0 {
+            CardSet::from_bits(cards.bits() & !two | CardSet::single(Card::HIGH_TWO_OF_SPADES).bits())
+        } else {
+            cards
+        }
+    }
+
+    /// The lowest club of the pack, which leads the first trick where the
+    /// rules say the holder of the two of clubs leads: the two, or the three
+    /// when the two is out.
+    pub const fn lowest_club(self) -> Card {
+        match self {
+            Deck::Jokers => THREE_OF_CLUBS,
+            Deck::Standard | Deck::DeuceHigh => TWO_OF_CLUBS,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pack_has_52_cards_that_follow_suit_by_their_byte() {
+        for deck in Deck::ALL {
+            let cards = deck.cards();
+            assert_eq!(cards.len(), 52, "{deck:?}");
+            assert_eq!(
+                cards.in_suit(Suit::Clubs).len()
+                    + cards.in_suit(Suit::Diamonds).len()
+                    + cards.in_suit(Suit::Hearts).len()
+                    + cards.in_suit(Suit::Spades).len(),
+                52
+            );
+            assert!(cards.contains(deck.lowest_club()));
+            assert!(cards.contains(deck.card(Card::TWO_OF_SPADES)));
+        }
+        let jokers = Deck::Jokers.cards();
+        assert_eq!(jokers.in_suit(Suit::Spades).len(), 15);
+        assert_eq!(jokers.in_suit(Suit::Clubs).len(), 12);
+        assert_eq!(jokers.in_suit(Suit::Hearts).len(), 12);
+        assert_eq!(jokers.in_suit(Suit::Spades).highest(), Some(Card::BIG_JOKER));
+        let deuce = Deck::DeuceHigh.cards();
+        assert_eq!(
+            deuce.in_suit(Suit::Spades).highest(),
+            Some(Card::HIGH_TWO_OF_SPADES)
+        );
+        assert_eq!(deuce.in_suit(Suit::Spades).lowest().unwrap().to_string(), "3S");
+    }
+
+    #[test]
+    fn a_named_two_of_spades_is_the_packs_own() {
+        assert_eq!(Deck::Standard.card(Card::TWO_OF_SPADES), Card::TWO_OF_SPADES);
+        assert_eq!(Deck::Jokers.card(Card::TWO_OF_SPADES), Card::HIGH_TWO_OF_SPADES);
+        let named: CardSet = ["2S", "AS"]
+            .iter()
+            .map(|text| text.parse::<Card>().unwrap())
+            .collect();
+        let raised = Deck::DeuceHigh.set(named);
+        assert!(raised.contains(Card::HIGH_TWO_OF_SPADES) && !raised.contains(Card::TWO_OF_SPADES));
+        assert_eq!(raised.len(), 2);
+        assert_eq!(Deck::Standard.set(named), named);
+    }
+}

@@ -1,0 +1,83 @@
+// A game of a house-rules preset through the page: four pages play one
+// hand of the jokers pack. The room's rules are told in words, the jokers
+// are drawn and named on the cards, and the four hands dealt are the joker
+// pack: the big and little joker in, the twos of clubs and hearts out.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { byId, guestSignIn, launch, newPlayer, shoot, skipReason, waitIn, WIDE } from './support.mjs';
+import { playGame } from './play.mjs';
+
+const skip = skipReason();
+
+let browser;
+before(async () => {
+  if (!skip) browser = await launch();
+});
+after(async () => browser?.close());
+
+const JOKER_PACK = [...'CDHS'].flatMap((suit) => [...'23456789TJQKA'].map((rank) => rank + suit))
+  .filter((card) => card !== '2C' && card !== '2H')
+  .concat(['BJ', 'LJ'])
+  .sort();
+
+test('four pages play a hand of the jokers preset', { skip: skip ?? false, timeout: 240_000 }, async () => {
+  const names = ['Ida', 'Jo', 'Kit', 'Lee'];
+  const players = [];
+  for (const [seat, name] of names.entries()) {
+    const player = await newPlayer(browser, name, { device: { viewport: WIDE } });
+    Object.assign(player, { seat, name });
+    players.push(player);
+  }
+  const [ida] = players;
+
+  // Ida opens a jokers table of one hand; the summary under the list
+  // says what the preset changes.
+  await guestSignIn(ida.page, 'Ida');
+  await byId(ida.page, 'room-name').fill('Jokers table');
+  await byId(ida.page, 'room-preset').selectOption('jokers');
+  await waitIn(ida.page, () => /joker/i.test(document.querySelector('[data-testid="room-preset-summary"]')?.textContent ?? ''));
+  await byId(ida.page, 'rule-options').click();
+  await byId(ida.page, 'rule-max_hands').fill('1');
+  await byId(ida.page, 'create-room').click();
+  await byId(ida.page, 'room-code').waitFor();
+  const code = await byId(ida.page, 'room-code').textContent();
+  await byId(ida.page, 'sit-0').click();
+  for (const player of players.slice(1)) {
+    await guestSignIn(player.page, player.name);
+    await player.page.locator(`[data-testid="room-join"][data-room="${code}"]`).click();
+    await byId(player.page, 'room-code').waitFor();
+    await byId(player.page, `sit-${player.seat}`).click();
+  }
+  await waitIn(ida.page, () => [0, 1, 2, 3].every((seat) => document.querySelector(`[data-testid="seat-name-${seat}"]`)?.textContent !== 'Empty seat'));
+  // The table tells its rules in words.
+  const limits = await byId(ida.page, 'score-table').locator('xpath=..').textContent();
+  assert.match(limits, /jokers: big joker, little joker and the two of spades above the ace/);
+  await byId(ida.page, 'start-game').click();
+
+  // Each page's hand as first shown to it, and a photograph of a hand
+  // that holds a joker.
+  const dealt = new Map();
+  let photographed = false;
+  const hooks = {
+    async before(player, turn) {
+      if (!dealt.has(player.seat) && turn.hand.length === 13) dealt.set(player.seat, turn.hand);
+      const joker = turn.hand.find((card) => card === 'BJ' || card === 'LJ');
+      if (joker && !photographed) {
+        photographed = true;
+        const label = await player.page.locator(`[data-testid="hand-card"][data-card="${joker}"]`).getAttribute('aria-label');
+        assert.equal(label, joker === 'BJ' ? 'big joker' : 'little joker');
+        // In the hand the jokers come first, above the spades.
+        assert.equal(turn.hand[0], turn.hand.includes('BJ') ? 'BJ' : 'LJ');
+        await shoot(player.page, 'jokers', { table: true });
+      }
+      return null;
+    },
+  };
+  const results = await Promise.all(players.map((player) => playGame(player, hooks)));
+  assert.ok(results.every((result) => result.kind === 'over'));
+  assert.equal(dealt.size, 4, 'every page was shown its hand');
+  assert.deepEqual([...dealt.values()].flat().sort(), JOKER_PACK);
+  assert.ok(photographed, 'a joker was shown in a hand');
+  await Promise.all(players.map((player) => player.context.close()));
+});
