@@ -1,7 +1,9 @@
-// A game of a house-rules preset through the page: four pages play one
-// hand of the jokers pack. The room's rules are told in words, the jokers
-// are drawn and named on the cards, and the four hands dealt are the joker
-// pack: the big and little joker in, the twos of clubs and hearts out.
+// A game of a house-rules preset through the page: four pages play two
+// hands of the jokers pack, the first of them without bids (a rule option).
+// The room's rules are told in words, the jokers are drawn and named on
+// the cards, the four hands first dealt are the joker pack (the big and
+// little joker in, the twos of clubs and hearts out), and the first hand
+// goes straight to play.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,7 +23,7 @@ const JOKER_PACK = [...'CDHS'].flatMap((suit) => [...'23456789TJQKA'].map((rank)
   .concat(['BJ', 'LJ'])
   .sort();
 
-test('four pages play a hand of the jokers preset', { skip: skip ?? false, timeout: 240_000 }, async () => {
+test('four pages play the jokers preset, the first hand without bids', { skip: skip ?? false, timeout: 240_000 }, async () => {
   const names = ['Ida', 'Jo', 'Kit', 'Lee'];
   const players = [];
   for (const [seat, name] of names.entries()) {
@@ -31,14 +33,15 @@ test('four pages play a hand of the jokers preset', { skip: skip ?? false, timeo
   }
   const [ida] = players;
 
-  // Ida opens a jokers table of one hand; the summary under the list
-  // says what the preset changes.
+  // Ida opens a jokers table of two hands, the first without bids; the
+  // summary under the list says what the preset changes.
   await guestSignIn(ida.page, 'Ida');
   await byId(ida.page, 'room-name').fill('Jokers table');
   await byId(ida.page, 'room-preset').selectOption('jokers');
   await waitIn(ida.page, () => /joker/i.test(document.querySelector('[data-testid="room-preset-summary"]')?.textContent ?? ''));
   await byId(ida.page, 'rule-options').click();
-  await byId(ida.page, 'rule-max_hands').fill('1');
+  await byId(ida.page, 'rule-max_hands').fill('2');
+  await byId(ida.page, 'rule-unbid_first_hand').selectOption('true');
   await byId(ida.page, 'create-room').click();
   await byId(ida.page, 'room-code').waitFor();
   const code = await byId(ida.page, 'room-code').textContent();
@@ -53,15 +56,23 @@ test('four pages play a hand of the jokers preset', { skip: skip ?? false, timeo
   // The table tells its rules in words.
   const limits = await byId(ida.page, 'score-table').locator('xpath=..').textContent();
   assert.match(limits, /jokers: big joker, little joker and the two of spades above the ace/);
+  assert.match(limits, /the first hand is played without bids/);
   await byId(ida.page, 'start-game').click();
 
   // Each page's hand as first shown to it, and a photograph of a hand
   // that holds a joker.
   const dealt = new Map();
+  const firstTurns = new Map();
   let photographed = false;
   const hooks = {
     async before(player, turn) {
+      if (!firstTurns.has(player.seat)) firstTurns.set(player.seat, turn.kind);
       if (!dealt.has(player.seat) && turn.hand.length === 13) dealt.set(player.seat, turn.hand);
+      if (turn.kind === 'play' && !player.sawNoBids) {
+        player.sawNoBids = true;
+        const label = await byId(player.page, `seat-bid-${player.seat}`).textContent();
+        assert.equal(label, 'No bids this hand');
+      }
       const joker = turn.hand.find((card) => card === 'BJ' || card === 'LJ');
       if (joker && !photographed) {
         photographed = true;
@@ -77,6 +88,8 @@ test('four pages play a hand of the jokers preset', { skip: skip ?? false, timeo
   const results = await Promise.all(players.map((player) => playGame(player, hooks)));
   assert.ok(results.every((result) => result.kind === 'over'));
   assert.equal(dealt.size, 4, 'every page was shown its hand');
+  // The first hand went straight to play: every page's first turn was a card.
+  assert.deepEqual([...firstTurns.values()], ['play', 'play', 'play', 'play']);
   assert.deepEqual([...dealt.values()].flat().sort(), JOKER_PACK);
   assert.ok(photographed, 'a joker was shown in a hand');
   await Promise.all(players.map((player) => player.context.close()));

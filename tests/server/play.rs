@@ -485,3 +485,64 @@ async fn a_jokers_room_plays_a_whole_game_with_the_jokers_on_top() {
     );
     server.server.shutdown().await.unwrap();
 }
+
+/// A room whose first hand is played without bids: the game goes from
+/// `hand_started` straight to `play_started`, each team scores 10 points a
+/// trick in that hand, and the second hand is bid as usual.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_hand_without_bids_goes_straight_to_play() {
+    let server = TestServer::start(Config::default()).await;
+    let mut players = four_players(&server.url).await;
+    let rules = RulesSpec {
+        unbid_first_hand: Some(true),
+        max_hands: Some(2),
+        ..RulesSpec::default()
+    };
+    let code = seat_four(&mut players, rules).await;
+    let mut watcher = Player::connect(&server.url, "Watcher").await;
+    watcher.join_room(&code).await;
+    players[0].start_game().await;
+    play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;
+    watcher
+        .until(Duration::from_secs(5), |w| w.table.games_over == 1)
+        .await;
+
+    let events: Vec<&EventKind> = watcher.received.iter().filter_map(|m| m.event()).collect();
+    let first_hand: Vec<&EventKind> = events
+        .iter()
+        .skip_while(|kind| !matches!(kind, EventKind::HandStarted { hand: 0, .. }))
+        .take_while(|kind| !matches!(kind, EventKind::HandStarted { hand: 1, .. }))
+        .copied()
+        .collect();
+    assert!(
+        matches!(first_hand.get(1), Some(EventKind::PlayStarted { .. })),
+        "play starts right after the deal: {:?}",
+        first_hand.get(1)
+    );
+    assert!(
+        !first_hand
+            .iter()
+            .any(|kind| matches!(kind, EventKind::BidMade { .. }))
+    );
+    let teams = first_hand
+        .iter()
+        .find_map(|kind| match kind {
+            EventKind::HandScored { teams, .. } => Some(*teams),
+            _ => None,
+        })
+        .expect("the first hand is scored");
+    let tricks: u8 = teams.iter().map(|team| team.tricks).sum();
+    assert_eq!(tricks, 13);
+    for team in teams.iter() {
+        assert_eq!(team.change, 10 * i32::from(team.tricks), "{team:?}");
+        assert_eq!(team.bags, 0);
+    }
+    // The second hand has its four bids.
+    let bids = events
+        .iter()
+        .skip_while(|kind| !matches!(kind, EventKind::HandStarted { hand: 1, .. }))
+        .filter(|kind| matches!(kind, EventKind::BidMade { .. }))
+        .count();
+    assert_eq!(bids, 4);
+    server.server.shutdown().await.unwrap();
+}

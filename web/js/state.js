@@ -154,6 +154,11 @@ export class TableState {
     return this.seats.filter(Boolean).length;
   }
 
+  /** Whether the hand being played has no bids (the first, under `unbid_first_hand`). */
+  get unbidHand() {
+    return Boolean(this.rules?.unbid_first_hand) && this.hand === 0;
+  }
+
   /** One's cards in the order they are shown. */
   get sortedHand() {
     return sortForDisplay(this.cards, this.rules?.deck);

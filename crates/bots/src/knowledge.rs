@@ -298,7 +298,12 @@ impl Knowledge {
     }
 
     /// The team's contract: the bids of its partners who did not bid nil.
+    /// In a hand played without bids every trick is worth 10 points, so
+    /// the team plays as if it had bid them all.
     pub fn contract(&self, team: Team) -> u8 {
+        if self.rules.unbid_first_hand && self.hand_number == 0 {
+            return 13;
+        }
         team.seats()
             .iter()
             .filter_map(|&seat| self.bids[seat])

@@ -209,6 +209,10 @@ impl Game {
         game.deal();
         game.dealt = deal.hands;
         game.hands = deal.hands;
+        if game.phase == Phase::Playing {
+            // An unbid hand starts in play: its leader may depend on the cards.
+            game.begin_play();
+        }
         Ok(game)
     }
 
@@ -783,6 +787,16 @@ impl Game {
         self.tricks_won = BySeat::default();
         self.spades_broken = false;
         self.phase = Phase::Bidding;
+        if self.is_unbid_hand() {
+            self.hidden = SeatSet::EMPTY;
+            self.blind_eligible = SeatSet::EMPTY;
+            self.begin_play();
+        }
+    }
+
+    /// Whether the hand being played is played without bids.
+    pub fn is_unbid_hand(&self) -> bool {
+        self.rules.unbid_first_hand && self.hand_number == 0
     }
 
     fn bid(&mut self, seat: Seat, bid: Bid, events: &mut Events) {
@@ -898,6 +912,12 @@ impl Game {
     }
 
     fn start_play(&mut self, events: &mut Events) {
+        self.begin_play();
+        events.push(Event::PlayStarted { leader: self.turn });
+    }
+
+    /// Moves to the play of the first trick, led as the rules say.
+    fn begin_play(&mut self) {
         self.phase = Phase::Playing;
         self.turn = match self.rules.leading {
             Leading::LeftOfDealer => self.dealer.next(),
@@ -908,7 +928,6 @@ impl Game {
                 .unwrap_or(self.dealer.next()),
         };
         self.tricks[0].leader = self.turn;
-        events.push(Event::PlayStarted { leader: self.turn });
     }
 
     #[inline]
@@ -954,7 +973,12 @@ impl Game {
     #[inline(never)]
     fn end_hand(&mut self, events: &mut Events) {
         let bids = BySeat::from_fn(|seat| self.bids[seat].unwrap_or(Bid::Nil));
-        let scores = score::score_hand(&self.rules, &bids, &self.tricks_won, &self.score, &self.bags);
+        let unbid = self.is_unbid_hand();
+        let scores = if unbid {
+            score::score_unbid_hand(&self.tricks_won, &self.score, &self.bags)
+        } else {
+            score::score_hand(&self.rules, &bids, &self.tricks_won, &self.score, &self.bags)
+        };
         self.score = ByTeam::from_fn(|team| scores[team].score);
         self.bags = ByTeam::from_fn(|team| scores[team].bags);
         self.streaks = self.streaks.after(&self.rules, &scores);
@@ -964,10 +988,16 @@ impl Game {
             hand: self.hand_number,
             dealer: self.dealer,
             hands: self.dealt,
-            bids: std::array::from_fn(|i| {
-                let seat = self.dealer.plus(1 + i as u8);
-                BidRecord::new(seat, bids[seat])
-            }),
+            bids: if unbid {
+                ArrayVec::new()
+            } else {
+                (1..=4)
+                    .map(|i| {
+                        let seat = self.dealer.plus(i);
+                        BidRecord::new(seat, bids[seat])
+                    })
+                    .collect()
+            },
             passes: self.passes.clone(),
             tricks: self.tricks,
             tricks_won: self.tricks_won,
@@ -994,6 +1024,9 @@ impl Game {
                     hand: self.hand_number,
                     dealer: self.dealer,
                 });
+                if self.phase == Phase::Playing {
+                    events.push(Event::PlayStarted { leader: self.turn });
+                }
             }
         }
     }

@@ -73,8 +73,9 @@ pub struct HandRecord {
     pub dealer: Seat,
     /// Each seat's thirteen cards as dealt, before any exchange.
     pub hands: BySeat<CardSet>,
-    /// The four bids in bidding order, from the dealer's left.
-    pub bids: [BidRecord; 4],
+    /// The four bids in bidding order, from the dealer's left; none in a
+    /// hand played without bids (`unbid_first_hand`).
+    pub bids: ArrayVec<BidRecord, 4>,
     /// The nil exchanges, in the order the cards were given.
     pub passes: ArrayVec<PassRecord, 4>,
     /// The thirteen tricks in order.

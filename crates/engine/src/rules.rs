@@ -143,6 +143,9 @@ pub struct RuleSet {
     pub set_at_double: bool,
     /// A team set in this many hands in a row loses the game (`None`: off).
     pub sets_to_lose: Option<u8>,
+    /// The first hand of each game is played without bids or exchanges:
+    /// each team scores 10 points a trick and takes no bags.
+    pub unbid_first_hand: bool,
 }
 
 /// The largest exchange a rule set may ask for. Passing more than a few
@@ -178,6 +181,7 @@ impl RuleSet {
         max_overtricks: None,
         set_at_double: false,
         sets_to_lose: None,
+        unbid_first_hand: false,
     };
 
     /// The seven-hand game of the tournaments: to 300, out at -300.

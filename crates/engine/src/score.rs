@@ -131,6 +131,28 @@ pub fn score_hand(
     })
 }
 
+/// Scores both teams' hands in a hand played without bids: 10 points a
+/// trick, no bags, no contract and so never a set.
+pub fn score_unbid_hand(
+    tricks: &BySeat<u8>,
+    score: &ByTeam<i32>,
+    bags: &ByTeam<i32>,
+) -> ByTeam<TeamHandScore> {
+    ByTeam::from_fn(|team| {
+        let [a, b] = team.seats();
+        let taken = tricks[a] + tricks[b];
+        let change = 10 * i32::from(taken);
+        TeamHandScore {
+            counted_tricks: taken,
+            contract_points: change,
+            change,
+            score: score[team] + change,
+            bags: bags[team],
+            ..TeamHandScore::default()
+        }
+    })
+}
+
 /// What decides the game besides the scores: a Boston, and how many hands
 /// in a row each team has been set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]

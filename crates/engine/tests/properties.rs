@@ -22,9 +22,15 @@ fn rule_sets() -> impl Strategy<Value = RuleSet> {
         prop_oneof![Just(50), Just(100)],
     );
     let house = (0usize..3, 0usize..3, any::<bool>(), 0u8..4, any::<bool>(), 0u8..4);
-    (0..Preset::ALL.len(), exchange, house, any::<bool>())
+    (
+        0..Preset::ALL.len(),
+        exchange,
+        house,
+        any::<bool>(),
+        any::<bool>(),
+    )
         .prop_map(
-            |(preset, (simultaneous, nil_pass, blind_nil_pass, blind_nil, deficit), house, vary)| {
+            |(preset, (simultaneous, nil_pass, blind_nil_pass, blind_nil, deficit), house, vary, unbid)| {
                 let base = Preset::ALL[preset].rules();
                 let mut rules = RuleSet {
                     pass_order: if simultaneous {
@@ -50,6 +56,7 @@ fn rule_sets() -> impl Strategy<Value = RuleSet> {
                     rules.max_overtricks = (overtricks > 0).then_some(overtricks);
                     rules.boston_wins = boston;
                     rules.sets_to_lose = (sets > 1).then_some(sets);
+                    rules.unbid_first_hand = unbid;
                 }
                 rules
             },
@@ -255,7 +262,10 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
     assert_eq!(all, naive_pack(rules.deck));
     let first_club = lowest_club(all);
 
-    // Bids in order from the dealer's left.
+    // Bids in order from the dealer's left; none in the first hand when
+    // it is played without bids.
+    let unbid = rules.unbid_first_hand && record.hand == 0;
+    assert_eq!(record.bids.len(), if unbid { 0 } else { 4 });
     for (i, bid) in record.bids.iter().enumerate() {
         assert_eq!(bid.seat, record.dealer.plus(1 + i as u8));
         let made = bid.to_bid().unwrap();
@@ -320,7 +330,17 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
     assert!(holding.0.iter().all(|hand| hand.is_empty()));
     assert_eq!(record.tricks_won.0, won);
 
-    // Scores and bags.
+    // Scores and bags. Without bids, 10 points a trick and no bags.
+    if unbid {
+        return Team::ALL.map(|team| {
+            let [a, b] = team.seats();
+            let change = 10 * i32::from(won[a.index()] + won[b.index()]);
+            assert_eq!(record.hand_score[team], change);
+            assert_eq!(record.score[team], score[team.index()] + change);
+            assert_eq!(record.bags[team], bags[team.index()]);
+            (false, false)
+        });
+    }
     let bid_of = |seat: Seat| {
         record
             .bids
@@ -539,6 +559,8 @@ proptest! {
             prop_assume!(game.hand_number() == 0);
         }
         prop_assume!(game.phase() == spades_engine::Phase::Playing);
+        // A position names the bids, which a hand played without them lacks.
+        prop_assume!(!game.is_unbid_hand());
         let bids = spades_engine::BySeat::from_fn(|seat| game.bids()[seat].unwrap());
         let position = spades_engine::Position {
             hand_number: game.hand_number(),

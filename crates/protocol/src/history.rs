@@ -18,7 +18,7 @@ pub struct HandLine<'a> {
     pub rule_set: &'a RuleSet,
     pub dealer: Seat,
     pub hands: &'a BySeat<CardSet>,
-    pub bids: &'a [BidRecord; 4],
+    pub bids: &'a [BidRecord],
     pub passes: &'a [PassRecord],
     pub tricks: &'a [TrickRecord; 13],
     pub tricks_won: &'a BySeat<u8>,

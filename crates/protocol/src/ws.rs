@@ -123,6 +123,8 @@ pub struct RulesSpec {
     pub set_at_double: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sets_to_lose: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unbid_first_hand: Option<bool>,
 }
 
 impl RulesSpec {
@@ -160,6 +162,7 @@ impl RulesSpec {
             max_overtricks: self.max_overtricks.or(base.max_overtricks),
             set_at_double: self.set_at_double.unwrap_or(base.set_at_double),
             sets_to_lose: self.sets_to_lose.or(base.sets_to_lose),
+            unbid_first_hand: self.unbid_first_hand.unwrap_or(base.unbid_first_hand),
         };
         rules.validate()?;
         Ok(rules)

@@ -36,6 +36,7 @@ const CHOICE_FIELDS = [
   ['moon', 'Moon (13) bonus', [['true', 'Yes'], ['false', 'No']]],
   ['boston_wins', 'Boston wins the game', [['true', 'Yes'], ['false', 'No']]],
   ['set_at_double', 'Set when taking twice the bid', [['true', 'Yes'], ['false', 'No']]],
+  ['unbid_first_hand', 'First hand without bids', [['true', 'Yes'], ['false', 'No']]],
 ];
 
 /**

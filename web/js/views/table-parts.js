@@ -105,7 +105,7 @@ export function seatPanel(state, seat, actions) {
   if (state.phase !== 'waiting' && state.hand !== null) {
     const bid = bidText(state.bids[seat]);
     children.push(h('div', { class: 'seat-score' },
-      h('span', { 'data-testid': `seat-bid-${seat}` }, bid ?? 'No bid yet'),
+      h('span', { 'data-testid': `seat-bid-${seat}` }, bid ?? (state.unbidHand ? 'No bids this hand' : 'No bid yet')),
       ' · ',
       h('span', { 'data-testid': `seat-tricks-${seat}` }, `Took ${state.tricksWon[seat]}`)));
     if (!mine && state.handSizes[seat] > 0 && state.phase !== 'game over') {
@@ -202,6 +202,7 @@ export function rulesInWords(rules) {
   if (rules.bag_value !== undefined && rules.bag_value !== 1) words.push(`a bag is worth ${rules.bag_value}`);
   if (rules.max_overtricks !== null && rules.max_overtricks !== undefined) words.push(`set with more than ${rules.max_overtricks} overtricks`);
   if (rules.set_at_double) words.push('set when taking twice the bid');
+  if (rules.unbid_first_hand) words.push('the first hand is played without bids, 10 points a trick');
   if (rules.sets_to_lose) words.push(`${rules.sets_to_lose} sets in a row lose`);
   if (rules.leading === 'dealer') words.push('the dealer leads');
   if (rules.leading === 'two_of_clubs') words.push('the two of clubs leads');

@@ -298,6 +298,14 @@ impl Room {
             rules,
         });
         self.emit_hand_started();
+        // A first hand played without bids starts in play: the game made no
+        // event for it, so the room says who leads.
+        if let Some(table) = self.stage.table()
+            && table.game.phase() == spades_engine::Phase::Playing
+        {
+            let leader = table.game.to_act().first().expect("a seat leads");
+            self.emit(SeatSet::EMPTY, |_| EventKind::PlayStarted { leader });
+        }
         self.schedule_turn(None);
         self.announce();
         Ok(())
