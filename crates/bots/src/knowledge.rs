@@ -297,11 +297,17 @@ impl Knowledge {
         self.bids[seat].is_some_and(Bid::is_nil) && self.tricks_won[seat] == 0
     }
 
+    /// Whether the hand is played without bids (see
+    /// `RuleSet::unbid_first_hand`).
+    pub fn is_unbid_hand(&self) -> bool {
+        self.rules.unbid_first_hand && self.hand_number == 0
+    }
+
     /// The team's contract: the bids of its partners who did not bid nil.
     /// In a hand played without bids every trick is worth 10 points, so
     /// the team plays as if it had bid them all.
     pub fn contract(&self, team: Team) -> u8 {
-        if self.rules.unbid_first_hand && self.hand_number == 0 {
+        if self.is_unbid_hand() {
             return 13;
         }
         team.seats()

@@ -73,7 +73,10 @@ impl StrongBot {
     fn play(&mut self, k: &Knowledge, legal: CardSet) -> Option<Card> {
         let candidates = distinct_plays(k, legal);
         let fallback = basic::choose_play(k, legal)?;
-        if candidates.len() <= 1 {
+        // A hand without bids cannot be written out as a position (which
+        // names the bids), so there is nothing to sample: the basic bot's
+        // card it is.
+        if candidates.len() <= 1 || k.is_unbid_hand() {
             return Some(fallback);
         }
         let started = Instant::now();

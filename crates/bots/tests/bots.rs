@@ -268,14 +268,23 @@ proptest! {
 
     #[test]
     fn strong_bots_only_make_legal_actions(seed in any::<u64>()) {
-        let mut game = Game::new(RuleSet::TOURNAMENT, seed).unwrap();
-        let mut players: [AnyPlayer; 4] = std::array::from_fn(|i| match i {
-            0 | 2 => AnyPlayer::Strong(Box::new(strong(2, seed + i as u64))),
-            1 => Kind::Random.player(seed, Budget::REPEATABLE),
-            _ => Kind::Basic.player(seed, Budget::REPEATABLE),
-        });
-        play_out(&mut game, &mut players, |_| {});
-        prop_assert!(game.is_over());
+        // The tournament's rules, and a short jokers game whose first hand
+        // is played without bids.
+        let jokers = RuleSet {
+            unbid_first_hand: true,
+            max_hands: Some(2),
+            ..Preset::Jokers.rules()
+        };
+        for rules in [RuleSet::TOURNAMENT, jokers] {
+            let mut game = Game::new(rules, seed).unwrap();
+            let mut players: [AnyPlayer; 4] = std::array::from_fn(|i| match i {
+                0 | 2 => AnyPlayer::Strong(Box::new(strong(2, seed + i as u64))),
+                1 => Kind::Random.player(seed, Budget::REPEATABLE),
+                _ => Kind::Basic.player(seed, Budget::REPEATABLE),
+            });
+            play_out(&mut game, &mut players, |_| {});
+            prop_assert!(game.is_over());
+        }
     }
 }
 
