@@ -258,16 +258,12 @@ async fn a_server_with_every_room_open_says_it_is_busy_not_that_its_store_is_dow
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_suicide_room_plays_a_whole_game_with_its_forced_bids() {
     let server = TestServer::start(Config::default()).await;
-    let mut players = four_players(&server.url).await;
     let rules = RulesSpec {
         preset: Some(spades_engine::Preset::Suicide),
         max_hands: Some(3),
         ..RulesSpec::default()
     };
-    let code = seat_four(&mut players, rules).await;
-    let mut watcher = Player::connect(&server.url, "Watcher").await;
-    watcher.join_room(&code).await;
-    players[0].start_game().await;
+    let (mut players, mut watcher) = watched_game(&server, rules).await;
 
     // The first bidder's turn names his choices: nil or 4 to 13. A bid of
     // 2 is refused, and the turn stays his.
@@ -298,10 +294,7 @@ async fn a_suicide_room_plays_a_whole_game_with_its_forced_bids() {
         .await;
     assert_eq!(refused(refused_bid), ErrorCode::BidNotAllowed);
 
-    play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;
-    watcher
-        .until(Duration::from_secs(5), |w| w.table.games_over == 1)
-        .await;
+    finish_game(&mut players, &mut watcher).await;
 
     // One nil per team per hand, the partner at least 4.
     let bids: Vec<(Seat, u8)> = watcher
@@ -326,16 +319,7 @@ async fn a_suicide_room_plays_a_whole_game_with_its_forced_bids() {
             assert!(ours[1] >= 4, "a partner at 4 or more in team {team}: {hand:?}");
         }
     }
-    for message in &watcher.received {
-        let hidden = match message.event() {
-            Some(EventKind::HandStarted { cards, .. } | EventKind::HandRevealed { cards, .. }) => {
-                cards.is_some()
-            }
-            Some(EventKind::CardsPassed { cards, .. }) => cards.is_some(),
-            _ => false,
-        };
-        assert!(!hidden, "the spectator received hidden cards: {message:?}");
-    }
+    assert_no_hidden_card(&watcher);
     server.server.shutdown().await.unwrap();
 }
 
@@ -386,20 +370,13 @@ async fn impossible_house_rules_are_refused_and_the_presets_are_listed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_jokers_room_plays_a_whole_game_with_the_jokers_on_top() {
     let server = TestServer::start(Config::default()).await;
-    let mut players = four_players(&server.url).await;
     let rules = RulesSpec {
         preset: Some(spades_engine::Preset::Jokers),
         max_hands: Some(3),
         ..RulesSpec::default()
     };
-    let code = seat_four(&mut players, rules).await;
-    let mut watcher = Player::connect(&server.url, "Watcher").await;
-    watcher.join_room(&code).await;
-    players[0].start_game().await;
-    play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;
-    watcher
-        .until(Duration::from_secs(5), |w| w.table.games_over == 1)
-        .await;
+    let (mut players, mut watcher) = watched_game(&server, rules).await;
+    finish_game(&mut players, &mut watcher).await;
 
     // The pack, written as the protocol writes it.
     let mut pack: Vec<String> = "CDHS"
@@ -453,19 +430,11 @@ async fn a_jokers_room_plays_a_whole_game_with_the_jokers_on_top() {
                 hand.clear();
                 hands += 1;
             }
-            Some(EventKind::HandStarted { cards, .. } | EventKind::HandRevealed { cards, .. }) => {
-                assert!(cards.is_none(), "the spectator received a hand: {message:?}");
-            }
-            Some(EventKind::CardsPassed { cards, .. }) => {
-                assert!(
-                    cards.is_none(),
-                    "the spectator received passed cards: {message:?}"
-                );
-            }
             _ => {}
         }
     }
     assert!(hands >= 1, "no hand was played");
+    assert_no_hidden_card(&watcher);
     // A player's own hand comes with the jokers' strings when he holds them.
     let dealt: Vec<CardSet> = players
         .iter()
@@ -492,20 +461,13 @@ async fn a_jokers_room_plays_a_whole_game_with_the_jokers_on_top() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_first_hand_without_bids_goes_straight_to_play() {
     let server = TestServer::start(Config::default()).await;
-    let mut players = four_players(&server.url).await;
     let rules = RulesSpec {
         unbid_first_hand: Some(true),
         max_hands: Some(2),
         ..RulesSpec::default()
     };
-    let code = seat_four(&mut players, rules).await;
-    let mut watcher = Player::connect(&server.url, "Watcher").await;
-    watcher.join_room(&code).await;
-    players[0].start_game().await;
-    play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;
-    watcher
-        .until(Duration::from_secs(5), |w| w.table.games_over == 1)
-        .await;
+    let (mut players, mut watcher) = watched_game(&server, rules).await;
+    finish_game(&mut players, &mut watcher).await;
 
     let events: Vec<&EventKind> = watcher.received.iter().filter_map(|m| m.event()).collect();
     let first_hand: Vec<&EventKind> = events
@@ -545,4 +507,37 @@ async fn a_first_hand_without_bids_goes_straight_to_play() {
         .count();
     assert_eq!(bids, 4);
     server.server.shutdown().await.unwrap();
+}
+
+/// Four players seated in a new room of `rules`, a spectator watching, and
+/// the game started.
+async fn watched_game(server: &TestServer, rules: RulesSpec) -> (Vec<Player>, Player) {
+    let mut players = four_players(&server.url).await;
+    let code = seat_four(&mut players, rules).await;
+    let mut watcher = Player::connect(&server.url, "Watcher").await;
+    watcher.join_room(&code).await;
+    players[0].start_game().await;
+    (players, watcher)
+}
+
+/// Plays the started game to its end, the spectator following it.
+async fn finish_game(players: &mut [Player], watcher: &mut Player) {
+    play_games(players, std::slice::from_mut(watcher), 1, GAME_DEADLINE).await;
+    watcher
+        .until(Duration::from_secs(5), |w| w.table.games_over == 1)
+        .await;
+}
+
+/// Fails if the spectator was sent any hand or any passed card.
+fn assert_no_hidden_card(watcher: &Player) {
+    for message in &watcher.received {
+        let hidden = match message.event() {
+            Some(EventKind::HandStarted { cards, .. } | EventKind::HandRevealed { cards, .. }) => {
+                cards.is_some()
+            }
+            Some(EventKind::CardsPassed { cards, .. }) => cards.is_some(),
+            _ => false,
+        };
+        assert!(!hidden, "the spectator received hidden cards: {message:?}");
+    }
 }

@@ -98,26 +98,19 @@ pub enum Rank {
     BigJoker = 15,
 }
 
-/// The rank of each of the sixteen places of a suit: slot 13 is the raised
-/// two of spades, 14 and 15 the jokers.
-const RANK_OF_SLOT: [Rank; 16] = [
-    Rank::Two,
-    Rank::Three,
-    Rank::Four,
-    Rank::Five,
-    Rank::Six,
-    Rank::Seven,
-    Rank::Eight,
-    Rank::Nine,
-    Rank::Ten,
-    Rank::Jack,
-    Rank::Queen,
-    Rank::King,
-    Rank::Ace,
-    Rank::Two,
-    Rank::LittleJoker,
-    Rank::BigJoker,
-];
+/// The rank of each of the sixteen places of a suit: the thirteen standard
+/// ranks, then the raised two of spades (slot 13) and the jokers.
+const RANK_OF_SLOT: [Rank; 16] = {
+    let mut ranks = [Rank::Two; 16];
+    let mut slot = 0;
+    while slot < 13 {
+        ranks[slot] = Rank::ALL[slot];
+        slot += 1;
+    }
+    ranks[14] = Rank::LittleJoker;
+    ranks[15] = Rank::BigJoker;
+    ranks
+};
 
 impl Rank {
     pub const ALL: [Rank; 13] = [
