@@ -767,17 +767,24 @@ async fn a_tournament_on_the_suicide_preset_plays_to_its_places() {
     let finished = play_tournament(address, &mut players, &id, Duration::from_secs(180)).await;
     check_knockout(&finished, 4);
     // The games were played under suicide: every hand of the table had one
-    // nil in each team.
-    let bids: Vec<(u8, u8)> = players[0]
-        .received
-        .iter()
-        .filter_map(|m| match m.event() {
-            Some(EventKind::BidMade { seat, bid, .. }) => Some((seat.index() as u8, *bid)),
-            _ => None,
-        })
-        .collect();
-    assert!(bids.len() >= 4, "bids were seen");
-    for hand in bids.chunks_exact(4) {
+    // nil in each team. Bids are grouped by the deal they follow, and only
+    // hands seen from their deal count, since a player who joined his table
+    // late missed the first bids.
+    let mut hands: Vec<Vec<(u8, u8)>> = Vec::new();
+    for message in &players[0].received {
+        match message.event() {
+            Some(EventKind::HandStarted { .. }) => hands.push(Vec::new()),
+            Some(EventKind::BidMade { seat, bid, .. }) => {
+                if let Some(hand) = hands.last_mut() {
+                    hand.push((seat.index() as u8, *bid));
+                }
+            }
+            _ => {}
+        }
+    }
+    let complete: Vec<&Vec<(u8, u8)>> = hands.iter().filter(|hand| hand.len() == 4).collect();
+    assert!(!complete.is_empty(), "whole hands were seen: {hands:?}");
+    for hand in complete {
         for team in 0..2 {
             let nils = hand
                 .iter()
