@@ -94,3 +94,63 @@ test('four pages play the jokers preset, the first hand without bids', { skip: s
   assert.ok(photographed, 'a joker was shown in a hand');
   await Promise.all(players.map((player) => player.context.close()));
 });
+
+// Solo chosen as a rule option on the classic preset: the lobby turns the
+// partners' exchange off by itself, the table says who plays alone, the
+// score table has a row for each player under his own name, and the end of
+// the game gives four scores.
+test('four pages play a solo game, each on his own', { skip: skip ?? false, timeout: 240_000 }, async () => {
+  const names = ['Mo', 'Ned', 'Oz', 'Pia'];
+  const players = [];
+  for (const [seat, name] of names.entries()) {
+    const player = await newPlayer(browser, name, { device: { viewport: WIDE } });
+    Object.assign(player, { seat, name });
+    players.push(player);
+  }
+  const [mo] = players;
+  await guestSignIn(mo.page, 'Mo');
+  await byId(mo.page, 'room-name').fill('Solo table');
+  await byId(mo.page, 'rule-options').click();
+  await byId(mo.page, 'rule-max_hands').fill('1');
+  await byId(mo.page, 'rule-partners').selectOption('false');
+  await byId(mo.page, 'create-room').click();
+  await byId(mo.page, 'room-code').waitFor();
+  const code = await byId(mo.page, 'room-code').textContent();
+  await byId(mo.page, 'sit-0').click();
+  for (const player of players.slice(1)) {
+    await guestSignIn(player.page, player.name);
+    await player.page.locator(`[data-testid="room-join"][data-room="${code}"]`).click();
+    await byId(player.page, 'room-code').waitFor();
+    await byId(player.page, `sit-${player.seat}`).click();
+  }
+  await waitIn(mo.page, () => [0, 1, 2, 3].every((seat) => document.querySelector(`[data-testid="seat-name-${seat}"]`)?.textContent !== 'Empty seat'));
+  const limits = await byId(mo.page, 'score-table').locator('xpath=..').textContent();
+  assert.match(limits, /solo: each player on his own/);
+  await byId(mo.page, 'start-game').click();
+
+  let photographed = false;
+  const hooks = {
+    async before(player, turn) {
+      if (!photographed && turn.kind === 'play') {
+        photographed = true;
+        // One row per player, each under his own name.
+        const rows = await player.page.locator('[data-testid^="score-team-"]').allTextContents();
+        assert.equal(rows.length, 4, rows.join(' | '));
+        for (const [seat, name] of names.entries()) assert.match(rows[seat], new RegExp(`^${name}`));
+        // Nobody is a partner: the player across is an opponent too.
+        const across = (player.seat + 2) % 4;
+        const role = await player.page.locator(`[data-testid="seat-name-${across}"]`).locator("xpath=..").locator(".seat-compass").textContent();
+        assert.match(role, /opponent across/i);
+        await shoot(player.page, 'solo-table', { table: true });
+      }
+      return null;
+    },
+  };
+  const results = await Promise.all(players.map((player) => playGame(player, hooks)));
+  assert.ok(results.every((result) => result.kind === 'over'));
+  assert.ok(photographed, 'the score table was seen during play');
+  const over = await byId(mo.page, 'game-over').textContent();
+  for (const name of names) assert.match(over, new RegExp(`${name} -?\\d+`), over);
+  await shoot(mo.page, 'solo-over', { table: true });
+  await Promise.all(players.map((player) => player.context.close()));
+});

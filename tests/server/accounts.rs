@@ -324,7 +324,7 @@ async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over()
             _ => None,
         })
         .expect("a game over");
-    assert_eq!(summary.score, Some(over));
+    assert_eq!(summary.score.as_deref(), Some(over.as_slice()));
 
     // Ratings moved: the winners up, the losers down.
     let winner = usize::from(summary.winner.expect("a winner"));

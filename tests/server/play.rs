@@ -489,7 +489,7 @@ async fn a_first_hand_without_bids_goes_straight_to_play() {
     let teams = first_hand
         .iter()
         .find_map(|kind| match kind {
-            EventKind::HandScored { teams, .. } => Some(*teams),
+            EventKind::HandScored { teams, .. } => Some(teams.clone()),
             _ => None,
         })
         .expect("the first hand is scored");
@@ -506,6 +506,89 @@ async fn a_first_hand_without_bids_goes_straight_to_play() {
         .filter(|kind| matches!(kind, EventKind::BidMade { .. }))
         .count();
     assert_eq!(bids, 4);
+    server.server.shutdown().await.unwrap();
+}
+
+/// A solo room over the WebSocket: four players each on his own. Every
+/// hand is scored for four teams of one, each from his own bid and tricks;
+/// nobody passes cards; the game ends with four scores, the best of them
+/// winning; and the stored game says the same once it is written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_solo_room_plays_a_whole_game_with_four_scores() {
+    let server = TestServer::start(Config::default()).await;
+    let rules = RulesSpec {
+        preset: Some(spades_engine::Preset::Solo),
+        max_hands: Some(3),
+        ..RulesSpec::default()
+    };
+    let (mut players, mut watcher) = watched_game(&server, rules).await;
+    finish_game(&mut players, &mut watcher).await;
+
+    let mut bids = [None; 4];
+    let mut tricks = [0i32; 4];
+    let mut hands = 0;
+    let mut over = None;
+    for message in &watcher.received {
+        match message.event() {
+            Some(EventKind::GameStarted { rules, .. }) => assert!(!rules.partners),
+            Some(EventKind::HandStarted { .. }) => tricks = [0; 4],
+            Some(EventKind::BidMade { seat, bid, blind }) => bids[seat.index()] = Some((*bid, *blind)),
+            Some(EventKind::TrickWon { winner, .. }) => tricks[winner.index()] += 1,
+            Some(EventKind::CardsPassed { .. }) => panic!("a pass in solo: {message:?}"),
+            Some(EventKind::HandScored { teams, .. }) => {
+                hands += 1;
+                assert_eq!(teams.len(), 4, "{teams:?}");
+                for (seat, team) in teams.iter().enumerate() {
+                    // Each player's own bid against his own tricks.
+                    let (bid, blind) = bids[seat].expect("every seat bid");
+                    let taken = tricks[seat];
+                    let expected = match (bid, blind) {
+                        (0, blind) => {
+                            let value = if blind { 200 } else { 100 };
+                            if taken == 0 { value } else { -value + taken }
+                        }
+                        (n, _) if taken >= i32::from(n) => 10 * i32::from(n) + taken - i32::from(n),
+                        (n, _) => -10 * i32::from(n),
+                    };
+                    assert_eq!(team.change + team.bag_penalty, expected, "seat {seat}: {team:?}");
+                }
+            }
+            Some(EventKind::GameOver {
+                winner,
+                score,
+                game_id,
+            }) => {
+                over = Some((*winner, score.as_slice().to_vec(), game_id.clone()));
+            }
+            _ => {}
+        }
+    }
+    assert!(hands >= 3, "{hands} hands");
+    let (winner, score, game_id) = over.expect("the game ended");
+    let winner = winner.expect("a winner").index();
+    assert_eq!(score.len(), 4);
+    assert_eq!(score[winner], *score.iter().max().unwrap(), "{score:?}");
+    assert_eq!(watcher.table.score.as_slice(), score.as_slice());
+    assert_no_hidden_card(&watcher);
+
+    // The end is written by the journal after the players learn of it.
+    let api = server.api();
+    let path = format!("/api/games/{game_id}");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let record = loop {
+        let record: spades_protocol::http::GameRecord = api.get(&path, None).await.json();
+        if record.status != spades_protocol::http::GameStatus::Playing {
+            break record;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the game's end was not stored"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(record.status, spades_protocol::http::GameStatus::Finished);
+    assert_eq!(record.winner, Some(winner as u8));
+    assert_eq!(record.score, Some(score));
     server.server.shutdown().await.unwrap();
 }
 

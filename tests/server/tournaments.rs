@@ -283,7 +283,7 @@ async fn sixteen_players_play_a_knockout_to_the_final() {
                 .json();
             assert_eq!(stored.status, GameStatus::Finished, "{stored:?}");
             assert_eq!(stored.winner, table.winner);
-            assert_eq!(stored.score, table.score);
+            assert_eq!(stored.score, table.score.map(Vec::from));
         }
     }
 
@@ -799,4 +799,10 @@ async fn a_tournament_on_the_suicide_preset_plays_to_its_places() {
         .await;
     assert_eq!(unknown.status, 400, "{}", unknown.body);
     assert!(unknown.body.contains("preset"), "{}", unknown.body);
+    // Brackets and standings are kept by partnership: no solo tournament.
+    let solo = Api::new(address)
+        .create_tournament(&admin, json!({"name": "Alone", "preset": "solo"}))
+        .await;
+    assert_eq!(solo.status, 400, "{}", solo.body);
+    assert!(solo.body.contains("partnerships"), "{}", solo.body);
 }

@@ -92,7 +92,9 @@ export function findStepBack(steps, from, test) {
 
 /** The running score and bags before hand `index` of a game's records. */
 export function scoreBefore(records, index) {
-  if (index <= 0) return { score: [0, 0], bags: [0, 0] };
+  // One entry per team: two with partners, four in solo.
+  const zeros = () => (records[0]?.score ?? [0, 0]).map(() => 0);
+  if (index <= 0) return { score: zeros(), bags: zeros() };
   const previous = records[index - 1];
   return { score: previous.score, bags: previous.bags };
 }

@@ -6,8 +6,13 @@
 
 import { sortForDisplay, suitOf } from './cards.js';
 
-export const teamOf = (seat) => seat % 2;
-export const partnerOf = (seat) => (seat + 2) % 4;
+// In solo (a rule set with `partners: false`) each player is a team of his
+// own, numbered as his seat, and has no partner. Without rules (before a
+// game is known) the table is taken to have partners.
+export const hasPartners = (rules) => rules?.partners !== false;
+export const teamOf = (seat, rules) => (hasPartners(rules) ? seat % 2 : seat);
+export const teamsOf = (rules) => (hasPartners(rules) ? [0, 1] : [0, 1, 2, 3]);
+export const partnerOf = (seat, rules) => (hasPartners(rules) ? (seat + 2) % 4 : null);
 export const nextSeat = (seat) => (seat + 1) % 4;
 
 // Events that an action of a seat causes, with the seat that acted. They
@@ -330,6 +335,9 @@ const HANDLERS = {
     this.gameId = message.game_id;
     this.games = message.game + 1;
     this.rules = message.rules;
+    // One running total per team: two with partners, four in solo.
+    this.score = teamsOf(this.rules).map(() => 0);
+    this.bags = teamsOf(this.rules).map(() => 0);
     this.addLog({ seq: message.seq, kind: 'game_started', game: message.game });
   },
 

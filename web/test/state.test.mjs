@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LobbyState, TableState } from '../js/state.js';
+import { LobbyState, TableState, partnerOf, teamOf, teamsOf } from '../js/state.js';
 import { exampleSession, loadSession } from './support.mjs';
 
 /** Applies messages until `until` returns true for one (included). */
@@ -239,4 +239,25 @@ test('the lobby list follows rooms, lobby_room and lobby_room_closed', () => {
   assert.deepEqual(lobby.list.map((r) => r.room), ['C', 'A', 'B']);
   lobby.apply({ type: 'lobby_room_closed', room: 'B' });
   assert.deepEqual(lobby.list.map((r) => r.room), ['C', 'A']);
+});
+
+test('a solo game keeps four scores, and every seat is a team of its own', () => {
+  const state = new TableState({ me: 'p0' });
+  const room = 'SOLO42';
+  const rules = { partners: false, target: 500 };
+  state.apply({ type: 'game_started', room, seq: 1, game: 0, game_id: 'g', rules });
+  assert.deepEqual(state.score, [0, 0, 0, 0]);
+  assert.deepEqual(state.bags, [0, 0, 0, 0]);
+  const team = (score, bags) => ({ contract: 3, tricks: 3, contract_points: 30, set: false, nil_points: 0, bags_taken: 0, bag_points: 0, bag_penalty: 0, change: 30, score, bags });
+  state.apply({ type: 'hand_scored', room, seq: 2, hand: 0, tricks_won: [3, 3, 3, 4], teams: [team(30, 0), team(31, 1), team(-20, 0), team(100, 2)] });
+  assert.deepEqual(state.score, [30, 31, -20, 100]);
+  assert.deepEqual(state.bags, [0, 1, 0, 2]);
+  state.apply({ type: 'game_over', room, seq: 3, game_id: 'g', winner: 3, score: [30, 31, -20, 510] });
+  assert.deepEqual(state.score, [30, 31, -20, 510]);
+  assert.equal(state.winner, 3);
+  assert.deepEqual(teamsOf(rules), [0, 1, 2, 3]);
+  assert.equal(teamOf(2, rules), 2);
+  assert.equal(partnerOf(2, rules), null);
+  assert.equal(teamOf(2, { partners: true }), 0);
+  assert.equal(partnerOf(1, {}), 3);
 });

@@ -139,7 +139,7 @@ pub fn nil_danger(hand: CardSet) -> u32 {
 /// The bid for the knowledge's seat.
 pub fn choose_bid(k: &Knowledge) -> Bid {
     let seat = k.seat;
-    let partner_bid = k.bids[k.partner()];
+    let partner_bid = k.partner().and_then(|partner| k.bids[partner]);
     let estimate = estimate_tricks(k.hand, k.rules.deck);
     let partner_nil = partner_bid.is_some_and(Bid::is_nil);
 
@@ -198,13 +198,14 @@ pub fn fit_bid(k: &Knowledge, wanted: Bid, choices: BidChoices) -> Option<Bid> {
 
 /// Blind nil is worth its risk only to a team far behind or about to lose.
 pub fn wants_blind_nil(k: &Knowledge) -> bool {
-    let seat = k.seat;
-    if k.bids[seat.partner()].is_some_and(Bid::is_nil) {
+    if k.partner()
+        .is_some_and(|partner| k.bids[partner].is_some_and(Bid::is_nil))
+    {
         return false;
     }
     let rules = &k.rules;
-    let (ours, theirs) = (k.score[seat.team()], k.score[seat.team().other()]);
-    let behind = theirs - ours;
+    let behind = -k.margin();
+    let theirs = k.score[k.team()] + behind;
     let last_hands = rules.max_hands.is_some_and(|limit| k.hand_number + 2 >= limit);
     let late = theirs >= rules.target / 2 || last_hands;
     behind >= 300
@@ -252,7 +253,7 @@ pub fn choose_play(k: &Knowledge, legal: CardSet) -> Option<Card> {
     if k.nil_alive(k.seat) {
         return Some(play_nil(k, legal));
     }
-    if k.nil_alive(k.partner())
+    if k.partner().is_some_and(|partner| k.nil_alive(partner))
         && let Some(card) = cover_nil(k, legal)
     {
         return Some(card);
@@ -348,9 +349,9 @@ fn play_nil(k: &Knowledge, legal: CardSet) -> Card {
 /// Plays that protect a partner's nil, or `None` when this trick needs no
 /// protecting.
 fn cover_nil(k: &Knowledge, legal: CardSet) -> Option<Card> {
-    let partner = k.partner();
+    let partner = k.partner()?;
     let Some((winner, winning)) = k.trick.winner() else {
-        return Some(cover_lead(k, legal));
+        return Some(cover_lead(k, legal, partner));
     };
     let led = k.trick.led()?;
     let partner_played = k.trick.has_played(partner);
@@ -376,8 +377,7 @@ fn cover_nil(k: &Knowledge, legal: CardSet) -> Option<Card> {
 }
 
 /// A lead while the partner is on nil: a card his cards cannot get over.
-fn cover_lead(k: &Knowledge, legal: CardSet) -> Card {
-    let partner = k.partner();
+fn cover_lead(k: &Knowledge, legal: CardSet, partner: Seat) -> Card {
     // A suit he lacks lets him throw away his dangerous cards.
     let his_voids = legal
         .iter()
@@ -436,13 +436,17 @@ fn attack_nil(k: &Knowledge, legal: CardSet, target: Seat) -> Option<Card> {
 /// who are close to failing; otherwise stay out of tricks, since every
 /// overtrick is a bag.
 fn play_normal(k: &Knowledge, legal: CardSet) -> Card {
-    let team = k.team();
-    let need = k.need(team);
-    let their_need = k.need(team.other());
+    let need = k.need(k.team());
     let left = k.tricks_left();
     // The opponents are set when they take fewer than their need, that is
     // when this team takes more than `left - their_need` of what remains.
-    let setting = their_need > 0 && left.saturating_sub(their_need) <= 2 + need;
+    // In solo a trick kept from one player goes to another, so nobody
+    // plays to set.
+    let setting = k.rules.partners
+        && k.opponents().any(|team| {
+            let their_need = k.need(team);
+            their_need > 0 && left.saturating_sub(their_need) <= 2 + need
+        });
     let want = need > 0 || setting;
     match k.trick.winner() {
         None => lead(k, legal, want),
@@ -462,22 +466,23 @@ fn lead(k: &Knowledge, legal: CardSet, want: bool) -> Card {
             .min_by_key(|card| (card.is_spade(), card.order()))
             .expect("checked non-empty");
     }
-    let partner = k.partner();
-    let opponents = [k.seat.next(), k.seat.plus(3)];
-    // A suit the partner lacks and the opponents still hold lets him trump.
-    let ruff = legal
-        .iter()
-        .filter(|card| {
-            !card.is_spade()
-                && k.void[partner].contains(card.suit())
-                && !k.void[partner].contains(Suit::Spades)
-                && opponents
-                    .iter()
-                    .all(|&opponent| !k.void[opponent].contains(card.suit()))
-        })
-        .collect::<CardSet>();
-    if !ruff.is_empty() {
-        return low(ruff);
+    if let Some(partner) = k.partner() {
+        let opponents = [k.seat.next(), k.seat.plus(3)];
+        // A suit the partner lacks and the opponents still hold lets him trump.
+        let ruff = legal
+            .iter()
+            .filter(|card| {
+                !card.is_spade()
+                    && k.void[partner].contains(card.suit())
+                    && !k.void[partner].contains(Suit::Spades)
+                    && opponents
+                        .iter()
+                        .all(|&opponent| !k.void[opponent].contains(card.suit()))
+            })
+            .collect::<CardSet>();
+        if !ruff.is_empty() {
+            return low(ruff);
+        }
     }
     // Otherwise lead low from the longest plain suit, to set up its tricks.
     let plain = legal - CardSet::suit(Suit::Spades);
@@ -503,7 +508,7 @@ fn follow(k: &Knowledge, legal: CardSet, want: bool, winner: Seat, winning: Card
         }
         return if last { high(legal) } else { low(legal) };
     }
-    if winner == k.partner() && (last || k.wins_for_sure(winning)) {
+    if k.is_partner(winner) && (last || k.wins_for_sure(winning)) {
         return discard(k, legal);
     }
     if over.is_empty() {

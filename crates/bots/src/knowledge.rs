@@ -280,16 +280,36 @@ impl Knowledge {
         })
     }
 
-    pub fn partner(&self) -> Seat {
-        self.seat.partner()
+    /// The bot's partner; `None` in solo, where everyone plays alone.
+    pub fn partner(&self) -> Option<Seat> {
+        self.rules.seating().partner(self.seat)
     }
 
     pub fn team(&self) -> Team {
-        self.seat.team()
+        self.rules.seating().team_of(self.seat)
     }
 
     pub fn is_opponent(&self, seat: Seat) -> bool {
-        seat.team() != self.team()
+        self.rules.seating().team_of(seat) != self.team()
+    }
+
+    /// Whether `seat` is the bot's partner.
+    pub fn is_partner(&self, seat: Seat) -> bool {
+        self.partner() == Some(seat)
+    }
+
+    /// The teams the bot plays against: one partnership, or the three
+    /// other players in solo.
+    pub fn opponents(&self) -> impl Iterator<Item = Team> + '_ {
+        let ours = self.team();
+        self.rules.seating().teams().filter(move |&team| team != ours)
+    }
+
+    /// How far the bot's team leads the best of the others (negative when
+    /// behind).
+    pub fn margin(&self) -> i32 {
+        let best = self.opponents().map(|team| self.score[team]).max().unwrap_or(0);
+        self.score[self.team()] - best
     }
 
     /// Whether `seat` bid nil or blind nil and has taken no trick yet.
@@ -310,19 +330,23 @@ impl Knowledge {
         if self.is_unbid_hand() {
             return 13;
         }
-        team.seats()
+        self.rules
+            .seating()
+            .seats_of(team)
             .iter()
-            .filter_map(|&seat| self.bids[seat])
+            .filter_map(|seat| self.bids[seat])
             .map(Bid::contract)
             .sum()
     }
 
     /// Tricks that count toward the team's contract so far.
     pub fn counted(&self, team: Team) -> u8 {
-        team.seats()
+        self.rules
+            .seating()
+            .seats_of(team)
             .iter()
-            .filter(|&&seat| !self.bids[seat].is_some_and(Bid::is_nil))
-            .map(|&seat| self.tricks_won[seat])
+            .filter(|&seat| !self.bids[seat].is_some_and(Bid::is_nil))
+            .map(|seat| self.tricks_won[seat])
             .sum()
     }
 
@@ -340,7 +364,7 @@ impl Knowledge {
     /// exchange between the opponents cannot be undone, being unseen.)
     pub fn dealt(&self, seat: Seat, now: CardSet) -> CardSet {
         let mut cards = now | self.played_by[seat];
-        if seat == self.partner() {
+        if self.is_partner(seat) {
             cards = (cards - self.given) | self.received;
         }
         cards

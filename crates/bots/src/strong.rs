@@ -128,7 +128,9 @@ impl Player for StrongBot {
 }
 
 /// Plays out the rest of the hand with the basic bot in every seat and
-/// returns how much better the team did than its opponents on the hand.
+/// returns how much better the team did than its opponents on the hand:
+/// against the other partnership, or in solo against the other three
+/// players' average (scaled by three, to stay in whole points).
 fn finish_hand(game: &mut Game, team: Team) -> i32 {
     let hand = game.hand_number();
     while game.hand_number() == hand && !game.is_over() {
@@ -143,8 +145,14 @@ fn finish_hand(game: &mut Game, team: Team) -> i32 {
             break;
         }
     }
-    game.last_hand_scores()
-        .map_or(0, |scores| scores[team].change - scores[team.other()].change)
+    game.last_hand_scores().map_or(0, |scores| {
+        let others: Vec<i32> = scores
+            .iter()
+            .filter(|&(other, _)| other != team)
+            .map(|(_, score)| score.change)
+            .collect();
+        scores[team].change * others.len() as i32 - others.iter().sum::<i32>()
+    })
 }
 
 /// Whether two cards of one suit have no unseen card between them, so that

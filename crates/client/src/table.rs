@@ -79,8 +79,8 @@ pub struct TableState {
     pub playing: bool,
     pub winner: Option<Team>,
     /// The running totals, as they stood before the hand being played.
-    pub score: [i32; 2],
-    pub bags: [i32; 2],
+    pub score: ByTeam<i32>,
+    pub bags: ByTeam<i32>,
     pub hands_scored: u32,
     pub games_over: u32,
 }
@@ -174,8 +174,8 @@ impl TableState {
                 self.rules = Some(*rules);
                 self.playing = true;
                 self.winner = None;
-                self.score = [0, 0];
-                self.bags = [0, 0];
+                self.score = ByTeam::filled(rules.seating(), 0);
+                self.bags = ByTeam::filled(rules.seating(), 0);
             }
             EventKind::HandStarted {
                 hand,
@@ -249,8 +249,14 @@ impl TableState {
             }
             EventKind::HandScored { teams, .. } => {
                 self.hands_scored += 1;
-                self.score = [teams[0].score, teams[1].score];
-                self.bags = [teams[0].bags, teams[1].bags];
+                // A list of the wrong length is the server's error; the
+                // totals stay as they were rather than be made up.
+                let scores: Vec<i32> = teams.iter().map(|team| team.score).collect();
+                let bags: Vec<i32> = teams.iter().map(|team| team.bags).collect();
+                if let (Some(score), Some(bags)) = (ByTeam::from_slice(&scores), ByTeam::from_slice(&bags)) {
+                    self.score = score;
+                    self.bags = bags;
+                }
             }
             EventKind::GameOver { winner, score, .. } => {
                 self.playing = false;
@@ -399,8 +405,8 @@ impl TableState {
             rules: self.rules?,
             hand_number: self.hand,
             dealer: self.dealer?,
-            score: ByTeam(self.score),
-            bags: ByTeam(self.bags),
+            score: self.score,
+            bags: self.bags,
             hand: (!self.hidden).then_some(deck.set(self.cards)),
             bids: BySeat(self.bids.map(|view| view.and_then(bid))),
             tricks: &tricks,

@@ -146,9 +146,9 @@ impl Game {
             phase: Phase::Bidding,
             hand_number: 0,
             dealer,
-            score: ByTeam::default(),
-            bags: ByTeam::default(),
-            streaks: Streaks::default(),
+            score: ByTeam::filled(rules.seating(), 0),
+            bags: ByTeam::filled(rules.seating(), 0),
+            streaks: Streaks::new(rules.seating()),
             winner: None,
             dealt: BySeat::default(),
             hands: BySeat::default(),
@@ -201,6 +201,10 @@ impl Game {
         if seen != rules.deck.cards() {
             return Err(SetupError::NotAPack);
         }
+        let seating = rules.seating();
+        if !deal.score.fits(seating) || !deal.bags.fits(seating) {
+            return Err(SetupError::TeamCount);
+        }
         let mut game = Game::new(rules, seed).map_err(SetupError::Rules)?;
         game.hand_number = deal.hand_number;
         game.dealer = deal.dealer;
@@ -229,6 +233,10 @@ impl Game {
         let done = position.tricks.len();
         if done >= 13 || position.trick.len() >= 4 {
             return Err(PositionError::NotInPlay);
+        }
+        let seating = rules.seating();
+        if !position.score.fits(seating) || !position.bags.fits(seating) {
+            return Err(PositionError::TeamCount);
         }
         let mut game = Game::new(rules, seed).map_err(PositionError::Rules)?;
         game.hand_number = position.hand_number;
@@ -535,7 +543,7 @@ impl Game {
     /// The bids a seat may make when it is his turn, his cards in view.
     pub fn bid_choices(&self, seat: Seat) -> BidChoices {
         let rules = &self.rules;
-        let partner = self.bids[seat.partner()];
+        let partner = self.partner_bid(seat);
         let spades = (self.hands[seat] & self.trumps()).len() as u8;
         let numbers = match rules.bidding {
             Bidding::Standard => BidChoices::tricks(1, 13),
@@ -554,12 +562,20 @@ impl Game {
         }
     }
 
+    /// The bid of a seat's partner, if he has one and has bid.
+    fn partner_bid(&self, seat: Seat) -> Option<Bid> {
+        self.rules
+            .seating()
+            .partner(seat)
+            .and_then(|partner| self.bids[partner])
+    }
+
     /// Whether the bids so far and the bidding rules leave nil open to a
     /// seat, whatever his cards: the part of [`Game::bid_choices`] that
     /// blind nil, decided before the cards are seen, also obeys.
     fn nil_open(&self, seat: Seat) -> bool {
         let rules = &self.rules;
-        let partner = self.bids[seat.partner()];
+        let partner = self.partner_bid(seat);
         let suicide_ok = rules.bidding != Bidding::Suicide || !partner.is_some_and(Bid::is_nil);
         rules.nil
             && suicide_ok
@@ -759,9 +775,17 @@ impl Game {
 
         self.blind_eligible = SeatSet::EMPTY;
         if self.rules.blind_nil {
-            for team in Team::ALL {
-                if self.score[team.other()] - self.score[team] >= self.rules.blind_nil_min_deficit {
-                    for seat in team.seats() {
+            let seating = self.rules.seating();
+            for team in seating.teams() {
+                // A team trails when the best other score is that far ahead.
+                let best_other = seating
+                    .teams()
+                    .filter(|&other| other != team)
+                    .map(|other| self.score[other])
+                    .max()
+                    .unwrap_or(self.score[team]);
+                if best_other - self.score[team] >= self.rules.blind_nil_min_deficit {
+                    for seat in seating.seats_of(team).iter() {
                         // With nil only after the partner's number, the
                         // first of the two to bid can never bid blind nil,
                         // so his cards are not kept from him.
@@ -818,7 +842,9 @@ impl Game {
             }
             return;
         }
-        for team in Team::ALL {
+        // Exchanges are between partners; a game without partners has none.
+        let partnerships: &[Team] = if self.rules.partners { &Team::ALL } else { &[] };
+        for &team in partnerships {
             self.exchanges[team] = self.exchange_for(team);
             if let Some(exchange) = self.exchanges[team] {
                 match exchange.order {
@@ -975,12 +1001,13 @@ impl Game {
         let bids = BySeat::from_fn(|seat| self.bids[seat].unwrap_or(Bid::Nil));
         let unbid = self.is_unbid_hand();
         let scores = if unbid {
-            score::score_unbid_hand(&self.tricks_won, &self.score, &self.bags)
+            score::score_unbid_hand(&self.rules, &self.tricks_won, &self.score, &self.bags)
         } else {
             score::score_hand(&self.rules, &bids, &self.tricks_won, &self.score, &self.bags)
         };
-        self.score = ByTeam::from_fn(|team| scores[team].score);
-        self.bags = ByTeam::from_fn(|team| scores[team].bags);
+        let seating = self.rules.seating();
+        self.score = ByTeam::from_fn(seating, |team| scores[team].score);
+        self.bags = ByTeam::from_fn(seating, |team| scores[team].bags);
         self.streaks = self.streaks.after(&self.rules, &scores);
         self.winner = score::game_winner(&self.rules, &self.score, self.hand_number + 1, &self.streaks);
 
@@ -1001,7 +1028,7 @@ impl Game {
             passes: self.passes.clone(),
             tricks: self.tricks,
             tricks_won: self.tricks_won,
-            hand_score: ByTeam::from_fn(|team| scores[team].change),
+            hand_score: ByTeam::from_fn(seating, |team| scores[team].change),
             score: self.score,
             bags: self.bags,
             winner: self.winner,
@@ -1046,9 +1073,16 @@ pub struct Deal {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupError {
     Rules(RuleSetError),
-    HandSize { seat: Seat, cards: u8 },
-    DealtTwice { card: Card },
+    HandSize {
+        seat: Seat,
+        cards: u8,
+    },
+    DealtTwice {
+        card: Card,
+    },
     NotAPack,
+    /// The scores or bags do not have one value per team of the rules.
+    TeamCount,
 }
 
 impl fmt::Display for SetupError {
@@ -1058,6 +1092,7 @@ impl fmt::Display for SetupError {
             SetupError::HandSize { seat, cards } => write!(f, "{seat} has {cards} cards, not 13"),
             SetupError::DealtTwice { card } => write!(f, "{card} is dealt twice"),
             SetupError::NotAPack => f.write_str("the hands are not one standard pack"),
+            SetupError::TeamCount => f.write_str("the scores and bags need one value per team"),
         }
     }
 }
@@ -1141,6 +1176,8 @@ pub enum PositionError {
     WrongWinner {
         trick: u8,
     },
+    /// The scores or bags do not have one value per team of the rules.
+    TeamCount,
 }
 
 impl fmt::Display for PositionError {
@@ -1153,6 +1190,7 @@ impl fmt::Display for PositionError {
             PositionError::HandSize { seat } => write!(f, "{seat} holds the wrong number of cards"),
             PositionError::WrongLeader { trick } => write!(f, "trick {trick} has the wrong leader"),
             PositionError::WrongWinner { trick } => write!(f, "trick {trick} has the wrong winner"),
+            PositionError::TeamCount => f.write_str("the scores and bags need one value per team"),
         }
     }
 }

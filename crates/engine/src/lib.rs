@@ -47,5 +47,5 @@ pub use position::Position;
 pub use rng::GameRng;
 pub use rules::{Bidding, Deck, Leading, MAX_PASS, PassOrder, Preset, RuleSet, RuleSetError, SpadesLead};
 pub use score::TeamHandScore;
-pub use seat::{BySeat, ByTeam, Seat, SeatSet, Team};
+pub use seat::{BySeat, ByTeam, Seat, SeatSet, Seating, Team};
 pub use view::{ImagineError, View, Viewer};

@@ -41,10 +41,12 @@ pub enum Preset {
     Jokers,
     #[cfg_attr(feature = "serde", serde(rename = "deuce-high"))]
     DeuceHigh,
+    #[cfg_attr(feature = "serde", serde(rename = "solo"))]
+    Solo,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 15] = [
+    pub const ALL: [Preset; 16] = [
         Preset::Classic,
         Preset::Tournament,
         Preset::Board4,
@@ -60,6 +62,7 @@ impl Preset {
         Preset::DealerLeads,
         Preset::Jokers,
         Preset::DeuceHigh,
+        Preset::Solo,
     ];
 
     /// The name used in the protocol, the API and on the command line.
@@ -80,6 +83,7 @@ impl Preset {
             Preset::DealerLeads => "dealer-leads",
             Preset::Jokers => "jokers",
             Preset::DeuceHigh => "deuce-high",
+            Preset::Solo => "solo",
         }
     }
 
@@ -105,6 +109,9 @@ impl Preset {
                 "Big and little joker, then the two of spades, rank above the ace; the twos of clubs and hearts are out."
             }
             Preset::DeuceHigh => "The two of spades is the highest trump, above the ace.",
+            Preset::Solo => {
+                "No partners: each of the four players bids, scores and keeps bags alone; no blind nil exchange."
+            }
         }
     }
 
@@ -174,6 +181,11 @@ impl Preset {
             },
             Preset::DeuceHigh => RuleSet {
                 deck: Deck::DeuceHigh,
+                ..classic
+            },
+            Preset::Solo => RuleSet {
+                partners: false,
+                blind_nil_pass: 0,
                 ..classic
             },
         }

@@ -5,6 +5,7 @@ use std::fmt;
 
 pub use crate::deck::Deck;
 pub use crate::presets::Preset;
+use crate::seat::Seating;
 
 /// How the two partners of a nil exchange give their cards.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -81,6 +82,9 @@ pub enum Bidding {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(default, deny_unknown_fields))]
 pub struct RuleSet {
+    /// Whether the players sitting opposite each other are partners (two
+    /// teams of two) or each plays alone (solo: four teams of one).
+    pub partners: bool,
     /// The game ends after a hand in which a team reaches this score.
     pub target: i32,
     /// A team whose score falls to this value or below loses at once;
@@ -155,6 +159,7 @@ pub const MAX_PASS: u8 = 4;
 impl RuleSet {
     /// Everything in the rule book with its defaults.
     pub const CLASSIC: RuleSet = RuleSet {
+        partners: true,
         target: 500,
         mercy: Some(-500),
         max_hands: None,
@@ -202,6 +207,15 @@ impl RuleSet {
         self.preset().map_or("custom", Preset::name)
     }
 
+    /// Who plays with whom under these rules.
+    pub const fn seating(&self) -> Seating {
+        if self.partners {
+            Seating::Partners
+        } else {
+            Seating::Solo
+        }
+    }
+
     /// Checks that the values make a playable game.
     pub fn validate(&self) -> Result<(), RuleSetError> {
         let fail = |field: &'static str, reason: &'static str| Err(RuleSetError { field, reason });
@@ -241,7 +255,38 @@ impl RuleSet {
         if self.sets_to_lose == Some(0) {
             return fail("sets_to_lose", "must be at least one set");
         }
-        self.validate_bidding()
+        self.validate_bidding()?;
+        self.validate_solo()
+    }
+
+    /// The rules that need a partner, refused in a game without partners.
+    fn validate_solo(&self) -> Result<(), RuleSetError> {
+        let fail = |field: &'static str, reason: &'static str| Err(RuleSetError { field, reason });
+        if self.partners {
+            return Ok(());
+        }
+        if self.nil_pass > 0 || self.blind_nil_pass > 0 {
+            return fail(
+                "nil_pass",
+                "without partners there is nobody to exchange cards with: set nil_pass and blind_nil_pass to 0",
+            );
+        }
+        if self.nil_after_partner {
+            return fail(
+                "nil_after_partner",
+                "without partners there is no partner's bid to wait for",
+            );
+        }
+        if self.bidding == Bidding::Suicide {
+            return fail(
+                "bidding",
+                "suicide bidding is played by partners: one nil in each team",
+            );
+        }
+        if self.min_team_bid > 0 {
+            return fail("min_team_bid", "a team minimum needs partners to share it");
+        }
+        Ok(())
     }
 
     /// The combinations of bidding rules that leave some player without a

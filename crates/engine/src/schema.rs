@@ -1,12 +1,12 @@
 //! JSON Schemas of the types whose serde form is written by hand: a card is
 //! a two-letter string, a set of cards a list of them, a seat and a team
-//! small numbers. The derived types take these as they are.
+//! small numbers, per-team values a list of two or four. The derived types take these as they are.
 
 use std::borrow::Cow;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
-use crate::{Card, CardSet, Seat, Team};
+use crate::{ByTeam, Card, CardSet, Seat, Team};
 
 impl JsonSchema for Card {
     fn schema_name() -> Cow<'static, str> {
@@ -60,10 +60,30 @@ impl JsonSchema for Team {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "A team: 0 (seats 0 and 2) or 1 (seats 1 and 3).",
+            "description": "A team: with partners 0 (seats 0 and 2) or 1 (seats 1 and 3); in solo each player is a team numbered as his seat.",
             "type": "integer",
             "minimum": 0,
-            "maximum": 1
+            "maximum": 3
+        })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for ByTeam<T> {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        format!("ByTeam_{}", T::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "One value per team, in team order: two with partners, four in solo.",
+            "type": "array",
+            "items": generator.subschema_for::<T>(),
+            "minItems": 2,
+            "maxItems": 4
         })
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::action::Bid;
 use crate::rules::RuleSet;
-use crate::seat::{BySeat, ByTeam, Team};
+use crate::seat::{BySeat, ByTeam, Seating, Team};
 
 /// How one team's score moved in one hand.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -38,12 +38,18 @@ pub struct TeamHandScore {
 
 /// Scores one team's hand.
 ///
-/// `bids` and `tricks` are the team's two players; `score` and `bags` are the
-/// running totals before the hand.
-pub fn score_team(rules: &RuleSet, bids: [Bid; 2], tricks: [u8; 2], score: i32, bags: i32) -> TeamHandScore {
+/// `members` holds each of the team's players' bid and tricks taken (two
+/// partners, or one player in solo); `score` and `bags` are the running
+/// totals before the hand.
+pub fn score_team(
+    rules: &RuleSet,
+    members: impl IntoIterator<Item = (Bid, u8)>,
+    score: i32,
+    bags: i32,
+) -> TeamHandScore {
     let mut result = TeamHandScore::default();
     let mut nil_tricks = 0u8;
-    for (bid, taken) in bids.into_iter().zip(tricks) {
+    for (bid, taken) in members {
         match bid {
             Bid::Tricks(n) => {
                 result.contract += n;
@@ -111,7 +117,8 @@ pub fn contract_value(rules: &RuleSet, contract: u8) -> i32 {
     }
 }
 
-/// Scores both teams' hands from the four bids and the tricks each player took.
+/// Scores every team's hand from the four bids and the tricks each player
+/// took.
 pub fn score_hand(
     rules: &RuleSet,
     bids: &BySeat<Bid>,
@@ -119,28 +126,27 @@ pub fn score_hand(
     score: &ByTeam<i32>,
     bags: &ByTeam<i32>,
 ) -> ByTeam<TeamHandScore> {
-    ByTeam::from_fn(|team| {
-        let [a, b] = team.seats();
-        score_team(
-            rules,
-            [bids[a], bids[b]],
-            [tricks[a], tricks[b]],
-            score[team],
-            bags[team],
-        )
+    let seating = rules.seating();
+    ByTeam::from_fn(seating, |team| {
+        let members = seating
+            .seats_of(team)
+            .iter()
+            .map(|seat| (bids[seat], tricks[seat]));
+        score_team(rules, members, score[team], bags[team])
     })
 }
 
-/// Scores both teams' hands in a hand played without bids: 10 points a
+/// Scores every team's hand in a hand played without bids: 10 points a
 /// trick, no bags, no contract and so never a set.
 pub fn score_unbid_hand(
+    rules: &RuleSet,
     tricks: &BySeat<u8>,
     score: &ByTeam<i32>,
     bags: &ByTeam<i32>,
 ) -> ByTeam<TeamHandScore> {
-    ByTeam::from_fn(|team| {
-        let [a, b] = team.seats();
-        let taken = tricks[a] + tricks[b];
+    let seating = rules.seating();
+    ByTeam::from_fn(seating, |team| {
+        let taken: u8 = seating.seats_of(team).iter().map(|seat| tricks[seat]).sum();
         let change = 10 * i32::from(taken);
         TeamHandScore {
             counted_tricks: taken,
@@ -165,15 +171,23 @@ pub struct Streaks {
 }
 
 impl Streaks {
+    /// No Boston and no set yet, for the teams of `seating`.
+    pub fn new(seating: Seating) -> Streaks {
+        Streaks {
+            boston: None,
+            sets_in_a_row: ByTeam::filled(seating, 0),
+        }
+    }
+
     /// The streaks after a hand scored `scores`, from those before it.
     pub fn after(self, rules: &RuleSet, scores: &ByTeam<TeamHandScore>) -> Streaks {
-        let boston = Team::ALL.into_iter().find(|&team| {
+        let boston = scores.teams().find(|&team| {
             let s = scores[team];
             rules.boston_wins && !s.set && s.contract >= 10 && s.counted_tricks == 13
         });
         Streaks {
             boston,
-            sets_in_a_row: ByTeam::from_fn(|team| {
+            sets_in_a_row: ByTeam::from_fn(rules.seating(), |team| {
                 if scores[team].set {
                     self.sets_in_a_row[team].saturating_add(1)
                 } else {
@@ -186,11 +200,13 @@ impl Streaks {
 
 /// The winner of the game after a hand, if the game is over.
 ///
-/// A Boston wins at once. A team set `sets_to_lose` hands in a row loses
-/// (if both are, the higher score wins). Otherwise the game ends when a team
-/// has reached the target, when a team has fallen to the loss threshold, or
-/// when the hand limit has been played, and the higher score wins. Equal
-/// scores play another hand.
+/// A Boston wins at once. A team set `sets_to_lose` hands in a row is out
+/// and ends the game; the best score among the teams still in wins (if
+/// every team is out, all of them count). Otherwise the game ends when a
+/// team has reached the target, when a team has fallen to the loss
+/// threshold, or when the hand limit has been played, and the best score
+/// wins. A tie for the best score plays another hand. With two teams this
+/// is the rule book's: the team not beaten wins whatever the scores.
 pub fn game_winner(
     rules: &RuleSet,
     score: &ByTeam<i32>,
@@ -200,26 +216,29 @@ pub fn game_winner(
     if let Some(team) = streaks.boston {
         return Some(team);
     }
-    let beaten = rules
-        .sets_to_lose
-        .map(|limit| Team::ALL.map(|team| streaks.sets_in_a_row[team] >= limit));
-    match beaten {
-        Some([true, false]) => return Some(Team::ALL[1]),
-        Some([false, true]) => return Some(Team::ALL[0]),
-        _ => {}
-    }
-    let reached_target = score.0.iter().any(|&s| s >= rules.target);
+    let beaten = |team: Team| {
+        rules
+            .sets_to_lose
+            .is_some_and(|limit| streaks.sets_in_a_row[team] >= limit)
+    };
+    let any_beaten = score.teams().any(beaten);
+    let all_beaten = score.teams().all(beaten);
+    let reached_target = score.as_slice().iter().any(|&s| s >= rules.target);
     let fell_to_mercy = rules
         .mercy
-        .is_some_and(|mercy| score.0.iter().any(|&s| s <= mercy));
+        .is_some_and(|mercy| score.as_slice().iter().any(|&s| s <= mercy));
     let hand_limit = rules.max_hands.is_some_and(|limit| hands_played >= limit);
-    let both_beaten = beaten == Some([true, true]);
-    if !(reached_target || fell_to_mercy || hand_limit || both_beaten) {
+    if !(reached_target || fell_to_mercy || hand_limit || any_beaten) {
         return None;
     }
-    match score[Team::ALL[0]].cmp(&score[Team::ALL[1]]) {
-        std::cmp::Ordering::Greater => Some(Team::ALL[0]),
-        std::cmp::Ordering::Less => Some(Team::ALL[1]),
-        std::cmp::Ordering::Equal => None,
+    let contenders: Vec<Team> = score
+        .teams()
+        .filter(|&team| all_beaten || !beaten(team))
+        .collect();
+    let best = contenders.iter().map(|&team| score[team]).max()?;
+    let mut leaders = contenders.into_iter().filter(|&team| score[team] == best);
+    match (leaders.next(), leaders.next()) {
+        (Some(team), None) => Some(team),
+        _ => None,
     }
 }

@@ -34,7 +34,8 @@ impl Seat {
         Seat(self.0 ^ 2)
     }
 
-    /// Seats 0 and 2 are team 0; seats 1 and 3 are team 1.
+    /// The seat's partnership when there are partners: seats 0 and 2 are
+    /// team 0, seats 1 and 3 team 1. [`Seating::team_of`] covers solo too.
     pub const fn team(self) -> Team {
         Team(self.0 & 1)
     }
@@ -65,30 +66,29 @@ impl TryFrom<u8> for Seat {
     }
 }
 
-/// One of the two partnerships.
+/// A side that keeps its own score: one of the two partnerships, or in a
+/// game without partners one of the four players (numbered as his seat).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "u8", into = "u8"))]
 pub struct Team(u8);
 
 impl Team {
+    /// The two partnerships of a game with partners.
     pub const ALL: [Team; 2] = [Team(0), Team(1)];
 
     pub const fn new(index: u8) -> Option<Team> {
-        if index < 2 { Some(Team(index)) } else { None }
+        if index < 4 { Some(Team(index)) } else { None }
     }
 
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
-    pub const fn other(self) -> Team {
-        Team(self.0 ^ 1)
-    }
-
-    /// The two seats of the team, lower first.
+    /// The two seats of a partnership, lower first. Only for games with
+    /// partners: [`Seating::seats_of`] covers solo too.
     pub const fn seats(self) -> [Seat; 2] {
-        [Seat(self.0), Seat(self.0 + 2)]
+        [Seat(self.0 & 1), Seat((self.0 & 1) + 2)]
     }
 }
 
@@ -107,7 +107,52 @@ impl From<Team> for u8 {
 impl TryFrom<u8> for Team {
     type Error = String;
     fn try_from(index: u8) -> Result<Team, String> {
-        Team::new(index).ok_or_else(|| format!("team {index} does not exist: teams are 0 and 1"))
+        Team::new(index).ok_or_else(|| format!("team {index} does not exist: teams are 0 to 3"))
+    }
+}
+
+/// Who plays with whom: two partnerships sitting opposite each other, or
+/// four players each on his own ("solo", or cutthroat).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Seating {
+    #[default]
+    Partners,
+    Solo,
+}
+
+impl Seating {
+    pub const fn team_count(self) -> usize {
+        match self {
+            Seating::Partners => 2,
+            Seating::Solo => 4,
+        }
+    }
+
+    pub fn teams(self) -> impl Iterator<Item = Team> {
+        (0..self.team_count() as u8).map(Team)
+    }
+
+    pub const fn team_of(self, seat: Seat) -> Team {
+        match self {
+            Seating::Partners => Team(seat.0 & 1),
+            Seating::Solo => Team(seat.0),
+        }
+    }
+
+    /// The seat across the table when it is a partner's.
+    pub const fn partner(self, seat: Seat) -> Option<Seat> {
+        match self {
+            Seating::Partners => Some(seat.partner()),
+            Seating::Solo => None,
+        }
+    }
+
+    /// The seats of a team: two partners, or one player.
+    pub const fn seats_of(self, team: Team) -> SeatSet {
+        match self {
+            Seating::Partners => SeatSet((1 << team.0) | (1 << (team.0 + 2))),
+            Seating::Solo => SeatSet(1 << team.0),
+        }
     }
 }
 
@@ -141,33 +186,136 @@ impl<T> IndexMut<Seat> for BySeat<T> {
     }
 }
 
-/// One value per team.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "serde", serde(transparent))]
-pub struct ByTeam<T>(pub [T; 2]);
+/// One value per team: two for partnerships, four in solo. The values sit
+/// in a fixed array so that the type stays `Copy`; only the first `len`
+/// count, compare and serialize.
+#[derive(Clone, Copy, Debug)]
+pub struct ByTeam<T> {
+    values: [T; 4],
+    len: u8,
+}
+
+impl<T: Copy + Default> ByTeam<T> {
+    pub fn from_fn(seating: Seating, mut f: impl FnMut(Team) -> T) -> ByTeam<T> {
+        let mut values = [T::default(); 4];
+        for team in seating.teams() {
+            values[team.index()] = f(team);
+        }
+        ByTeam {
+            values,
+            len: seating.team_count() as u8,
+        }
+    }
+
+    pub fn filled(seating: Seating, value: T) -> ByTeam<T> {
+        ByTeam::from_fn(seating, |_| value)
+    }
+
+    /// The values of two or four teams, or `None` for any other count.
+    pub fn from_slice(values: &[T]) -> Option<ByTeam<T>> {
+        if values.len() != 2 && values.len() != 4 {
+            return None;
+        }
+        let mut array = [T::default(); 4];
+        array[..values.len()].copy_from_slice(values);
+        Some(ByTeam {
+            values: array,
+            len: values.len() as u8,
+        })
+    }
+}
 
 impl<T> ByTeam<T> {
-    pub fn from_fn(mut f: impl FnMut(Team) -> T) -> ByTeam<T> {
-        ByTeam(std::array::from_fn(|i| f(Team(i as u8))))
+    pub fn as_slice(&self) -> &[T] {
+        &self.values[..self.len as usize]
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether the values are one per team of `seating`.
+    pub fn fits(&self, seating: Seating) -> bool {
+        self.len() == seating.team_count()
+    }
+
+    pub fn teams(&self) -> impl Iterator<Item = Team> + use<T> {
+        (0..self.len).map(Team)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (Team, &T)> {
-        Team::ALL.into_iter().zip(self.0.iter())
+        self.teams().zip(self.as_slice())
+    }
+}
+
+impl<T: Copy + Default> Default for ByTeam<T> {
+    /// Two teams, as in a game with partners.
+    fn default() -> ByTeam<T> {
+        ByTeam::filled(Seating::Partners, T::default())
+    }
+}
+
+impl<T: Copy + Default> From<[T; 2]> for ByTeam<T> {
+    fn from(values: [T; 2]) -> ByTeam<T> {
+        ByTeam::from_slice(&values).expect("two teams")
+    }
+}
+
+impl<T: Copy + Default> From<[T; 4]> for ByTeam<T> {
+    fn from(values: [T; 4]) -> ByTeam<T> {
+        ByTeam::from_slice(&values).expect("four teams")
+    }
+}
+
+impl<T: PartialEq> PartialEq for ByTeam<T> {
+    fn eq(&self, other: &ByTeam<T>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: Eq> Eq for ByTeam<T> {}
+
+impl<T: std::hash::Hash> std::hash::Hash for ByTeam<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
     }
 }
 
 impl<T> Index<Team> for ByTeam<T> {
     type Output = T;
     fn index(&self, team: Team) -> &T {
-        &self.0[team.index()]
+        &self.as_slice()[team.index()]
     }
 }
 
 impl<T> IndexMut<Team> for ByTeam<T> {
     fn index_mut(&mut self, team: Team) -> &mut T {
-        &mut self.0[team.index()]
+        let len = self.len as usize;
+        &mut self.values[..len][team.index()]
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<T: serde::Serialize> serde::Serialize for ByTeam<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.as_slice().serialize(serializer)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de, T: serde::Deserialize<'de> + Copy + Default> serde::Deserialize<'de> for ByTeam<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ByTeam<T>, D::Error> {
+        let values = Vec::<T>::deserialize(deserializer)?;
+        ByTeam::from_slice(&values).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "{} values where a game has 2 teams (partners) or 4 (solo)",
+                values.len()
+            ))
+        })
     }
 }
 
@@ -245,8 +393,26 @@ mod tests {
             assert_ne!(seat.next().team(), seat.team());
             assert_eq!(seat.plus(4), seat);
         }
-        assert_eq!(Team::ALL[0].seats(), [Seat::ALL[0], Seat::ALL[2]]);
-        assert_eq!(Team::ALL[1].seats(), [Seat::ALL[1], Seat::ALL[3]]);
+        for seating in [Seating::Partners, Seating::Solo] {
+            for seat in Seat::ALL {
+                let team = seating.team_of(seat);
+                assert!(seating.seats_of(team).contains(seat));
+                assert_eq!(seating.partner(seat).is_some(), seating == Seating::Partners);
+            }
+            let covered: u32 = seating.teams().map(|team| seating.seats_of(team).len()).sum();
+            assert_eq!(covered, 4, "{seating:?}: every seat in one team");
+        }
+    }
+
+    #[test]
+    fn per_team_values_count_only_the_games_teams() {
+        let two = ByTeam::filled(Seating::Partners, 5);
+        let four = ByTeam::from_fn(Seating::Solo, |team| team.index() as i32);
+        assert_eq!(two.as_slice(), [5, 5]);
+        assert_eq!(four.as_slice(), [0, 1, 2, 3]);
+        assert_eq!(ByTeam::from([1, 2]), ByTeam::from_slice(&[1, 2]).unwrap());
+        assert!(ByTeam::<i32>::from_slice(&[1, 2, 3]).is_none());
+        assert_ne!(ByTeam::from([0, 0]), ByTeam::from([0, 0, 0, 0]));
     }
 
     #[test]

@@ -30,7 +30,7 @@ fn refused_bid(game: &mut Game, seat_index: u8, tricks: u8) -> RuleError {
 }
 
 fn team_score(rules: &RuleSet, bids: [Bid; 2], tricks: [u8; 2]) -> TeamHandScore {
-    score_team(rules, bids, tricks, 0, 0)
+    score_team(rules, bids.into_iter().zip(tricks), 0, 0)
 }
 
 mod bidding {
@@ -289,7 +289,12 @@ mod scoring {
     #[test]
     fn bags_can_cost_a_point_each_with_no_penalty() {
         let rules = Preset::MinusBags.rules();
-        let s = score_team(&rules, [Bid::Tricks(3), Bid::Tricks(2)], [5, 4], 0, 8);
+        let s = score_team(
+            &rules,
+            [Bid::Tricks(3), Bid::Tricks(2)].into_iter().zip([5, 4]),
+            0,
+            8,
+        );
         assert_eq!(
             (s.contract_points, s.bags_taken, s.bag_points, s.bag_penalty),
             (50, 4, -4, 0)
@@ -300,7 +305,12 @@ mod scoring {
     #[test]
     fn five_bags_cost_fifty() {
         let rules = Preset::Bags5.rules();
-        let s = score_team(&rules, [Bid::Tricks(3), Bid::Tricks(2)], [4, 3], 0, 3);
+        let s = score_team(
+            &rules,
+            [Bid::Tricks(3), Bid::Tricks(2)].into_iter().zip([4, 3]),
+            0,
+            3,
+        );
         assert_eq!((s.bags_taken, s.bag_penalty, s.bags), (2, 50, 0));
         assert_eq!(s.change, 50 + 2 - 50);
     }
@@ -351,7 +361,7 @@ mod end_of_game {
 
     fn streaks(rules: &RuleSet, hands: &[[TeamHandScore; 2]]) -> Streaks {
         hands.iter().fold(Streaks::default(), |streaks, scores| {
-            streaks.after(rules, &ByTeam(*scores))
+            streaks.after(rules, &ByTeam::from(*scores))
         })
     }
 
@@ -370,10 +380,10 @@ mod end_of_game {
             ..RuleSet::CLASSIC
         };
         let once = streaks(&rules, &[hand([true, false])]);
-        assert_eq!(game_winner(&rules, &ByTeam([0, 0]), 1, &once), None);
+        assert_eq!(game_winner(&rules, &ByTeam::from([0, 0]), 1, &once), None);
         let twice = streaks(&rules, &[hand([true, false]), hand([true, false])]);
         assert_eq!(
-            game_winner(&rules, &ByTeam([300, 0]), 2, &twice),
+            game_winner(&rules, &ByTeam::from([300, 0]), 2, &twice),
             Some(Team::ALL[1])
         );
         // A made contract in between starts the count again.
@@ -381,15 +391,18 @@ mod end_of_game {
             &rules,
             &[hand([true, false]), hand([false, false]), hand([true, false])],
         );
-        assert_eq!(game_winner(&rules, &ByTeam([0, 0]), 3, &broken), None);
+        assert_eq!(game_winner(&rules, &ByTeam::from([0, 0]), 3, &broken), None);
         // Both teams out together: the higher score wins.
         let both = streaks(&rules, &[hand([true, true]), hand([true, true])]);
         assert_eq!(
-            game_winner(&rules, &ByTeam([-80, -40]), 2, &both),
+            game_winner(&rules, &ByTeam::from([-80, -40]), 2, &both),
             Some(Team::ALL[1])
         );
         // Off by default.
-        assert_eq!(game_winner(&RuleSet::CLASSIC, &ByTeam([0, 0]), 2, &twice), None);
+        assert_eq!(
+            game_winner(&RuleSet::CLASSIC, &ByTeam::from([0, 0]), 2, &twice),
+            None
+        );
     }
 
     #[test]
@@ -400,16 +413,18 @@ mod end_of_game {
         };
         let boston = team_score(&rules, [Bid::Tricks(6), Bid::Tricks(4)], [7, 6]);
         let other = TeamHandScore::default();
-        let after = Streaks::default().after(&rules, &ByTeam([other, boston]));
+        let after = Streaks::default().after(&rules, &ByTeam::from([other, boston]));
         assert_eq!(after.boston, Some(Team::ALL[1]));
         assert_eq!(
-            game_winner(&rules, &ByTeam([400, -100]), 1, &after),
+            game_winner(&rules, &ByTeam::from([400, -100]), 1, &after),
             Some(Team::ALL[1])
         );
         // Thirteen tricks on a contract below 10 is no Boston.
         let small = team_score(&rules, [Bid::Tricks(3), Bid::Tricks(4)], [7, 6]);
         assert_eq!(
-            Streaks::default().after(&rules, &ByTeam([other, small])).boston,
+            Streaks::default()
+                .after(&rules, &ByTeam::from([other, small]))
+                .boston,
             None
         );
     }
@@ -692,5 +707,219 @@ mod unbid_first_hand {
         );
         let bidder: Seat = game.to_act().first().unwrap();
         assert!(matches!(game.legal(bidder), Legal::Bid(_)));
+    }
+}
+
+mod solo {
+    use super::*;
+    use spades_engine::score::score_hand;
+    use spades_engine::{BySeat, Deal, Seat, SetupError};
+
+    fn solo() -> RuleSet {
+        Preset::Solo.rules()
+    }
+
+    /// A solo game from written hands, seat 3 dealing, with four scores.
+    fn solo_game(hands: [&str; 4], score: [i32; 4]) -> Game {
+        let deal = Deal {
+            dealer: seat(3),
+            hands: BySeat(hands.map(cards)),
+            score: ByTeam::from(score),
+            bags: ByTeam::from([0; 4]),
+            hand_number: 0,
+        };
+        Game::from_deal(solo(), 5, deal).expect("a solo deal")
+    }
+
+    fn team(index: u8) -> Team {
+        Team::new(index).unwrap()
+    }
+
+    #[test]
+    fn each_player_bids_plays_and_scores_alone() {
+        let mut game = solo_game(SUIT_EACH, [0; 4]);
+        assert_eq!(game.score().as_slice(), [0, 0, 0, 0]);
+        // Nobody has a partner: every seat bids freely and nobody passes.
+        bid_round(
+            &mut game,
+            [Bid::Tricks(1), Bid::Tricks(1), Bid::Nil, Bid::Tricks(12)],
+        );
+        assert_eq!(game.phase(), spades_engine::Phase::Playing);
+        // Seat 0 leads clubs; nobody else holds one, so seat 3 trumps
+        // every trick.
+        let mut rng = spades_engine::GameRng::new(1);
+        while game.hand_number() == 0 {
+            let seat = game.to_act().first().unwrap();
+            let action = random_action(&game, seat, &mut rng).unwrap();
+            game.apply(seat, action).unwrap();
+        }
+        let record = game.last_hand().unwrap();
+        assert!(record.passes.is_empty());
+        assert_eq!(record.tricks_won.0, [0, 0, 0, 13]);
+        // Seat 0 and seat 1 are set alone, seat 2 makes his nil alone, and
+        // seat 3 makes 12 with one bag.
+        assert_eq!(record.hand_score.as_slice(), [-10, -10, 100, 121]);
+        assert_eq!(game.score().as_slice(), [-10, -10, 100, 121]);
+        assert_eq!(game.bags().as_slice(), [0, 0, 0, 1]);
+    }
+
+    #[test]
+    fn the_best_score_wins_and_a_tie_at_the_top_plays_on() {
+        let rules = solo();
+        let streaks = Streaks::new(rules.seating());
+        let over = ByTeam::from([510, 120, 530, -40]);
+        assert_eq!(game_winner(&rules, &over, 9, &streaks), Some(team(2)));
+        let tied = ByTeam::from([530, 120, 530, -40]);
+        assert_eq!(game_winner(&rules, &tied, 9, &streaks), None);
+        let short = ByTeam::from([490, 120, 300, -40]);
+        assert_eq!(game_winner(&rules, &short, 9, &streaks), None);
+        // Falling to the loss threshold ends the game for everyone: the
+        // best score at that moment wins.
+        let fallen = ByTeam::from([200, 120, 300, -500]);
+        assert_eq!(game_winner(&rules, &fallen, 9, &streaks), Some(team(2)));
+    }
+
+    #[test]
+    fn a_player_set_too_often_is_out_and_the_best_of_the_rest_wins() {
+        let rules = RuleSet {
+            sets_to_lose: Some(2),
+            ..solo()
+        };
+        let set = |set: bool| TeamHandScore {
+            contract: 3,
+            set,
+            ..TeamHandScore::default()
+        };
+        let hand = ByTeam::from([set(true), set(false), set(false), set(false)]);
+        let twice = Streaks::new(rules.seating())
+            .after(&rules, &hand)
+            .after(&rules, &hand);
+        // Seat 0 leads on points but is out after two sets in a row.
+        let score = ByTeam::from([250, 40, 90, 60]);
+        assert_eq!(game_winner(&rules, &score, 2, &twice), Some(team(2)));
+    }
+
+    #[test]
+    fn blind_nil_is_offered_to_a_player_far_behind_the_leader() {
+        // Seat 2 trails seat 0 by 100; the others are within it.
+        let game = solo_game(MIXED, [150, 120, 50, 90]);
+        let offered: Vec<bool> = Seat::ALL.iter().map(|&s| game.is_blind_nil_offered(s)).collect();
+        assert_eq!(offered, [false, false, true, false]);
+    }
+
+    #[test]
+    fn the_scores_of_a_hand_have_one_entry_per_player() {
+        let rules = solo();
+        let bids = BySeat([Bid::Tricks(3), Bid::Nil, Bid::Tricks(4), Bid::Tricks(5)]);
+        let tricks = BySeat([4, 1, 3, 5]);
+        let zero = ByTeam::filled(rules.seating(), 0);
+        let scores = score_hand(&rules, &bids, &tricks, &zero, &zero);
+        let changes: Vec<i32> = scores.as_slice().iter().map(|s| s.change).collect();
+        assert_eq!(changes, [31, -99, -40, 50]);
+    }
+
+    #[test]
+    fn rules_that_need_a_partner_are_refused() {
+        let cases = [
+            (
+                RuleSet {
+                    nil_pass: 1,
+                    ..solo()
+                },
+                "nil_pass",
+            ),
+            (
+                RuleSet {
+                    blind_nil_pass: 2,
+                    ..solo()
+                },
+                "nil_pass",
+            ),
+            (
+                RuleSet {
+                    nil_after_partner: true,
+                    ..solo()
+                },
+                "nil_after_partner",
+            ),
+            (
+                RuleSet {
+                    bidding: Bidding::Suicide,
+                    ..solo()
+                },
+                "bidding",
+            ),
+            (
+                RuleSet {
+                    min_team_bid: 4,
+                    ..solo()
+                },
+                "min_team_bid",
+            ),
+        ];
+        for (rules, field) in cases {
+            let error = rules.validate().expect_err(field);
+            assert_eq!(error.field, field, "{error}");
+            assert!(error.reason.contains("partner"), "{error}");
+        }
+        // Whiz, mirror and the other packs need nobody.
+        for rules in [
+            RuleSet {
+                bidding: Bidding::Whiz,
+                ..solo()
+            },
+            RuleSet {
+                bidding: Bidding::Mirror,
+                blind_nil: false,
+                ..solo()
+            },
+            RuleSet {
+                deck: spades_engine::Deck::Jokers,
+                ..solo()
+            },
+        ] {
+            assert_eq!(rules.validate(), Ok(()), "{rules:?}");
+        }
+    }
+
+    #[test]
+    fn a_start_with_the_wrong_number_of_scores_is_refused() {
+        let deal = Deal {
+            dealer: seat(3),
+            hands: BySeat(SUIT_EACH.map(cards)),
+            score: ByTeam::from([0, 0]),
+            bags: ByTeam::from([0, 0]),
+            hand_number: 0,
+        };
+        assert_eq!(
+            Game::from_deal(solo(), 5, deal).unwrap_err(),
+            SetupError::TeamCount
+        );
+        let four = Deal {
+            score: ByTeam::from([0; 4]),
+            bags: ByTeam::from([0; 4]),
+            ..deal
+        };
+        assert_eq!(
+            Game::from_deal(RuleSet::CLASSIC, 5, four).unwrap_err(),
+            SetupError::TeamCount
+        );
+    }
+
+    #[test]
+    fn random_solo_games_end_with_four_scores_and_no_exchange() {
+        for seed in 0..40 {
+            let mut game = Game::new(solo(), seed).unwrap();
+            play_randomly(&mut game, seed);
+            let winner = game.winner().expect("a winner");
+            let score = game.score();
+            assert_eq!(score.len(), 4);
+            assert_eq!(
+                score[winner],
+                *score.as_slice().iter().max().unwrap(),
+                "seed {seed}"
+            );
+            assert!(game.passes().is_empty());
+        }
     }
 }

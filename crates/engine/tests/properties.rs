@@ -38,8 +38,9 @@ fn rule_sets() -> impl Strategy<Value = RuleSet> {
                     } else {
                         PassOrder::Sequential
                     },
-                    nil_pass,
-                    blind_nil_pass,
+                    // A game without partners has nobody to pass to.
+                    nil_pass: if base.partners { nil_pass } else { 0 },
+                    blind_nil_pass: if base.partners { blind_nil_pass } else { 0 },
                     blind_nil: blind_nil && base.nil && base.bidding != Bidding::Mirror,
                     blind_nil_min_deficit: deficit,
                     ..base
@@ -137,12 +138,12 @@ struct NaiveTeam {
 }
 
 /// One team's score change and bags by the plain statement of the rules.
-fn naive_team_score(rules: &RuleSet, bids: [Bid; 2], taken: [u8; 2], bags: i32) -> NaiveTeam {
+fn naive_team_score(rules: &RuleSet, bids: &[Bid], taken: &[u8], bags: i32) -> NaiveTeam {
     let mut change = 0;
     let mut contract = 0;
     let mut counted = 0;
     let mut new_bags = 0;
-    for (bid, took) in bids.into_iter().zip(taken) {
+    for (&bid, &took) in bids.iter().zip(taken) {
         match bid {
             Bid::Nil => {
                 change += if took == 0 {
@@ -251,7 +252,19 @@ fn lowest_club(cards: CardSet) -> Card {
 
 /// Checks one finished hand's record against the rules; says which teams
 /// were set and which took a Boston.
-fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i32; 2]) -> [(bool, bool); 2] {
+/// The teams of the rules, each as its seats, written out plainly: two
+/// partnerships of opposite seats, or four players alone.
+fn naive_teams(rules: &RuleSet) -> Vec<Vec<Seat>> {
+    if rules.partners {
+        vec![vec![Seat::ALL[0], Seat::ALL[2]], vec![Seat::ALL[1], Seat::ALL[3]]]
+    } else {
+        Seat::ALL.iter().map(|&seat| vec![seat]).collect()
+    }
+}
+
+/// Checks a hand's record against the plain rules and returns, for each
+/// team, whether it was set and whether it made a Boston.
+fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32]) -> Vec<(bool, bool)> {
     // 52 distinct cards, 13 to each seat.
     let mut all = CardSet::EMPTY;
     for hand in record.hands.0 {
@@ -270,7 +283,7 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
         assert_eq!(bid.seat, record.dealer.plus(1 + i as u8));
         let made = bid.to_bid().unwrap();
         // The partner bid before when he sits two places earlier.
-        let partner = (i >= 2).then(|| record.bids[i - 2].to_bid().unwrap());
+        let partner = (rules.partners && i >= 2).then(|| record.bids[i - 2].to_bid().unwrap());
         let spades = naive_spades(record.hands[bid.seat]);
         assert!(
             naive_bid_allowed(rules, made, spades, partner),
@@ -280,6 +293,10 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
 
     // Hands after the exchange; passes go to the partner, from own cards.
     let mut holding = record.hands;
+    assert!(
+        rules.partners || record.passes.is_empty(),
+        "a pass without partners"
+    );
     for pass in &record.passes {
         assert_eq!(pass.to, pass.from.partner());
         assert!(pass.cards.is_subset(holding[pass.from]));
@@ -331,15 +348,21 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
     assert_eq!(record.tricks_won.0, won);
 
     // Scores and bags. Without bids, 10 points a trick and no bags.
+    let teams = naive_teams(rules);
+    assert_eq!(record.score.len(), teams.len());
     if unbid {
-        return Team::ALL.map(|team| {
-            let [a, b] = team.seats();
-            let change = 10 * i32::from(won[a.index()] + won[b.index()]);
-            assert_eq!(record.hand_score[team], change);
-            assert_eq!(record.score[team], score[team.index()] + change);
-            assert_eq!(record.bags[team], bags[team.index()]);
-            (false, false)
-        });
+        return teams
+            .iter()
+            .enumerate()
+            .map(|(i, seats)| {
+                let team = Team::new(i as u8).unwrap();
+                let change: i32 = seats.iter().map(|seat| 10 * i32::from(won[seat.index()])).sum();
+                assert_eq!(record.hand_score[team], change);
+                assert_eq!(record.score[team], score[i] + change);
+                assert_eq!(record.bags[team], bags[i]);
+                (false, false)
+            })
+            .collect();
     }
     let bid_of = |seat: Seat| {
         record
@@ -350,50 +373,57 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: [i32; 2], bags: [i3
             .to_bid()
             .unwrap()
     };
-    Team::ALL.map(|team| {
-        let [a, b] = team.seats();
-        let naive = naive_team_score(
-            rules,
-            [bid_of(a), bid_of(b)],
-            [won[a.index()], won[b.index()]],
-            bags[team.index()],
-        );
-        assert_eq!(record.hand_score[team], naive.change);
-        assert_eq!(record.score[team], score[team.index()] + naive.change);
-        assert_eq!(record.bags[team], naive.bags);
-        (naive.set, naive.boston)
-    })
+    teams
+        .iter()
+        .enumerate()
+        .map(|(i, seats)| {
+            let team = Team::new(i as u8).unwrap();
+            let bids: Vec<Bid> = seats.iter().map(|&seat| bid_of(seat)).collect();
+            let tricks: Vec<u8> = seats.iter().map(|seat| won[seat.index()]).collect();
+            let naive = naive_team_score(rules, &bids, &tricks, bags[i]);
+            assert_eq!(record.hand_score[team], naive.change);
+            assert_eq!(record.score[team], score[i] + naive.change);
+            assert_eq!(record.bags[team], naive.bags);
+            (naive.set, naive.boston)
+        })
+        .collect()
 }
 
 /// Whether the game ends after a hand, and who wins, by the plain rules:
 /// `boston` is the team that took one this hand, `sets` each team's sets in
 /// a row.
+///
+/// With two teams, one beaten by its sets loses whatever the scores; with
+/// more, the beaten are out and the best of the rest wins. A tie for the
+/// best score plays on.
 fn naive_end(
     rules: &RuleSet,
-    score: [i32; 2],
+    score: &[i32],
     hands_played: u32,
     boston: Option<Team>,
-    sets: [u8; 2],
+    sets: &[u8],
 ) -> Option<Team> {
     if boston.is_some() {
         return boston;
     }
-    let out = sets.map(|n| rules.sets_to_lose.is_some_and(|limit| n >= limit));
-    if out == [true, false] {
-        return Some(Team::ALL[1]);
-    }
-    if out == [false, true] {
-        return Some(Team::ALL[0]);
-    }
+    let out: Vec<bool> = sets
+        .iter()
+        .map(|&n| rules.sets_to_lose.is_some_and(|limit| n >= limit))
+        .collect();
     let over = score.iter().any(|&s| s >= rules.target)
         || rules.mercy.is_some_and(|m| score.iter().any(|&s| s <= m))
         || rules.max_hands.is_some_and(|m| hands_played >= m)
-        || out == [true, true];
-    match score[0].cmp(&score[1]) {
-        _ if !over => None,
-        std::cmp::Ordering::Greater => Some(Team::ALL[0]),
-        std::cmp::Ordering::Less => Some(Team::ALL[1]),
-        std::cmp::Ordering::Equal => None,
+        || out.contains(&true);
+    if !over {
+        return None;
+    }
+    let everyone_out = out.iter().all(|&o| o);
+    let still_in: Vec<usize> = (0..score.len()).filter(|&i| everyone_out || !out[i]).collect();
+    let best = still_in.iter().map(|&i| score[i]).max()?;
+    let leaders: Vec<usize> = still_in.into_iter().filter(|&i| score[i] == best).collect();
+    match leaders[..] {
+        [only] => Team::new(only as u8),
+        _ => None,
     }
 }
 
@@ -447,15 +477,16 @@ proptest! {
         let mut game = Game::new(rules, seed).unwrap();
         let mut rng = GameRng::new(seed.rotate_left(17));
         let mut actions = Vec::new();
-        let mut score = [0, 0];
-        let mut bags = [0, 0];
+        let team_count = naive_teams(&rules).len();
+        let mut score = vec![0; team_count];
+        let mut bags = vec![0; team_count];
         let mut hands = 0;
-        let mut sets = [0u8; 2];
+        let mut sets = vec![0u8; team_count];
 
         while let Some(seat) = game.to_act().first() {
             // Every bid is accepted exactly when the bidding rules allow it.
             if game.phase() == spades_engine::Phase::Bidding && !game.is_hand_hidden(seat) {
-                let partner = game.bids()[seat.partner()];
+                let partner = if rules.partners { game.bids()[seat.partner()] } else { None };
                 let spades = naive_spades(game.hand(seat));
                 for n in 0..=13 {
                     let bid = Bid::new(n).unwrap();
@@ -494,15 +525,15 @@ proptest! {
                 if let Event::HandEnded { hand } = *event {
                     prop_assert_eq!(hand, hands);
                     let record = game.last_hand().unwrap();
-                    let teams = check_record(&rules, record, score, bags);
-                    score = record.score.0;
-                    bags = record.bags.0;
+                    let teams = check_record(&rules, record, &score, &bags);
+                    score = record.score.as_slice().to_vec();
+                    bags = record.bags.as_slice().to_vec();
                     hands += 1;
-                    for (count, (set, _)) in sets.iter_mut().zip(teams) {
+                    for (count, (set, _)) in sets.iter_mut().zip(teams.iter().copied()) {
                         *count = if set { *count + 1 } else { 0 };
                     }
-                    let boston = Team::ALL.into_iter().find(|team| teams[team.index()].1);
-                    prop_assert_eq!(record.winner, naive_end(&rules, score, hands, boston, sets));
+                    let boston = (0..team_count).find(|&i| teams[i].1).and_then(|i| Team::new(i as u8));
+                    prop_assert_eq!(record.winner, naive_end(&rules, &score, hands, boston, &sets));
                     prop_assert_eq!(game.winner(), record.winner);
                 }
             }

@@ -259,11 +259,22 @@ mod bidding {
     #[test]
     fn the_contract_is_the_sum_of_the_partners_non_nil_bids() {
         let rules = RuleSet::CLASSIC;
-        let score = spades_engine::score::score_team(&rules, [Bid::Tricks(4), Bid::Tricks(3)], [4, 3], 0, 0);
+        let score = spades_engine::score::score_team(
+            &rules,
+            [Bid::Tricks(4), Bid::Tricks(3)].into_iter().zip([4, 3]),
+            0,
+            0,
+        );
         assert_eq!(score.contract, 7);
-        let score = spades_engine::score::score_team(&rules, [Bid::Nil, Bid::Tricks(3)], [0, 3], 0, 0);
+        let score = spades_engine::score::score_team(
+            &rules,
+            [Bid::Nil, Bid::Tricks(3)].into_iter().zip([0, 3]),
+            0,
+            0,
+        );
         assert_eq!(score.contract, 3);
-        let score = spades_engine::score::score_team(&rules, [Bid::BlindNil, Bid::Nil], [0, 0], 0, 0);
+        let score =
+            spades_engine::score::score_team(&rules, [Bid::BlindNil, Bid::Nil].into_iter().zip([0, 0]), 0, 0);
         assert_eq!(score.contract, 0);
     }
 }
@@ -653,7 +664,7 @@ mod scoring {
 
     #[test]
     fn a_made_contract_scores_ten_a_trick_bid_and_one_a_bag() {
-        let s = score_team(&R, [Bid::Tricks(3), Bid::Tricks(2)], [4, 3], 0, 0);
+        let s = score_team(&R, [Bid::Tricks(3), Bid::Tricks(2)].into_iter().zip([4, 3]), 0, 0);
         assert_eq!(
             (s.contract_points, s.bags_taken, s.change, s.score, s.bags),
             (50, 2, 52, 52, 2)
@@ -662,7 +673,12 @@ mod scoring {
 
     #[test]
     fn a_set_contract_loses_ten_a_trick_bid_and_takes_no_bags() {
-        let s = score_team(&R, [Bid::Tricks(4), Bid::Tricks(3)], [2, 4], 100, 3);
+        let s = score_team(
+            &R,
+            [Bid::Tricks(4), Bid::Tricks(3)].into_iter().zip([2, 4]),
+            100,
+            3,
+        );
         assert_eq!(
             (s.contract_points, s.bags_taken, s.change, s.score, s.bags),
             (-70, 0, -70, 30, 3)
@@ -671,26 +687,26 @@ mod scoring {
 
     #[test]
     fn a_contract_of_zero_scores_nothing_by_itself() {
-        let s = score_team(&R, [Bid::Nil, Bid::Nil], [0, 0], 0, 0);
+        let s = score_team(&R, [Bid::Nil, Bid::Nil].into_iter().zip([0, 0]), 0, 0);
         assert_eq!((s.contract_points, s.nil_points, s.change), (0, 200, 200));
     }
 
     #[test]
     fn nil_is_worth_100_and_blind_nil_200_either_way() {
         assert_eq!(
-            score_team(&R, [Bid::Nil, Bid::Tricks(3)], [0, 3], 0, 0).nil_points,
+            score_team(&R, [Bid::Nil, Bid::Tricks(3)].into_iter().zip([0, 3]), 0, 0).nil_points,
             100
         );
         assert_eq!(
-            score_team(&R, [Bid::Nil, Bid::Tricks(3)], [1, 3], 0, 0).nil_points,
+            score_team(&R, [Bid::Nil, Bid::Tricks(3)].into_iter().zip([1, 3]), 0, 0).nil_points,
             -100
         );
         assert_eq!(
-            score_team(&R, [Bid::BlindNil, Bid::Tricks(3)], [0, 3], 0, 0).nil_points,
+            score_team(&R, [Bid::BlindNil, Bid::Tricks(3)].into_iter().zip([0, 3]), 0, 0).nil_points,
             200
         );
         assert_eq!(
-            score_team(&R, [Bid::BlindNil, Bid::Tricks(3)], [2, 3], 0, 0).nil_points,
+            score_team(&R, [Bid::BlindNil, Bid::Tricks(3)].into_iter().zip([2, 3]), 0, 0).nil_points,
             -200
         );
         let house = RuleSet {
@@ -699,7 +715,7 @@ mod scoring {
             ..R
         };
         assert_eq!(
-            score_team(&house, [Bid::Nil, Bid::BlindNil], [0, 1], 0, 0).nil_points,
+            score_team(&house, [Bid::Nil, Bid::BlindNil].into_iter().zip([0, 1]), 0, 0).nil_points,
             50 - 100
         );
     }
@@ -708,7 +724,7 @@ mod scoring {
     fn a_nil_bidders_tricks_never_help_the_contract_but_are_bags() {
         // The partner bid 4 and took 3; the nil bidder's 2 tricks do not
         // make the contract, and each is a bag worth a point.
-        let s = score_team(&R, [Bid::Nil, Bid::Tricks(4)], [2, 3], 0, 0);
+        let s = score_team(&R, [Bid::Nil, Bid::Tricks(4)].into_iter().zip([2, 3]), 0, 0);
         assert_eq!(s.counted_tricks, 3);
         assert_eq!(s.contract_points, -40);
         assert_eq!(s.nil_points, -100);
@@ -718,7 +734,7 @@ mod scoring {
 
     #[test]
     fn each_time_bags_reach_ten_the_team_loses_100_and_ten_come_off() {
-        let s = score_team(&R, [Bid::Tricks(1), Bid::Tricks(1)], [6, 7], 0, 9);
+        let s = score_team(&R, [Bid::Tricks(1), Bid::Tricks(1)].into_iter().zip([6, 7]), 0, 9);
         assert_eq!(s.bags_taken, 11);
         assert_eq!(s.bag_penalty, 200, "9 + 11 = 20 bags: the limit is reached twice");
         assert_eq!(s.bags, 0);
@@ -728,7 +744,12 @@ mod scoring {
             bag_penalty: 50,
             ..R
         };
-        let s = score_team(&house, [Bid::Tricks(2), Bid::Tricks(2)], [3, 3], 0, 3);
+        let s = score_team(
+            &house,
+            [Bid::Tricks(2), Bid::Tricks(2)].into_iter().zip([3, 3]),
+            0,
+            3,
+        );
         assert_eq!((s.bag_penalty, s.bags), (50, 0));
     }
 
@@ -743,7 +764,12 @@ mod scoring {
             (4, -50, 287, 7),
         ];
         for (taken, change, score, bags) in cases {
-            let s = score_team(&R, [Bid::Tricks(3), Bid::Tricks(2)], [taken - 2, 2], 337, 7);
+            let s = score_team(
+                &R,
+                [Bid::Tricks(3), Bid::Tricks(2)].into_iter().zip([taken - 2, 2]),
+                337,
+                7,
+            );
             assert_eq!(
                 (s.change, s.score, s.bags),
                 (change, score, bags),
@@ -762,10 +788,10 @@ mod scoring {
         let record = game.last_hand().unwrap();
         assert_eq!(record.tricks_won.0, [0, 0, 0, 13]);
         // Team 0: two nils made. Team 1: 7 bid, 13 taken: 70 + 6 bags.
-        assert_eq!(record.hand_score.0, [200, 76]);
-        assert_eq!(record.score.0, [320, 116]);
-        assert_eq!(record.bags.0, [0, 6]);
-        assert_eq!(game.score().0, [320, 116]);
+        assert_eq!(record.hand_score.as_slice(), [200, 76]);
+        assert_eq!(record.score.as_slice(), [320, 116]);
+        assert_eq!(record.bags.as_slice(), [0, 6]);
+        assert_eq!(game.score().as_slice(), [320, 116]);
     }
 }
 
@@ -798,7 +824,7 @@ mod end_of_game {
     #[test]
     fn reaching_the_target_ends_the_game_and_the_higher_score_wins() {
         let (mut game, events) = hand_from(no_blind_nil(), [350, 0]);
-        assert_eq!(game.score().0, [550, 76]);
+        assert_eq!(game.score().as_slice(), [550, 76]);
         assert_eq!(game.winner(), Some(Team::ALL[0]));
         assert_eq!(events.last(), Some(&Event::GameEnded { winner: Team::ALL[0] }));
         assert_eq!(game.phase(), Phase::GameOver);
@@ -809,14 +835,14 @@ mod end_of_game {
         );
 
         let (game, _) = hand_from(no_blind_nil(), [350, 480]);
-        assert_eq!(game.score().0, [550, 556]);
+        assert_eq!(game.score().as_slice(), [550, 556]);
         assert_eq!(game.winner(), Some(Team::ALL[1]), "both reached: the higher wins");
     }
 
     #[test]
     fn equal_scores_at_the_target_play_another_hand() {
         let (game, events) = hand_from(no_blind_nil(), [300, 424]);
-        assert_eq!(game.score().0, [500, 500]);
+        assert_eq!(game.score().as_slice(), [500, 500]);
         assert_eq!(game.winner(), None);
         assert_eq!(
             events.last(),
@@ -837,7 +863,7 @@ mod end_of_game {
         );
         play_hand_lowest(&mut game);
         // Team 1 made 2 with 11 bags: 20 + 11, and the bags cost 100.
-        assert_eq!(game.score().0, [-500, -69]);
+        assert_eq!(game.score().as_slice(), [-500, -69]);
         assert_eq!(game.winner(), Some(Team::ALL[1]));
     }
 
@@ -845,7 +871,7 @@ mod end_of_game {
     fn the_end_rules_as_a_function_of_the_scores() {
         let classic = RuleSet::CLASSIC;
         let w = |score: [i32; 2], hands: u32, rules: &RuleSet| {
-            game_winner(rules, &ByTeam(score), hands, &Streaks::default())
+            game_winner(rules, &ByTeam::from(score), hands, &Streaks::default())
         };
         assert_eq!(w([499, 0], 1, &classic), None);
         assert_eq!(w([500, 0], 1, &classic), Some(Team::ALL[0]));
@@ -899,8 +925,8 @@ mod end_of_game {
             spades_engine::Deal {
                 dealer: seat(3),
                 hands: spades_engine::BySeat(SUIT_EACH.map(cards)),
-                score: ByTeam([0, 0]),
-                bags: ByTeam([0, 0]),
+                score: ByTeam::from([0, 0]),
+                bags: ByTeam::from([0, 0]),
                 hand_number: 6,
             },
         )
@@ -911,7 +937,7 @@ mod end_of_game {
         );
         play_hand_lowest(&mut game);
         assert_eq!(game.last_hand().unwrap().hand, 6);
-        assert_eq!(game.score().0, [-20, -69]);
+        assert_eq!(game.score().as_slice(), [-20, -69]);
         assert_eq!(game.winner(), Some(Team::ALL[0]), "the seventh hand is the last");
     }
 }
@@ -1042,8 +1068,8 @@ mod positions {
         let position = Position {
             hand_number: 0,
             dealer: seat(3),
-            score: ByTeam([0, 0]),
-            bags: ByTeam([0, 0]),
+            score: ByTeam::from([0, 0]),
+            bags: ByTeam::from([0, 0]),
             bids: BySeat([Bid::Tricks(7), Bid::Tricks(3), Bid::Tricks(1), Bid::Tricks(2)]),
             hands,
             tricks,

@@ -8,7 +8,7 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use spades_engine::{Card, CardSet, RuleSet, Seat, Team};
+use spades_engine::{ByTeam, Card, CardSet, RuleSet, Seat, Team};
 use strum::VariantNames;
 
 use crate::ws::{AutoReason, PlayerInfo, SeatInfo, ServerMessage, TeamScoreView};
@@ -120,14 +120,15 @@ pub enum EventKind {
     HandScored {
         hand: u32,
         tricks_won: [u8; 4],
-        teams: [TeamScoreView; 2],
+        /// One entry per team: two with partners, four in solo.
+        teams: Vec<TeamScoreView>,
     },
     /// The game ended; `winner` is absent when it was abandoned.
     GameOver {
         game_id: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         winner: Option<Team>,
-        score: [i32; 2],
+        score: ByTeam<i32>,
     },
     /// The server acted for a player; the action's own event follows.
     AutoPlayed {

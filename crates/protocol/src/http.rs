@@ -163,6 +163,11 @@ pub struct RecentGame {
     pub score0: Option<i32>,
     /// Team 1's final score, null while playing.
     pub score1: Option<i32>,
+    /// Every team's final score (two with partners, four in solo); null
+    /// while playing.
+    #[schema(min_items = 2, max_items = 4)]
+    #[schemars(length(min = 2, max = 4))]
+    pub score: Option<Vec<i32>>,
 }
 
 /// `GET /api/games/{id}`: a stored game.
@@ -182,10 +187,11 @@ pub struct GameRecord {
     pub finished_at: Option<OffsetDateTime>,
     /// The winning team; null while playing and for an abandoned game.
     pub winner: Option<u8>,
-    /// The teams' final scores, as the WebSocket's `score`; null while
-    /// playing.
-    #[schema(min_items = 2, max_items = 2)]
-    pub score: Option<[i32; 2]>,
+    /// The teams' final scores, as the WebSocket's `score` (two values with
+    /// partners, four in solo); null while playing.
+    #[schema(min_items = 2, max_items = 4)]
+    #[schemars(length(min = 2, max = 4))]
+    pub score: Option<Vec<i32>>,
     pub players: Vec<GamePlayer>,
     #[schema(value_type = RuleSetSchema)]
     pub rules: RuleSet,

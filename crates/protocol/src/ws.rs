@@ -8,7 +8,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use spades_engine::{
-    Bidding, Card, CardSet, Deck, Leading, PassOrder, Preset, RuleSet, Seat, SpadesLead, Team,
+    Bidding, ByTeam, Card, CardSet, Deck, Leading, PassOrder, Preset, RuleSet, Seat, SpadesLead, Team,
 };
 use strum::VariantNames;
 
@@ -67,6 +67,9 @@ impl From<u64> for MessageId {
 pub struct RulesSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preset: Option<Preset>,
+    /// `false` for solo: four players, each on his own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partners: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,6 +135,7 @@ impl RulesSpec {
     pub fn resolve(&self) -> Result<RuleSet, spades_engine::RuleSetError> {
         let base = self.preset.unwrap_or(Preset::Classic).rules();
         let rules = RuleSet {
+            partners: self.partners.unwrap_or(base.partners),
             target: self.target.unwrap_or(base.target),
             mercy: if self.no_mercy {
                 None
@@ -483,8 +487,9 @@ pub struct GameView {
     pub phase: String,
     pub hand: u32,
     pub dealer: Seat,
-    pub score: [i32; 2],
-    pub bags: [i32; 2],
+    /// Each team's score and bags: two values with partners, four in solo.
+    pub score: ByTeam<i32>,
+    pub bags: ByTeam<i32>,
     /// The viewer's seat, absent for a spectator.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seat: Option<Seat>,

@@ -16,20 +16,24 @@ pub fn bid_view(bid: Bid) -> BidView {
     }
 }
 
-pub fn team_scores(scores: &ByTeam<TeamHandScore>) -> [TeamScoreView; 2] {
-    scores.0.map(|s| TeamScoreView {
-        contract: s.contract,
-        tricks: s.counted_tricks,
-        contract_points: s.contract_points,
-        set: s.set,
-        nil_points: s.nil_points,
-        bags_taken: s.bags_taken,
-        bag_points: s.bag_points,
-        bag_penalty: s.bag_penalty,
-        change: s.change,
-        score: s.score,
-        bags: s.bags,
-    })
+pub fn team_scores(scores: &ByTeam<TeamHandScore>) -> Vec<TeamScoreView> {
+    scores
+        .as_slice()
+        .iter()
+        .map(|s| TeamScoreView {
+            contract: s.contract,
+            tricks: s.counted_tricks,
+            contract_points: s.contract_points,
+            set: s.set,
+            nil_points: s.nil_points,
+            bags_taken: s.bags_taken,
+            bag_points: s.bag_points,
+            bag_penalty: s.bag_penalty,
+            change: s.change,
+            score: s.score,
+            bags: s.bags,
+        })
+        .collect()
 }
 
 /// What the game expects of a seat, if anything (a seat that may only look
@@ -105,8 +109,8 @@ pub fn game_view(
         phase: view.phase().to_string(),
         hand: view.hand_number(),
         dealer: view.dealer(),
-        score: view.score().0,
-        bags: view.bags().0,
+        score: view.score(),
+        bags: view.bags(),
         seat: view.seat(),
         cards: view.hand(),
         blind_nil_offered: view.blind_nil_offered(),

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use spades_bots::{AnyPlayer, Budget, Kind, Player, play_out};
-use spades_engine::{Action, Game, GameRng, HandRecord, Preset, Team, View};
+use spades_engine::{Action, Game, GameRng, HandRecord, Preset, Seating, Team, View};
 use spades_protocol::history::HandLine;
 
 use crate::stats::{format_duration, percentile};
@@ -121,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         tally.hands,
         tally.hands as f64 / seconds.max(1e-9)
     );
-    tally.report(&kinds);
+    tally.report(&kinds, rules.seating());
     Ok(())
 }
 
@@ -168,12 +168,13 @@ struct GameResult {
     lines: Vec<u8>,
     hands: u64,
     winner: Option<Team>,
-    /// Per team: contracts made and bid (a team of two nil bidders bids none).
-    contracts: [(u32, u32); 2],
+    /// Per team (two, or four in solo): contracts made and bid (a team of
+    /// two nil bidders bids none).
+    contracts: [(u32, u32); 4],
     /// Per team: nils made and bid.
-    nils: [(u32, u32); 2],
+    nils: [(u32, u32); 4],
     /// Per team: blind nils made and bid.
-    blind_nils: [(u32, u32); 2],
+    blind_nils: [(u32, u32); 4],
     /// Decision times in nanoseconds, per seat.
     decisions: [Vec<u32>; 4],
 }
@@ -196,15 +197,15 @@ fn play_game(
         lines: Vec::new(),
         hands: 0,
         winner: None,
-        contracts: [(0, 0); 2],
-        nils: [(0, 0); 2],
-        blind_nils: [(0, 0); 2],
+        contracts: [(0, 0); 4],
+        nils: [(0, 0); 4],
+        blind_nils: [(0, 0); 4],
         decisions: Default::default(),
     };
     let mut write_error = None;
     play_out(&mut game, &mut players, |record| {
         result.hands += 1;
-        count_hand(record, &mut result);
+        count_hand(record, rules.seating(), &mut result);
         let line = HandLine::new(index, &rules, record);
         if let Err(error) = serde_json::to_writer(&mut result.lines, &line) {
             write_error = Some(error);
@@ -219,12 +220,12 @@ fn play_game(
     Ok(result)
 }
 
-fn count_hand(record: &HandRecord, result: &mut GameResult) {
-    for team in Team::ALL {
+fn count_hand(record: &HandRecord, seating: Seating, result: &mut GameResult) {
+    for team in seating.teams() {
         let t = team.index();
         let mut contract = 0u8;
         let mut counted = 0u8;
-        for seat in team.seats() {
+        for seat in seating.seats_of(team).iter() {
             let bid = record
                 .bids
                 .iter()
@@ -277,10 +278,10 @@ impl Player for Timed {
 struct Tally {
     games: u64,
     hands: u64,
-    wins: [u64; 2],
-    contracts: [(u64, u64); 2],
-    nils: [(u64, u64); 2],
-    blind_nils: [(u64, u64); 2],
+    wins: [u64; 4],
+    contracts: [(u64, u64); 4],
+    nils: [(u64, u64); 4],
+    blind_nils: [(u64, u64); 4],
     decisions: [Vec<u32>; 4],
 }
 
@@ -291,7 +292,7 @@ impl Tally {
         if let Some(winner) = result.winner {
             self.wins[winner.index()] += 1;
         }
-        for t in 0..2 {
+        for t in 0..4 {
             for (total, part) in [
                 (&mut self.contracts[t], result.contracts[t]),
                 (&mut self.nils[t], result.nils[t]),
@@ -306,7 +307,7 @@ impl Tally {
         }
     }
 
-    fn report(&mut self, kinds: &[Kind; 4]) {
+    fn report(&mut self, kinds: &[Kind; 4], seating: Seating) {
         let share = |(part, whole): (u64, u64)| {
             if whole == 0 {
                 format!("{part} of {whole}")
@@ -314,13 +315,16 @@ impl Tally {
                 format!("{part} of {whole} ({:.1}%)", 100.0 * part as f64 / whole as f64)
             }
         };
-        for team in Team::ALL {
+        for team in seating.teams() {
             let t = team.index();
-            let [a, b] = team.seats();
+            let members: Vec<String> = seating
+                .seats_of(team)
+                .iter()
+                .map(|seat| kinds[seat.index()].to_string())
+                .collect();
             eprintln!(
-                "team {t} ({}, {}): won {}; contracts made {}; nils made {}; blind nils made {}",
-                kinds[a.index()],
-                kinds[b.index()],
+                "team {t} ({}): won {}; contracts made {}; nils made {}; blind nils made {}",
+                members.join(", "),
                 share((self.wins[t], self.games)),
                 share(self.contracts[t]),
                 share(self.nils[t]),

@@ -27,7 +27,7 @@ use sqlx::types::Json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-pub use rating::{Rating, rate_game};
+pub use rating::{Finish, Rating, rate_game};
 
 /// The database behind a store.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -395,7 +395,11 @@ pub struct FinishedGame {
     pub id: Uuid,
     /// The winning team; `None` when the game was abandoned.
     pub winner: Option<u8>,
-    pub score: [i32; 2],
+    /// One final score per team: two with partners, four in solo.
+    pub score: Vec<i32>,
+    /// Whether the game was played by partners (two teams) or solo (four
+    /// teams of one, numbered as their seats).
+    pub partners: bool,
     /// Seats whose players were gone for good when the game ended: a loss
     /// for them whatever their team did.
     pub abandoned: [bool; 4],
@@ -404,6 +408,28 @@ pub struct FinishedGame {
     /// The tournament table the game was played at: its result is stored
     /// with the game's.
     pub tournament: Option<TableLink>,
+}
+
+impl FinishedGame {
+    /// The team a seat played for.
+    pub fn team_of(&self, seat: usize) -> u8 {
+        if self.partners {
+            (seat % 2) as u8
+        } else {
+            seat as u8
+        }
+    }
+
+    /// The result as the ratings need it.
+    pub fn outcome(&self) -> Finish<'_> {
+        match <&[i32; 4]>::try_from(self.score.as_slice()) {
+            Ok(score) if !self.partners => Finish::Solo {
+                winner: self.winner,
+                score,
+            },
+            _ => Finish::Partners { winner: self.winner },
+        }
+    }
 }
 
 /// One write of the game journal.
@@ -448,6 +474,20 @@ pub struct GameSummary {
     pub winner: Option<i16>,
     pub score0: Option<i32>,
     pub score1: Option<i32>,
+    /// The third and fourth players' scores of a solo game.
+    pub score2: Option<i32>,
+    pub score3: Option<i32>,
+}
+
+impl GameSummary {
+    /// The final scores, one per team; `None` while the game is played.
+    pub fn scores(&self) -> Option<Vec<i32>> {
+        let two = [self.score0?, self.score1?];
+        match (self.score2, self.score3) {
+            (Some(third), Some(fourth)) => Some(vec![two[0], two[1], third, fourth]),
+            _ => Some(two.to_vec()),
+        }
+    }
 }
 
 /// A seat of a stored game.
@@ -526,7 +566,7 @@ macro_rules! profile_columns {
 }
 macro_rules! game_columns {
     () => {
-        "id, room, room_name, private, number, status, started_at, finished_at, winner, score0, score1"
+        "id, room, room_name, private, number, status, started_at, finished_at, winner, score0, score1, score2, score3"
     };
 }
 
@@ -882,14 +922,16 @@ impl Store {
                     Write::Finished(end) => {
                         let status = if end.winner.is_some() { "finished" } else { "abandoned" };
                         let updated = sqlx::query(
-                            "UPDATE games SET status = $1, finished_at = $2, winner = $3, score0 = $4, score1 = $5 \
-                             WHERE id = $6 AND status = 'playing'",
+                            "UPDATE games SET status = $1, finished_at = $2, winner = $3, score0 = $4, score1 = $5, \
+                             score2 = $6, score3 = $7 WHERE id = $8 AND status = 'playing'",
                         )
                         .bind(status)
                         .bind(end.finished_at)
                         .bind(end.winner.map(i16::from))
-                        .bind(end.score[0])
-                        .bind(end.score[1])
+                        .bind(end.score.first().copied())
+                        .bind(end.score.get(1).copied())
+                        .bind(end.score.get(2).copied())
+                        .bind(end.score.get(3).copied())
                         .bind(end.id)
                         .execute(&mut *tx)
                         .await?
@@ -904,8 +946,8 @@ impl Store {
                                  score1 = $3 WHERE game_id = $4",
                             )
                             .bind(i16::from(winner))
-                            .bind(end.score[0])
-                            .bind(end.score[1])
+                            .bind(end.score.first().copied())
+                            .bind(end.score.get(1).copied())
                             .bind(end.id)
                             .execute(&mut *tx)
                             .await?;
@@ -932,13 +974,13 @@ impl Store {
                                 deviation: ratings[i].2.rating_deviation,
                                 volatility: ratings[i].2.rating_volatility,
                             });
-                            Some(rate_game(&current, end.winner, &end.abandoned))
+                            Some(rate_game(&current, &end.outcome(), &end.abandoned))
                         } else {
                             None
                         };
                         for (i, (seat, account, row)) in ratings.iter().enumerate() {
                             let seat = *seat as usize;
-                            let won = !end.abandoned[seat] && end.winner == Some((seat % 2) as u8);
+                            let won = !end.abandoned[seat] && end.winner == Some(end.team_of(seat));
                             let stats = end.stats[seat];
                             let new = updated_ratings.map(|r| r[i]).unwrap_or(Rating {
                                 rating: row.rating,
@@ -1088,7 +1130,7 @@ impl Store {
     /// A player's most recent games, newest first.
     pub async fn recent_games(&self, account: Uuid, limit: u32) -> Result<Vec<GameSummary>> {
         let sql = "SELECT g.id, g.room, g.room_name, g.private, g.number, g.status, g.started_at, g.finished_at, \
-                   g.winner, g.score0, g.score1 FROM games g JOIN game_players p ON p.game_id = g.id \
+                   g.winner, g.score0, g.score1, g.score2, g.score3 FROM games g JOIN game_players p ON p.game_id = g.id \
                    WHERE p.account_id = $1 ORDER BY g.started_at DESC LIMIT $2";
         Ok(
             on_pool!(self, pool => sqlx::query_as::<_, GameSummary>(sql).bind(account).bind(i64::from(limit))

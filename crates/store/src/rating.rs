@@ -1,10 +1,13 @@
-//! Glicko-2 ratings for a partnership game.
+//! Glicko-2 ratings for a game of four.
 //!
 //! Glicko-2 rates one player against another, so a partnership game is rated
 //! as each player's rating period of two results: one against each opponent,
-//! each the result of his team. A player who abandoned the game loses both,
-//! whatever his team did. Everyone is rated from the ratings held before the
-//! game, as the method requires within one period.
+//! each the result of his team. A game without partners (solo) is three
+//! results for each player, one against each other player: the winner beats
+//! everyone, and the others are ranked by their final scores. A player who
+//! abandoned the game loses every result, whatever his team did. Everyone is
+//! rated from the ratings held before the game, as the method requires
+//! within one period.
 
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
@@ -48,28 +51,59 @@ impl From<Glicko2Rating> for Rating {
     }
 }
 
-/// The four players' ratings after a game, by seat. `winner` is the winning
-/// team (seats 0 and 2 are team 0); `abandoned` marks seats whose players
-/// left for good.
-pub fn rate_game(ratings: &[Rating; 4], winner: Option<u8>, abandoned: &[bool; 4]) -> [Rating; 4] {
+/// How a game ended, as far as ratings go. `winner` is the winning team,
+/// `None` for an abandoned game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish<'a> {
+    /// Two partnerships: seats 0 and 2 are team 0, seats 1 and 3 team 1.
+    Partners { winner: Option<u8> },
+    /// Four players alone, each a team numbered as his seat, with their
+    /// final scores.
+    Solo { winner: Option<u8>, score: &'a [i32; 4] },
+}
+
+/// The four players' ratings after a game, by seat. `abandoned` marks
+/// seats whose players left for good.
+pub fn rate_game(ratings: &[Rating; 4], finish: &Finish<'_>, abandoned: &[bool; 4]) -> [Rating; 4] {
     let config = Glicko2Config::new();
     std::array::from_fn(|seat| {
-        let team = (seat % 2) as u8;
-        let outcome = if abandoned[seat] {
-            Outcomes::LOSS
-        } else {
-            match winner {
-                Some(winner) if winner == team => Outcomes::WIN,
-                Some(_) => Outcomes::LOSS,
-                None => Outcomes::DRAW,
-            }
-        };
-        let opponents: Vec<(Glicko2Rating, Outcomes)> = [(seat + 1) % 4, (seat + 3) % 4]
-            .into_iter()
-            .map(|opponent| (ratings[opponent].into(), outcome))
+        let opponents: Vec<(Glicko2Rating, Outcomes)> = (0..4)
+            .filter(|&other| other != seat && !same_team(finish, seat, other))
+            .map(|other| (ratings[other].into(), outcome(finish, abandoned, seat, other)))
             .collect();
         glicko2_rating_period(&ratings[seat].into(), &opponents, &config).into()
     })
+}
+
+fn same_team(finish: &Finish<'_>, a: usize, b: usize) -> bool {
+    matches!(finish, Finish::Partners { .. }) && a % 2 == b % 2
+}
+
+/// The result of `seat` against `other`, who is not his partner.
+fn outcome(finish: &Finish<'_>, abandoned: &[bool; 4], seat: usize, other: usize) -> Outcomes {
+    if abandoned[seat] {
+        return Outcomes::LOSS;
+    }
+    match *finish {
+        Finish::Partners { winner } => match winner {
+            Some(winner) if usize::from(winner) == seat % 2 => Outcomes::WIN,
+            Some(_) => Outcomes::LOSS,
+            None => Outcomes::DRAW,
+        },
+        Finish::Solo { winner, score } => {
+            if abandoned[other] || winner.is_some_and(|w| usize::from(w) == seat) {
+                Outcomes::WIN
+            } else if winner.is_some_and(|w| usize::from(w) == other) {
+                Outcomes::LOSS
+            } else {
+                match score[seat].cmp(&score[other]) {
+                    std::cmp::Ordering::Greater => Outcomes::WIN,
+                    std::cmp::Ordering::Less => Outcomes::LOSS,
+                    std::cmp::Ordering::Equal => Outcomes::DRAW,
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -79,7 +113,7 @@ mod tests {
     #[test]
     fn winners_go_up_losers_go_down_and_equal_players_move_alike() {
         let fresh = [Rating::default(); 4];
-        let after = rate_game(&fresh, Some(0), &[false; 4]);
+        let after = rate_game(&fresh, &Finish::Partners { winner: Some(0) }, &[false; 4]);
         assert!(after[0].rating > 1500.0 && after[2].rating > 1500.0);
         assert!(after[1].rating < 1500.0 && after[3].rating < 1500.0);
         assert!((after[0].rating - after[2].rating).abs() < 1e-9);
@@ -93,7 +127,11 @@ mod tests {
     #[test]
     fn an_abandoning_player_loses_even_when_his_partner_wins() {
         let fresh = [Rating::default(); 4];
-        let after = rate_game(&fresh, Some(0), &[true, false, false, false]);
+        let after = rate_game(
+            &fresh,
+            &Finish::Partners { winner: Some(0) },
+            &[true, false, false, false],
+        );
         assert!(after[0].rating < 1500.0);
         assert!(after[2].rating > 1500.0);
     }
@@ -110,14 +148,45 @@ mod tests {
         };
         let against_strong = rate_game(
             &[Rating::default(), strong, Rating::default(), strong],
-            Some(0),
+            &Finish::Partners { winner: Some(0) },
             &[false; 4],
         );
         let against_weak = rate_game(
             &[Rating::default(), weak, Rating::default(), weak],
-            Some(0),
+            &Finish::Partners { winner: Some(0) },
             &[false; 4],
         );
         assert!(against_strong[0].rating > against_weak[0].rating);
+    }
+
+    #[test]
+    fn a_solo_game_ranks_the_winner_first_and_the_rest_by_score() {
+        let fresh = [Rating::default(); 4];
+        let score = [320, 510, -40, 100];
+        let finish = Finish::Solo {
+            winner: Some(1),
+            score: &score,
+        };
+        let after = rate_game(&fresh, &finish, &[false; 4]);
+        let mut order: Vec<usize> = (0..4).collect();
+        order.sort_by(|&a, &b| after[b].rating.total_cmp(&after[a].rating));
+        assert_eq!(order, [1, 0, 3, 2], "{after:?}");
+        assert!(after[1].rating > 1500.0 && after[2].rating < 1500.0);
+    }
+
+    #[test]
+    fn a_solo_player_who_abandons_loses_to_everyone() {
+        let fresh = [Rating::default(); 4];
+        let score = [600, 100, 90, 80];
+        let finish = Finish::Solo {
+            winner: Some(0),
+            score: &score,
+        };
+        let after = rate_game(&fresh, &finish, &[true, false, false, false]);
+        assert!(
+            after.iter().skip(1).all(|r| r.rating > after[0].rating),
+            "{after:?}"
+        );
+        assert!(after[0].rating < 1500.0);
     }
 }

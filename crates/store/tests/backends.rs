@@ -120,7 +120,8 @@ fn finished(game: Uuid, winner: Option<u8>) -> FinishedGame {
     FinishedGame {
         id: game,
         winner,
-        score: [512, 230],
+        score: vec![512, 230],
+        partners: true,
         abandoned: [false; 4],
         stats: [PlayerStats {
             bids_made: 3,
@@ -320,6 +321,56 @@ async fn games_with_a_guest_are_not_rated_and_abandoners_lose(store: &Store) {
     assert_eq!(partner.games_won, 1);
     let stored = store.game(game.id).await.unwrap().unwrap();
     assert!(stored.players[0].abandoned && !stored.players[2].abandoned);
+}
+
+/// A solo game (four teams of one) stores its four scores and any of the
+/// four seats as its winner, and rates each player against the three others
+/// by place, the rows that refer to the game kept.
+async fn solo_games_store_four_scores_and_any_winner(store: &Store) {
+    let players = [
+        registered(store, "S0").await,
+        registered(store, "S1").await,
+        registered(store, "S2").await,
+        registered(store, "S3").await,
+    ];
+    let game = new_game(players);
+    let hand = serde_json::json!({"hand": 0, "score": [50, 40, -10, 30]});
+    store
+        .write(&[
+            Write::Started(game.clone()),
+            Write::Hand {
+                game: game.id,
+                hand: 0,
+                record: hand.clone(),
+            },
+            Write::Finished(FinishedGame {
+                winner: Some(3),
+                score: vec![310, 120, -40, 505],
+                partners: false,
+                ..finished(game.id, Some(3))
+            }),
+        ])
+        .await
+        .unwrap();
+    let stored = store.game(game.id).await.unwrap().unwrap();
+    assert_eq!(stored.summary.status, "finished");
+    assert_eq!(stored.summary.winner, Some(3));
+    assert_eq!(stored.summary.scores(), Some(vec![310, 120, -40, 505]));
+    assert_eq!(stored.players.len(), 4);
+    assert_eq!(store.hands(game.id).await.unwrap(), [hand]);
+    let mut ratings = Vec::new();
+    for (seat, player) in players.iter().enumerate() {
+        let profile = store.profile(*player).await.unwrap().unwrap();
+        assert_eq!(profile.games_won, i32::from(seat == 3), "seat {seat}");
+        ratings.push(profile.rating);
+    }
+    // The winner first, then by score: seat 0, seat 1, seat 2.
+    assert!(
+        ratings[3] > ratings[0] && ratings[0] > ratings[1] && ratings[1] > ratings[2],
+        "{ratings:?}"
+    );
+    let recent = store.recent_games(players[1], 10).await.unwrap();
+    assert_eq!(recent[0].scores(), Some(vec![310, 120, -40, 505]));
 }
 
 /// Four guests named after `prefix`.
@@ -777,6 +828,7 @@ macro_rules! suite {
             case!(sessions_expire_and_are_revoked);
             case!(games_are_journaled_resumed_and_finished);
             case!(games_with_a_guest_are_not_rated_and_abandoners_lose);
+            case!(solo_games_store_four_scores_and_any_winner);
             case!(a_failing_batch_stores_nothing);
             case!(the_journal_writer_stores_batches_whole);
             case!(bots_have_accounts_and_their_games_are_not_rated);

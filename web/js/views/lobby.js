@@ -26,6 +26,7 @@ const RULE_FIELDS = [
 
 // The house rules chosen from a list; the first choice keeps the preset's.
 const CHOICE_FIELDS = [
+  ['partners', 'Players', [['true', 'Two partnerships'], ['false', 'Solo: each on his own']]],
   ['deck', 'Pack', [['standard', 'Standard 52'], ['jokers', 'Jokers (2♣ and 2♥ out)'], ['deuce_high', 'Two of spades high']]],
   ['bidding', 'Bidding', [['standard', 'Standard'], ['suicide', 'Suicide'], ['whiz', 'Whiz (your spades or nil)'], ['mirror', 'Mirror (your spades)']]],
   ['leading', 'First lead', [['left_of_dealer', "Dealer's left"], ['dealer', 'Dealer'], ['two_of_clubs', 'Two of clubs']]],
@@ -302,6 +303,12 @@ function buildCreateForm(app) {
       for (const [key, select] of Object.entries(choices)) {
         if (select.value === 'true' || select.value === 'false') rules[key] = select.value === 'true';
         else if (select.value) rules[key] = select.value;
+      }
+      // Solo has nobody to pass cards to: the exchanges are off unless
+      // the player set them (and the server then says why it refuses).
+      if (rules.partners === false) {
+        rules.nil_pass ??= 0;
+        rules.blind_nil_pass ??= 0;
       }
       const options = { rules, private: isPrivate.checked, bots: bots.value };
       if (name.value.trim()) options.name = name.value.trim();

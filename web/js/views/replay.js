@@ -115,7 +115,7 @@ export function mount(root, app, gameId) {
     const active = document.activeElement?.dataset?.testid;
     fill(section,
       h('h1', { id: 'replay-title' }, `Replay: ${game.room_name}`),
-      h('p', { class: 'hint' }, `${formatDate(game.started_at)} · final score ${game.score?.[0] ?? '?'} to ${game.score?.[1] ?? '?'}`),
+      h('p', { class: 'hint' }, `${formatDate(game.started_at)} · final score ${game.score ? game.score.join(' to ') : '?'}`),
       h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
         control('prev-hand', 'Previous hand', '« Hand'),
         control('prev-trick', 'Previous trick', '‹ Trick'),
@@ -125,7 +125,7 @@ export function mount(root, app, gameId) {
         control('next-step', 'Next step', 'Step ›'),
         control('next-trick', 'Next trick', 'Trick ›'),
         control('next-hand', 'Next hand', 'Hand »')),
-      h('p', { 'data-testid': 'replay-hand-label' }, `Hand ${handIndex + 1} of ${records.length} · dealer ${seatNames[record.dealer]} · before it: ${before.score[0]} to ${before.score[1]}`),
+      h('p', { 'data-testid': 'replay-hand-label' }, `Hand ${handIndex + 1} of ${records.length} · dealer ${seatNames[record.dealer]} · before it: ${before.score.join(' to ')}`),
       h('p', { 'data-testid': 'replay-position', role: 'status' }, stepText(record, position, seatNames)),
       h('div', { class: 'felt replay-felt' },
         [0, 1, 2, 3].map((seat) => h('section', { class: `seat pos-${positionOf({ seat: null }, seat)} team-${seat % 2}`, 'data-testid': `replay-seat-${seat}` },
@@ -170,13 +170,20 @@ function stepText(record, position, names) {
 }
 
 function scoreBlock(record, names) {
-  const team = (t) => `${names[t]} & ${names[t + 2]}`;
+  // A record has one score per team: two partnerships, or four players
+  // alone in solo, each numbered as his seat.
+  const solo = record.score.length === 4;
+  const teams = record.score.map((_, t) => t);
+  const seatsOf = (t) => (solo ? [t] : [t, t + 2]);
+  const team = (t) => seatsOf(t).map((seat) => names[seat]).join(' & ');
+  const verb = solo ? 'wins' : 'win';
+  const row = (label, value) => h('tr', {}, h('th', { scope: 'row' }, label), teams.map((t) => h('td', {}, String(value(t)))));
   return h('table', { class: 'hand-score', 'data-testid': 'replay-score' },
-    h('caption', {}, record.winner === null || record.winner === undefined ? 'Hand score' : `Hand score · ${team(record.winner)} win the game`),
-    h('thead', {}, h('tr', {}, h('td', {}), [0, 1].map((t) => h('th', { scope: 'col' }, team(t))))),
+    h('caption', {}, record.winner === null || record.winner === undefined ? 'Hand score' : `Hand score · ${team(record.winner)} ${verb} the game`),
+    h('thead', {}, h('tr', {}, h('td', {}), teams.map((t) => h('th', { scope: 'col' }, team(t))))),
     h('tbody', {},
-      h('tr', {}, h('th', { scope: 'row' }, 'Tricks'), [0, 1].map((t) => h('td', {}, String(record.tricks_won[t] + record.tricks_won[t + 2])))),
-      h('tr', {}, h('th', { scope: 'row' }, 'This hand'), [0, 1].map((t) => h('td', {}, String(record.hand_score[t])))),
-      h('tr', {}, h('th', { scope: 'row' }, 'Score'), [0, 1].map((t) => h('td', {}, String(record.score[t])))),
-      h('tr', {}, h('th', { scope: 'row' }, 'Bags'), [0, 1].map((t) => h('td', {}, String(record.bags[t]))))));
+      row('Tricks', (t) => seatsOf(t).reduce((sum, seat) => sum + record.tricks_won[seat], 0)),
+      row('This hand', (t) => record.hand_score[t]),
+      row('Score', (t) => record.score[t]),
+      row('Bags', (t) => record.bags[t])));
 }

@@ -5,7 +5,7 @@
 import { h } from '../dom.js';
 import { cardBack, cardFace } from './card.js';
 import { cardName, shortName } from '../cards.js';
-import { teamOf } from '../state.js';
+import { hasPartners, teamOf, teamsOf } from '../state.js';
 
 export const SEAT_NAMES = ['North', 'East', 'South', 'West'];
 export const POSITIONS = ['bottom', 'left', 'top', 'right'];
@@ -22,6 +22,7 @@ export function positionOf(state, seat) {
 
 /** A team's name: its players' names, or its compass name while seats are empty. */
 export function teamName(state, team) {
+  if (!hasPartners(state.rules)) return state.seats[team]?.player.name ?? `Seat ${team + 1}`;
   const a = state.seats[team];
   const b = state.seats[team + 2];
   if (a && b) return `${a.player.name} & ${b.player.name}`;
@@ -49,10 +50,12 @@ export function expectedText(expected, passCount) {
 /**
  * What a seat is to the viewer: "You", "Partner", "Left" or "Right" for a
  * player (the left opponent plays next), the compass name for a watcher.
+ * In solo everyone else is an opponent, the one across included.
  */
 export function seatRole(state, seat) {
   if (state.seat === null) return SEAT_NAMES[seat];
-  return ['You', 'Left opponent', 'Partner', 'Right opponent'][(seat - state.seat + 4) % 4];
+  const across = hasPartners(state.rules) ? 'Partner' : 'Opponent across';
+  return ['You', 'Left opponent', across, 'Right opponent'][(seat - state.seat + 4) % 4];
 }
 
 /**
@@ -133,7 +136,7 @@ export function seatPanel(state, seat, actions) {
   }
   if (controls.length) children.push(h('div', { class: 'seat-controls' }, controls));
   return h('section', {
-    class: ['seat', `pos-${positionOf(state, seat)}`, `team-${teamOf(seat)}`, turn && 'is-turn', mine && 'is-me', !info && 'is-empty'].filter(Boolean).join(' '),
+    class: ['seat', `pos-${positionOf(state, seat)}`, `team-${teamOf(seat, state.rules) % 2}`, turn && 'is-turn', mine && 'is-me', !info && 'is-empty'].filter(Boolean).join(' '),
     'data-testid': `seat-${seat}`,
     'data-seat': seat,
     'aria-label': info ? `${label}: ${info.player.name}` : `${label}: empty`,
@@ -175,10 +178,10 @@ export function scoreTable(state) {
   return h('div', {},
     h('table', { class: 'scores', 'data-testid': 'score-table' },
       h('caption', {}, state.handScores.length ? `After hand ${state.lastHandScore.hand + 1}` : 'Running score'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Team'), h('th', { scope: 'col' }, 'Score'), h('th', { scope: 'col' }, 'Bags'))),
-      h('tbody', {}, [0, 1].map((team) => h('tr', {
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, hasPartners(state.rules) ? 'Team' : 'Player'), h('th', { scope: 'col' }, 'Score'), h('th', { scope: 'col' }, 'Bags'))),
+      h('tbody', {}, teamsOf(state.rules).map((team) => h('tr', {
         'data-testid': `score-team-${team}`,
-        class: state.seat !== null && teamOf(state.seat) === team ? 'us' : '',
+        class: state.seat !== null && teamOf(state.seat, state.rules) === team ? 'us' : '',
       },
       h('th', { scope: 'row' }, teamName(state, team)),
       h('td', { 'data-testid': `score-${team}` }, String(state.score[team])),
@@ -189,6 +192,7 @@ export function scoreTable(state) {
 /** The house rules a rule set turns on, each in a few words. */
 export function rulesInWords(rules) {
   const words = [];
+  if (rules.partners === false) words.push('solo: each player on his own, no partners');
   if (rules.deck === 'jokers') words.push('jokers: big joker, little joker and the two of spades above the ace');
   if (rules.deck === 'deuce_high') words.push('the two of spades is the highest trump');
   const bidding = { suicide: 'suicide: one partner bids nil, the other 4 or more', whiz: 'whiz: bid your spades or nil', mirror: 'mirror: bid your spades' };
@@ -233,14 +237,14 @@ export function handScoreTable(state, scored) {
     .filter(Boolean);
   return h('table', { class: 'hand-score', 'data-testid': 'hand-score', 'data-hand': scored.hand },
     h('caption', {}, `Hand ${scored.hand + 1}`),
-    h('thead', {}, h('tr', {}, h('td', {}), [0, 1].map((team) => h('th', { scope: 'col' }, teamName(state, team))))),
+    h('thead', {}, h('tr', {}, h('td', {}), scored.teams.map((_, team) => h('th', { scope: 'col' }, teamName(state, team))))),
     h('tbody', {}, rows.map(([label, value]) => h('tr', {},
       h('th', { scope: 'row' }, label),
       scored.teams.map((team, index) => h('td', { 'data-testid': `hand-score-${label.toLowerCase().replace(/ /g, '-')}-${index}` }, String(value(team))))))),
-    nils.length ? h('tfoot', {}, h('tr', {}, h('td', { colspan: 3 }, nils.join('. ')))) : null);
+    nils.length ? h('tfoot', {}, h('tr', {}, h('td', { colspan: scored.teams.length + 1 }, nils.join('. ')))) : null);
 }
 
-/** A hand's score in two lines, one per team, for the moment it is scored. */
+/** A hand's score in a line per team, for the moment it is scored. */
 export function handScoreSummary(state, scored) {
   return h('div', { class: 'score-summary' },
     h('h3', {}, `Hand ${scored.hand + 1} scored`),

@@ -7,7 +7,7 @@ import { fill, findByKey, focusKey, formatClock, h, redraw } from '../dom.js';
 import { sortForProtocol, shortName } from '../cards.js';
 import { hashFor } from '../router.js';
 import { describe } from '../messages.js';
-import { partnerOf, teamOf } from '../state.js';
+import { partnerOf, teamOf, teamsOf } from '../state.js';
 import { cardButton } from './card.js';
 import {
   bidText, describeEntry, expectedText, handScoreSummary, handScoreTable, hiddenHand, lastTrickPanel,
@@ -297,7 +297,7 @@ export function mount(root, app, code) {
       const { gave, got } = state.exchange;
       if (gave.length || got.length) {
         parts.push(h('p', { class: 'exchange', 'data-testid': 'exchange-summary' },
-          gave.length ? `You gave ${gave.map(shortName).join(' ')} to ${state.nameOf(partnerOf(state.seat))}. ` : '',
+          gave.length ? `You gave ${gave.map(shortName).join(' ')} to ${state.nameOf(partnerOf(state.seat, state.rules))}. ` : '',
           got.length ? `You got ${got.map(shortName).join(' ')}.` : ''));
       }
     }
@@ -319,7 +319,8 @@ export function mount(root, app, code) {
   }
 
   function bidPanel() {
-    const partner = state.bids[partnerOf(state.seat)];
+    const partnerSeat = partnerOf(state.seat, state.rules);
+    const partner = partnerSeat === null ? null : state.bids[partnerSeat];
     return h('div', { class: 'bid-panel', role: 'group', 'aria-labelledby': 'bid-title' },
       h('h2', { id: 'bid-title', tabindex: '-1', 'data-primary': '' }, 'Your bid'),
       partner ? h('p', { class: 'hint' }, `Your partner: ${bidText(partner)}.`) : null,
@@ -339,7 +340,7 @@ export function mount(root, app, code) {
     const count = state.passCount;
     return h('div', { class: 'pass-panel' },
       h('p', {},
-        `Choose ${count} cards to give to ${state.nameOf(partnerOf(state.seat))}, then confirm. Chosen: ${view.selected.size} of ${count}.`),
+        `Choose ${count} cards to give to ${state.nameOf(partnerOf(state.seat, state.rules))}, then confirm. Chosen: ${view.selected.size} of ${count}.`),
       h('button', {
         type: 'button', class: 'primary', 'data-testid': 'pass-confirm', disabled: view.selected.size !== count,
         onclick: passSelected,
@@ -351,12 +352,12 @@ export function mount(root, app, code) {
     let headline = 'The game was abandoned.';
     if (won !== null) {
       headline = state.seat !== null
-        ? (teamOf(state.seat) === won ? 'You won!' : `${teamName(state, won)} won.`)
+        ? (teamOf(state.seat, state.rules) === won ? 'You won!' : `${teamName(state, won)} won.`)
         : `${teamName(state, won)} won.`;
     }
     return h('div', { class: 'game-over', 'data-testid': 'game-over', role: 'alert' },
       h('h2', { 'data-testid': 'game-winner', 'data-winner': won ?? '' }, headline),
-      h('p', {}, `Final score: ${teamName(state, 0)} ${state.score[0]}, ${teamName(state, 1)} ${state.score[1]}.`),
+      h('p', {}, `Final score: ${teamsOf(state.rules).map((team) => `${teamName(state, team)} ${state.score[team]}`).join(', ')}.`),
       h('div', { class: 'button-row' },
         state.seat !== null ? h('button', {
           type: 'button', class: 'primary', 'data-testid': 'new-game', 'data-primary': '',

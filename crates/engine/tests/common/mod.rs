@@ -25,8 +25,8 @@ pub fn game_with(rules: RuleSet, dealer: u8, hands: [&str; 4], score: [i32; 2]) 
     let deal = Deal {
         dealer: seat(dealer),
         hands: BySeat(hands.map(cards)),
-        score: ByTeam(score),
-        bags: ByTeam([0, 0]),
+        score: ByTeam::from(score),
+        bags: ByTeam::from([0, 0]),
         hand_number: 0,
     };
     Game::from_deal(rules, 99, deal).expect("the written hands are one pack")

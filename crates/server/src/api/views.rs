@@ -71,6 +71,7 @@ pub(crate) fn leaderboard_row(stored: store::Profile, rank: u32) -> Result<Leade
 }
 
 pub(crate) fn recent_game(game: store::GameSummary) -> Result<RecentGame> {
+    let score = game.scores();
     Ok(RecentGame {
         id: game.id,
         number: count("game number", game.number)?,
@@ -80,6 +81,7 @@ pub(crate) fn recent_game(game: store::GameSummary) -> Result<RecentGame> {
         room_name: game.room_name,
         started_at: game.started_at,
         finished_at: game.finished_at,
+        score,
         score0: game.score0,
         score1: game.score1,
     })
@@ -90,6 +92,7 @@ pub(crate) fn recent_game(game: store::GameSummary) -> Result<RecentGame> {
 pub(crate) fn game_record(game: store::StoredGame) -> Result<GameRecord> {
     let summary = game.summary;
     let status: GameStatus = word("game status", &summary.status)?;
+    let score = summary.scores();
     let over = status != GameStatus::Playing;
     let players = game
         .players
@@ -121,7 +124,7 @@ pub(crate) fn game_record(game: store::StoredGame) -> Result<GameRecord> {
         started_at: summary.started_at,
         finished_at: summary.finished_at,
         winner: team("winner", summary.winner)?,
-        score: summary.score0.zip(summary.score1).map(<[i32; 2]>::from),
+        score,
         players,
         rules: rules(&game.rules)?,
         seed: over.then(|| game.seed.to_string()),

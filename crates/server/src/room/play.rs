@@ -177,13 +177,13 @@ impl Room {
                     self.emit(SeatSet::EMPTY, |_| EventKind::HandScored {
                         hand,
                         tricks_won,
-                        teams,
+                        teams: teams.clone(),
                     });
                 }
             }
             Event::HandStarted { .. } => self.emit_hand_started(),
             Event::GameEnded { winner } => {
-                let (score, game_id) = (game.score().0, table.id.to_string());
+                let (score, game_id) = (game.score(), table.id.to_string());
                 self.emit(SeatSet::EMPTY, |_| EventKind::GameOver {
                     game_id: game_id.clone(),
                     winner: Some(winner),
@@ -286,7 +286,8 @@ impl Room {
             self.pending.push(Write::Finished(FinishedGame {
                 id: table.id,
                 winner: table.game.winner().map(|team: Team| team.index() as u8),
-                score: table.game.score().0,
+                score: table.game.score().as_slice().to_vec(),
+                partners: table.game.rules().partners,
                 abandoned: Seat::ALL.map(|seat| table.away.contains(seat)),
                 stats: table.stats,
                 finished_at: OffsetDateTime::now_utc(),

@@ -127,7 +127,7 @@ pub(super) fn count_hand(game: &Game, stats: &mut [PlayerStats; 4]) {
             counts.nils_tried += 1;
             counts.nils_made += u32::from(record.tricks_won[seat] == 0);
         } else {
-            let team = scores[seat.team()];
+            let team = scores[game.rules().seating().team_of(seat)];
             counts.bids_total += 1;
             counts.bids_made += u32::from(team.counted_tricks >= team.contract);
         }

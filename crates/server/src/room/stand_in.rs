@@ -66,7 +66,7 @@ impl Room {
         let Some(table) = self.stage.table() else {
             return;
         };
-        let (score, game_id) = (table.game.score().0, table.id.to_string());
+        let (score, game_id) = (table.game.score(), table.id.to_string());
         self.emit(SeatSet::EMPTY, |_| EventKind::GameOver {
             game_id: game_id.clone(),
             winner: None,

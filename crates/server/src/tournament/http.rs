@@ -125,6 +125,13 @@ async fn create(
             .ok_or_else(|| bad("the preset is not one of those GET /api/presets lists"))?
             .rules(),
     };
+    if !base.partners {
+        // Brackets, standings and table results are kept by partnership:
+        // a tournament seats pairs and advances the winning pair.
+        return Err(bad(
+            "tournaments are played in partnerships: the solo preset cannot be used for one",
+        ));
+    }
     // Whatever the preset, a tournament game is bounded: to 300, out at
     // -300 and seven hands unless the organiser says otherwise.
     let rules = RuleSet {
