@@ -228,4 +228,21 @@ async fn a_player_at_a_game_cannot_queue_and_a_partner_must_be_another() {
         })
         .await;
     assert_eq!(refused(himself), ErrorCode::BadPartner);
+    // Solo has no partners to sit with: a pair is refused, a single queues.
+    let pair = lonely
+        .request(|id| ClientMessage::Queue {
+            id,
+            rules: Preset::Solo,
+            partner: Some("Echo".into()),
+        })
+        .await;
+    assert_eq!(refused(pair), ErrorCode::BadPartner);
+    lonely
+        .request(|id| ClientMessage::Queue {
+            id,
+            rules: Preset::Solo,
+            partner: None,
+        })
+        .await
+        .expect("a single player queues for solo");
 }

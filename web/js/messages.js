@@ -27,7 +27,7 @@ export const SOCKET_ERRORS = {
   not_owner: 'Only the person who opened the table can do that.',
   not_a_bot: 'No bot sits in that seat.',
   not_queued: 'You are not waiting for quick play.',
-  bad_partner: 'Name another player as your partner (not yourself).',
+  bad_partner: 'Name another player as your partner (not yourself); solo is played without partners.',
   tournament_not_found: 'There is no such tournament.',
   tournament_table: 'A tournament table plays one game, and the tournament seats it.',
   chat_too_long: 'Chat messages are at most 300 characters.',

@@ -362,6 +362,13 @@ impl Session {
     }
 
     async fn queue(&mut self, id: MessageId, player: PlayerRef, rules: Preset, partner: Option<String>) {
+        if partner.is_some() && !rules.rules().partners {
+            return self.send_error(
+                Some(id),
+                ErrorCode::BadPartner,
+                "solo is played without partners: queue alone",
+            );
+        }
         let partner = match partner {
             None => None,
             Some(name) => match identity::clean_name(&name) {
