@@ -6,7 +6,7 @@
 //! partner's nil, attack an opponent's, duck once the contract is made).
 //! It has no randomness: the same view always gives the same action.
 
-use spades_engine::{Action, Bid, BidChoices, Card, CardSet, Deck, Legal, Rank, Seat, Suit, View};
+use spades_engine::{Action, Bid, BidChoices, Bidding, Card, CardSet, Deck, Legal, Rank, Seat, Suit, View};
 
 use crate::Player;
 use crate::knowledge::{Knowledge, beats};
@@ -46,6 +46,11 @@ pub fn decide(k: &Knowledge, legal: Legal) -> Option<Action> {
 /// How far the bidding estimate is rounded: below one half, so that a hand
 /// bids a little under its expected tricks and contracts are made.
 pub const BID_ROUNDING: f32 = 0.3;
+
+/// The most nil danger (see [`nil_danger`]) and the most expected tricks
+/// with which the first partner to bid in suicide takes the nil himself.
+const SUICIDE_NIL_DANGER: u32 = 4;
+const SUICIDE_NIL_ESTIMATE: f32 = 3.0;
 
 /// The tricks a hand may be expected to take on its own, with the trumps
 /// of `deck` (whose top trumps may be jokers or a raised two).
@@ -181,6 +186,9 @@ pub fn fit_bid(k: &Knowledge, wanted: Bid, choices: BidChoices) -> Option<Bid> {
         return Some(wanted);
     }
     let numbers = choices.without(BidChoices::NIL);
+    if k.rules.bidding == Bidding::Suicide && choices.has_nil() && !numbers.is_empty() {
+        return Some(suicide_first_bid(k, numbers));
+    }
     let nil_safe = nil_danger(k.hand) <= u32::from(k.rules.nil_pass) + 1;
     let target = match wanted {
         Bid::Tricks(n) => n,
@@ -194,6 +202,25 @@ pub fn fit_bid(k: &Knowledge, wanted: Bid, choices: BidChoices) -> Option<Bid> {
         numbers
     };
     Bid::new(pool.nearest(target)?).ok()
+}
+
+/// In suicide the first partner of a team to bid chooses who bids nil,
+/// and the other is then held to it whatever he holds. So the choice is
+/// between this hand and an unknown one: a hand that would keep a nil
+/// about as well as an average hand takes the nil, and a stronger one bids
+/// its number (at least the 4 the rule asks for), leaving the nil to the
+/// partner.
+fn suicide_first_bid(k: &Knowledge, numbers: BidChoices) -> Bid {
+    let estimate = estimate_tricks(k.hand, k.rules.deck);
+    let danger = nil_danger(k.hand);
+    if danger <= SUICIDE_NIL_DANGER && estimate < SUICIDE_NIL_ESTIMATE {
+        return Bid::Nil;
+    }
+    let target = (estimate + BID_ROUNDING).floor().max(1.0) as u8;
+    numbers
+        .nearest(target)
+        .and_then(|n| Bid::new(n).ok())
+        .unwrap_or(Bid::Nil)
 }
 
 /// Blind nil is worth its risk only to a team far behind or about to lose.

@@ -179,6 +179,34 @@ mod bidding {
     }
 
     #[test]
+    fn in_suicide_the_weaker_first_partner_takes_the_nil() {
+        let deal = [
+            "AS KS QS JS 5S AH KH AD KD 2C 3C 4C 5C",
+            "2S 3S 4H 2H 3H 5H 2D 3D 4D 6C 7C 8C 9C",
+            "6S 7S 8S QH JH TH 9H QD JD TD TC JC QC",
+            "9S TS 4S 6H 7H 8H 5D 6D 7D 8D AC KC 9D",
+        ];
+        let rules = RuleSet {
+            blind_nil: false,
+            ..Preset::Suicide.rules()
+        };
+        let mut game = game_with(rules, 3, deal, [0, 0]);
+        // The strong hand bids its tricks and leaves the nil to its partner.
+        let Action::Bid(Bid::Tricks(tricks)) = basic_choice(&game, 0) else {
+            panic!("a number bid for the strong hand")
+        };
+        assert!(tricks >= 4, "bid {tricks}");
+        act(&mut game, 0, Action::Bid(Bid::Tricks(tricks)));
+        // The weak hand, first of its team, takes the nil itself.
+        assert_eq!(basic_choice(&game, 1), Action::Bid(Bid::Nil));
+        act(&mut game, 1, Action::Bid(Bid::Nil));
+        // The partners are then held to the other half of the rule.
+        assert_eq!(basic_choice(&game, 2), Action::Bid(Bid::Nil));
+        act(&mut game, 2, Action::Bid(Bid::Nil));
+        assert!(matches!(basic_choice(&game, 3), Action::Bid(Bid::Tricks(4..))));
+    }
+
+    #[test]
     fn blind_nil_only_when_far_behind() {
         let far_behind = game_with(RuleSet::CLASSIC, 3, NIL_DEAL, [-250, 100]);
         assert_eq!(far_behind.legal(seat(0)), Legal::BlindNilOrLook);
