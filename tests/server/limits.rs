@@ -394,3 +394,52 @@ async fn the_load_test_names_the_setting_that_turns_it_away() {
         "{errors}"
     );
 }
+
+/// A short load test of two tables runs to its report: think times spread
+/// around the mean, tables started over the stagger, no error, and the
+/// server's CPU per hand or per action, split into user and system time.
+#[tokio::test]
+async fn a_short_load_test_reports_its_pace_and_the_cpu_per_action() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
+    command
+        .env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "0")
+        .env("SPADES_MAX_SOCKETS_PER_ADDRESS", "0");
+    let server = start(command).await;
+    let mut loadtest = Command::new(env!("CARGO_BIN_EXE_spades"));
+    loadtest
+        .args(["loadtest", "--server", &server.url()])
+        .args(["--tables", "2", "--duration", "2", "--think", "20"])
+        .args(["--stagger", "0.5", "--think-spread", "0.5"])
+        .stdin(std::process::Stdio::null());
+    let output = tokio::time::timeout(
+        Duration::from_secs(60),
+        tokio::task::spawn_blocking(move || loadtest.output()),
+    )
+    .await
+    .expect("the load test neither stopped nor finished")
+    .unwrap()
+    .expect("the load test runs");
+    let report = String::from_utf8_lossy(&output.stdout);
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{report}\n{errors}");
+    assert!(
+        report.contains("think 20 ms ± 50%, started over 0.5 s"),
+        "{report}"
+    );
+    assert!(report.contains("\nerrors 0\n"), "{report}");
+    let actions: u64 = report
+        .lines()
+        .find_map(|line| line.strip_prefix("actions "))
+        .and_then(|rest| rest.split(':').next())
+        .and_then(|count| count.parse().ok())
+        .expect("an actions line");
+    assert!(actions > 20, "{report}");
+    // The server's line: CPU per hand (when a hand ended) and per action,
+    // then the same for user and for system time.
+    let server_line = report
+        .lines()
+        .find(|line| line.starts_with("server pid"))
+        .unwrap_or_else(|| panic!("the server's CPU line: {report}"));
+    assert!(server_line.contains("µs per action; user "), "{server_line}");
+    assert!(server_line.contains("µs per action, system "), "{server_line}");
+}

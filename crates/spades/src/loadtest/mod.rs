@@ -4,6 +4,12 @@
 //! Each table is a private room; its four clients play plain legal moves
 //! after a think time, and the first client starts a new game whenever one
 //! ends, so every table plays for the whole run.
+//!
+//! To look like people rather than a metronome, each think time is drawn
+//! at random around `--think` (`--think-spread`), and the tables start
+//! their first games spread over `--stagger` seconds. Without both, every
+//! table would end its hands in the same instant, and the latency figures
+//! would measure those synchronised bursts rather than the server.
 
 use std::fs;
 use std::sync::Arc;
@@ -37,6 +43,15 @@ pub struct Args {
     /// server asks.
     #[arg(long, default_value_t = 500)]
     think: u64,
+    /// How far think times stray from `--think`: each is drawn uniformly
+    /// between think × (1 − spread) and think × (1 + spread). 0 makes every
+    /// think time exactly `--think`.
+    #[arg(long, default_value_t = 0.5)]
+    think_spread: f64,
+    /// Seconds over which the tables start their first games, evenly
+    /// spaced; measuring begins once the last one has started.
+    #[arg(long, default_value_t = 2.0)]
+    stagger: f64,
     /// The server's process id, for its CPU time and memory. Found from the
     /// listening port when the server runs on this machine.
     #[arg(long)]
@@ -79,6 +94,26 @@ struct Totals {
 /// server's metrics.
 const OWN_FILES: u64 = 16;
 
+/// When a table starts and how long its players think.
+#[derive(Clone, Copy, Debug)]
+struct Pace {
+    think_ms: u64,
+    spread: f64,
+    start_at: tokio::time::Instant,
+}
+
+impl Pace {
+    /// One think time, uniform between think × (1 − spread) and
+    /// think × (1 + spread), to the microsecond.
+    fn think(&self, rng: &mut spades_engine::GameRng) -> Duration {
+        let mean = self.think_ms as f64 * 1000.0;
+        let low = mean * (1.0 - self.spread);
+        let width = (2.0 * mean * self.spread) as u32;
+        let offset = if width == 0 { 0 } else { rng.below(width + 1) };
+        Duration::from_micros((low as u64).saturating_add(u64::from(offset)))
+    }
+}
+
 /// What a client knows about its last action until the server confirms it.
 struct Pending {
     sent: Instant,
@@ -96,6 +131,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 async fn run_async(args: Args) -> anyhow::Result<()> {
     if args.tables == 0 {
         bail!("--tables must be at least 1");
+    }
+    if !(0.0..=1.0).contains(&args.think_spread) {
+        bail!("--think-spread must be between 0 and 1");
+    }
+    if !(0.0..=600.0).contains(&args.stagger) {
+        bail!("--stagger must be between 0 and 600 seconds");
     }
     let sockets = args.tables as u64 * 4;
     if let Some(limit) = crate::limits::raise_open_files()
@@ -116,17 +157,26 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     // Ramp up: seat every table, a few at a time.
     let totals = Arc::new(Totals::default());
     let ramp = Arc::new(Semaphore::new(args.ramp.max(1)));
-    let think = Duration::from_millis(args.think);
     let setup_started = Instant::now();
+    let stagger = Duration::from_secs_f64(args.stagger);
     let mut setups = Vec::with_capacity(args.tables);
     for table in 0..args.tables {
         let (url, ramp, totals) = (args.server.clone(), ramp.clone(), totals.clone());
+        let pace = Pace {
+            think_ms: args.think,
+            spread: args.think_spread,
+            start_at: (setup_started + stagger.mul_f64(table as f64 / args.tables as f64)).into(),
+        };
         setups.push(tokio::spawn(async move {
             let _permit = ramp.acquire_owned().await.expect("the semaphore stays open");
             seat_table(&url, table).await.map(|clients| {
                 clients
                     .into_iter()
-                    .map(|(client, state)| tokio::spawn(play(client, state, think, totals.clone())))
+                    .enumerate()
+                    .map(|(seat, (client, state))| {
+                        let seed = (table * 4 + seat) as u64;
+                        tokio::spawn(play(client, state, pace, seed, totals.clone()))
+                    })
                     .collect::<Vec<_>>()
             })
         }));
@@ -135,6 +185,8 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     for setup in setups {
         players.extend(setup.await.context("a setup task failed")??);
     }
+    // Every table has started its first game by the end of the stagger.
+    tokio::time::sleep_until((setup_started + stagger).into()).await;
     eprintln!(
         "{} tables ({} connections) seated in {:.1} s; measuring for {} s",
         args.tables,
@@ -180,8 +232,11 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let hands = totals.hands.load(Ordering::SeqCst);
     let connections = args.tables * 4;
     println!(
-        "tables {} ({connections} connections), think {} ms, measured {elapsed:.1} s",
-        args.tables, args.think
+        "tables {} ({connections} connections), think {} ms ± {:.0}%, started over {} s, measured {elapsed:.1} s",
+        args.tables,
+        args.think,
+        100.0 * args.think_spread,
+        args.stagger
     );
     println!("hands {hands} ({:.1} per second)", hands as f64 / elapsed);
     println!(
@@ -226,23 +281,36 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
             bucket_bound(&after.bounds, &waits, 0.99),
         );
     }
+    let actions = totals.actions.load(Ordering::SeqCst);
+    // At a human pace a short run may see no whole hand, but many actions.
     let per_hand = |cpu: f64| {
+        let mut parts = Vec::new();
         if hands > 0 {
-            format!("{:.3} ms per hand", 1000.0 * cpu / hands as f64)
+            parts.push(format!("{:.3} ms per hand", 1000.0 * cpu / hands as f64));
+        }
+        if actions > 0 {
+            parts.push(format!("{:.1} µs per action", 1e6 * cpu / actions as f64));
+        }
+        if parts.is_empty() {
+            "no actions".into()
         } else {
-            "no hands".into()
+            parts.join(", ")
         }
     };
     match (pid, before_setup, after_setup, at_end) {
         (Some(pid), Some(before), Some(after), Some(end)) => {
             let cpu = end.cpu_seconds - after.cpu_seconds;
+            let user = end.user_seconds - after.user_seconds;
+            let system = end.system_seconds - after.system_seconds;
             let per_connection = |stats: ProcessStats| {
                 stats.resident_kib.saturating_sub(before.resident_kib) as f64 / connections as f64
             };
             println!(
-                "server pid {pid}: CPU {cpu:.2} s ({}), resident {:.1} MiB (peak {:.1} MiB), \
+                "server pid {pid}: CPU {cpu:.2} s ({}; user {}, system {}), resident {:.1} MiB (peak {:.1} MiB), \
                  {:.1} KiB per connection once seated, {:.1} KiB at the end",
                 per_hand(cpu),
+                per_hand(user),
+                per_hand(system),
                 end.resident_kib as f64 / 1024.0,
                 end.peak_kib as f64 / 1024.0,
                 per_connection(after),
@@ -304,9 +372,8 @@ async fn seat_table(url: &str, table: usize) -> anyhow::Result<Vec<(Client, Tabl
         let seat = spades_engine::Seat::new(seat as u8);
         client.request(|id| ClientMessage::Sit { id, seat }).await?;
     }
-    clients[0].0.request(|id| ClientMessage::StartGame { id }).await?;
-    // What arrived while waiting for the replies tells each client its seat
-    // and the start of the game.
+    // What arrived while waiting for the replies tells each client its seat.
+    // The first client starts the game when the table's turn comes.
     for (client, state) in &mut clients {
         for message in client.take_pending() {
             state.apply(&message);
@@ -356,18 +423,37 @@ fn refusal(body: Option<&[u8]>) -> String {
 
 /// Plays until the run stops; returns this client's latency samples in
 /// microseconds.
-async fn play(mut client: Client, mut state: TableState, think: Duration, totals: Arc<Totals>) -> Vec<u32> {
+async fn play(
+    mut client: Client,
+    mut state: TableState,
+    pace: Pace,
+    seed: u64,
+    totals: Arc<Totals>,
+) -> Vec<u32> {
     let mut samples = Vec::new();
     let mut acted_on = 0;
     let mut pending: Option<Pending> = None;
     let first = state.seat.is_some_and(|seat| seat.index() == 0);
+    let mut rng = spades_engine::GameRng::new(seed);
     let stop = totals.stop.child_token();
     let stopped = stop.cancelled();
     tokio::pin!(stopped);
+    if first {
+        tokio::select! {
+            () = &mut stopped => return samples,
+            () = tokio::time::sleep_until(pace.start_at) => {}
+        }
+        let id = client.next_id();
+        if client.send(&ClientMessage::StartGame { id }).await.is_err() {
+            totals.errors.fetch_add(1, Ordering::Relaxed);
+            return samples;
+        }
+    }
     loop {
         if state.my_turn() && acted_on < state.turn_seq {
             let Some(mv) = state.decide(false) else { break };
             acted_on = state.turn_seq;
+            let think = pace.think(&mut rng);
             if !think.is_zero() {
                 tokio::select! {
                     () = &mut stopped => break,
@@ -495,6 +581,8 @@ fn millis(micros: Option<u32>) -> String {
 #[derive(Clone, Copy, Debug)]
 struct ProcessStats {
     cpu_seconds: f64,
+    user_seconds: f64,
+    system_seconds: f64,
     resident_kib: u64,
     peak_kib: u64,
 }
@@ -509,7 +597,9 @@ impl ProcessStats {
         // are counted from after it. utime and stime are fields 14 and 15.
         let after_name = &stat[stat.rfind(')')? + 2..];
         let fields: Vec<&str> = after_name.split_whitespace().collect();
-        let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        let user: u64 = fields.get(11)?.parse().ok()?;
+        let system: u64 = fields.get(12)?.parse().ok()?;
+        let ticks = user + system;
         let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
         let kib = |key: &str| {
             status
@@ -520,6 +610,8 @@ impl ProcessStats {
         };
         Some(ProcessStats {
             cpu_seconds: ticks as f64 / TICKS_PER_SECOND,
+            user_seconds: user as f64 / TICKS_PER_SECOND,
+            system_seconds: system as f64 / TICKS_PER_SECOND,
             resident_kib: kib("VmRSS:")?,
             peak_kib: kib("VmHWM:")?,
         })
@@ -625,6 +717,30 @@ fn listening_pid(port: u16) -> Option<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn think_times_spread_evenly_around_the_mean() {
+        let pace = |spread| Pace {
+            think_ms: 500,
+            spread,
+            start_at: tokio::time::Instant::now(),
+        };
+        let mut rng = spades_engine::GameRng::new(7);
+        let spread = pace(0.5);
+        let times: Vec<u128> = (0..10_000).map(|_| spread.think(&mut rng).as_micros()).collect();
+        assert!(times.iter().all(|&t| (250_000..=750_000).contains(&t)));
+        let mean = times.iter().sum::<u128>() / times.len() as u128;
+        assert!((490_000..=510_000).contains(&mean), "mean {mean} µs");
+        // Both halves of the range are used.
+        assert!(times.iter().any(|&t| t < 300_000) && times.iter().any(|&t| t > 700_000));
+        let exact = pace(0.0);
+        assert_eq!(exact.think(&mut rng), Duration::from_millis(500));
+        let none = Pace {
+            think_ms: 0,
+            ..spread
+        };
+        assert_eq!(none.think(&mut rng), Duration::ZERO);
+    }
 
     #[test]
     fn a_refusal_names_the_setting_to_change() {
