@@ -141,6 +141,9 @@ test('four pages play a solo game, each on his own', { skip: skip ?? false, time
         const across = (player.seat + 2) % 4;
         const role = await player.page.locator(`[data-testid="seat-name-${across}"]`).locator("xpath=..").locator(".seat-compass").textContent();
         assert.match(role, /opponent across/i);
+        // Nor do the seats wear the two partnerships' colours.
+        const coloured = await player.page.locator('.seat.team-0, .seat.team-1').count();
+        assert.equal(coloured, 0);
         await shoot(player.page, 'solo-table', { table: true });
       }
       return null;

@@ -128,7 +128,8 @@ export function mount(root, app, gameId) {
       h('p', { 'data-testid': 'replay-hand-label' }, `Hand ${handIndex + 1} of ${records.length} · dealer ${seatNames[record.dealer]} · before it: ${before.score.join(' to ')}`),
       h('p', { 'data-testid': 'replay-position', role: 'status' }, stepText(record, position, seatNames)),
       h('div', { class: 'felt replay-felt' },
-        [0, 1, 2, 3].map((seat) => h('section', { class: `seat pos-${positionOf({ seat: null }, seat)} team-${seat % 2}`, 'data-testid': `replay-seat-${seat}` },
+        // Partnerships wear their colours; in solo nobody shares one.
+        [0, 1, 2, 3].map((seat) => h('section', { class: `seat pos-${positionOf({ seat: null }, seat)}${game.rules?.partners === false ? '' : ` team-${seat % 2}`}`, 'data-testid': `replay-seat-${seat}` },
           h('div', { class: 'seat-compass' }, SEAT_NAMES[seat]),
           h('div', { class: 'seat-name' }, seatNames[seat]),
           h('div', { class: 'seat-score' }, `${bidText(position.bids[seat]) ?? 'No bid yet'} · Took ${position.tricksWon[seat]}`),

@@ -136,7 +136,7 @@ export function seatPanel(state, seat, actions) {
   }
   if (controls.length) children.push(h('div', { class: 'seat-controls' }, controls));
   return h('section', {
-    class: ['seat', `pos-${positionOf(state, seat)}`, `team-${teamOf(seat, state.rules) % 2}`, turn && 'is-turn', mine && 'is-me', !info && 'is-empty'].filter(Boolean).join(' '),
+    class: ['seat', `pos-${positionOf(state, seat)}`, hasPartners(state.rules) && `team-${teamOf(seat, state.rules)}`, turn && 'is-turn', mine && 'is-me', !info && 'is-empty'].filter(Boolean).join(' '),
     'data-testid': `seat-${seat}`,
     'data-seat': seat,
     'aria-label': info ? `${label}: ${info.player.name}` : `${label}: empty`,
