@@ -23,14 +23,38 @@ const JOKER_PACK = [...'CDHS'].flatMap((suit) => [...'23456789TJQKA'].map((rank)
   .concat(['BJ', 'LJ'])
   .sort();
 
-test('four pages play the jokers preset, the first hand without bids', { skip: skip ?? false, timeout: 240_000 }, async () => {
-  const names = ['Ida', 'Jo', 'Kit', 'Lee'];
+/** Four pages, one per name, seated in that order. */
+async function fourPages(names) {
   const players = [];
   for (const [seat, name] of names.entries()) {
     const player = await newPlayer(browser, name, { device: { viewport: WIDE } });
     Object.assign(player, { seat, name });
     players.push(player);
   }
+  return players;
+}
+
+/**
+ * The host opens the table his form describes and sits in seat 0; the
+ * other pages sign in, join it from the lobby and take their seats.
+ */
+async function openAndFill(host, players) {
+  await byId(host.page, 'create-room').click();
+  await byId(host.page, 'room-code').waitFor();
+  const code = await byId(host.page, 'room-code').textContent();
+  await byId(host.page, 'sit-0').click();
+  for (const player of players.slice(1)) {
+    await guestSignIn(player.page, player.name);
+    await player.page.locator(`[data-testid="room-join"][data-room="${code}"]`).click();
+    await byId(player.page, 'room-code').waitFor();
+    await byId(player.page, `sit-${player.seat}`).click();
+  }
+  await waitIn(host.page, () => [0, 1, 2, 3].every((seat) => document.querySelector(`[data-testid="seat-name-${seat}"]`)?.textContent !== 'Empty seat'));
+}
+
+test('four pages play the jokers preset, the first hand without bids', { skip: skip ?? false, timeout: 240_000 }, async () => {
+  const names = ['Ida', 'Jo', 'Kit', 'Lee'];
+  const players = await fourPages(names);
   const [ida] = players;
 
   // Ida opens a jokers table of two hands, the first without bids; the
@@ -42,17 +66,7 @@ test('four pages play the jokers preset, the first hand without bids', { skip: s
   await byId(ida.page, 'rule-options').click();
   await byId(ida.page, 'rule-max_hands').fill('2');
   await byId(ida.page, 'rule-unbid_first_hand').selectOption('true');
-  await byId(ida.page, 'create-room').click();
-  await byId(ida.page, 'room-code').waitFor();
-  const code = await byId(ida.page, 'room-code').textContent();
-  await byId(ida.page, 'sit-0').click();
-  for (const player of players.slice(1)) {
-    await guestSignIn(player.page, player.name);
-    await player.page.locator(`[data-testid="room-join"][data-room="${code}"]`).click();
-    await byId(player.page, 'room-code').waitFor();
-    await byId(player.page, `sit-${player.seat}`).click();
-  }
-  await waitIn(ida.page, () => [0, 1, 2, 3].every((seat) => document.querySelector(`[data-testid="seat-name-${seat}"]`)?.textContent !== 'Empty seat'));
+  await openAndFill(ida, players);
   // The table tells its rules in words.
   const limits = await byId(ida.page, 'score-table').locator('xpath=..').textContent();
   assert.match(limits, /jokers: big joker, little joker and the two of spades above the ace/);
@@ -101,29 +115,14 @@ test('four pages play the jokers preset, the first hand without bids', { skip: s
 // the game gives four scores.
 test('four pages play a solo game, each on his own', { skip: skip ?? false, timeout: 240_000 }, async () => {
   const names = ['Mo', 'Ned', 'Oz', 'Pia'];
-  const players = [];
-  for (const [seat, name] of names.entries()) {
-    const player = await newPlayer(browser, name, { device: { viewport: WIDE } });
-    Object.assign(player, { seat, name });
-    players.push(player);
-  }
+  const players = await fourPages(names);
   const [mo] = players;
   await guestSignIn(mo.page, 'Mo');
   await byId(mo.page, 'room-name').fill('Solo table');
   await byId(mo.page, 'rule-options').click();
   await byId(mo.page, 'rule-max_hands').fill('1');
   await byId(mo.page, 'rule-partners').selectOption('false');
-  await byId(mo.page, 'create-room').click();
-  await byId(mo.page, 'room-code').waitFor();
-  const code = await byId(mo.page, 'room-code').textContent();
-  await byId(mo.page, 'sit-0').click();
-  for (const player of players.slice(1)) {
-    await guestSignIn(player.page, player.name);
-    await player.page.locator(`[data-testid="room-join"][data-room="${code}"]`).click();
-    await byId(player.page, 'room-code').waitFor();
-    await byId(player.page, `sit-${player.seat}`).click();
-  }
-  await waitIn(mo.page, () => [0, 1, 2, 3].every((seat) => document.querySelector(`[data-testid="seat-name-${seat}"]`)?.textContent !== 'Empty seat'));
+  await openAndFill(mo, players);
   const limits = await byId(mo.page, 'score-table').locator('xpath=..').textContent();
   assert.match(limits, /solo: each player on his own/);
   await byId(mo.page, 'start-game').click();

@@ -368,25 +368,30 @@ async fn idle_sockets_from_many_addresses_make_room_for_a_request() {
     player.hello("Player").await.expect("served");
 }
 
-#[tokio::test]
-async fn the_load_test_names_the_setting_that_turns_it_away() {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
-    command.env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "3");
-    let server = start(command).await;
-    // One table is four clients from one address, one past the cap.
+/// Runs `spades loadtest` against `url` with `args`, within a minute.
+async fn run_loadtest(url: &str, args: &[&str]) -> std::process::Output {
     let mut loadtest = Command::new(env!("CARGO_BIN_EXE_spades"));
     loadtest
-        .args(["loadtest", "--server", &server.url()])
-        .args(["--tables", "1", "--duration", "1"])
+        .args(["loadtest", "--server", url])
+        .args(args)
         .stdin(std::process::Stdio::null());
-    let output = tokio::time::timeout(
+    tokio::time::timeout(
         Duration::from_secs(60),
         tokio::task::spawn_blocking(move || loadtest.output()),
     )
     .await
     .expect("the load test neither stopped nor finished")
     .unwrap()
-    .expect("the load test runs");
+    .expect("the load test runs")
+}
+
+#[tokio::test]
+async fn the_load_test_names_the_setting_that_turns_it_away() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
+    command.env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "3");
+    let server = start(command).await;
+    // One table is four clients from one address, one past the cap.
+    let output = run_loadtest(&server.url(), &["--tables", "1", "--duration", "1"]).await;
     let errors = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{errors}");
     assert!(
@@ -405,20 +410,22 @@ async fn a_short_load_test_reports_its_pace_and_the_cpu_per_action() {
         .env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "0")
         .env("SPADES_MAX_SOCKETS_PER_ADDRESS", "0");
     let server = start(command).await;
-    let mut loadtest = Command::new(env!("CARGO_BIN_EXE_spades"));
-    loadtest
-        .args(["loadtest", "--server", &server.url()])
-        .args(["--tables", "2", "--duration", "2", "--think", "20"])
-        .args(["--stagger", "0.5", "--think-spread", "0.5"])
-        .stdin(std::process::Stdio::null());
-    let output = tokio::time::timeout(
-        Duration::from_secs(60),
-        tokio::task::spawn_blocking(move || loadtest.output()),
+    let output = run_loadtest(
+        &server.url(),
+        &[
+            "--tables",
+            "2",
+            "--duration",
+            "2",
+            "--think",
+            "20",
+            "--stagger",
+            "0.5",
+            "--think-spread",
+            "0.5",
+        ],
     )
-    .await
-    .expect("the load test neither stopped nor finished")
-    .unwrap()
-    .expect("the load test runs");
+    .await;
     let report = String::from_utf8_lossy(&output.stdout);
     let errors = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{report}\n{errors}");

@@ -145,13 +145,13 @@ fn finish_hand(game: &mut Game, team: Team) -> i32 {
             break;
         }
     }
+    // Runs for every sample of every candidate card, so it allocates nothing.
     game.last_hand_scores().map_or(0, |scores| {
-        let others: Vec<i32> = scores
+        let (count, sum) = scores
             .iter()
             .filter(|&(other, _)| other != team)
-            .map(|(_, score)| score.change)
-            .collect();
-        scores[team].change * others.len() as i32 - others.iter().sum::<i32>()
+            .fold((0, 0), |(count, sum), (_, score)| (count + 1, sum + score.change));
+        scores[team].change * count - sum
     })
 }
 

@@ -231,12 +231,11 @@ pub fn game_winner(
     if !(reached_target || fell_to_mercy || hand_limit || any_beaten) {
         return None;
     }
-    let contenders: Vec<Team> = score
-        .teams()
-        .filter(|&team| all_beaten || !beaten(team))
-        .collect();
-    let best = contenders.iter().map(|&team| score[team]).max()?;
-    let mut leaders = contenders.into_iter().filter(|&team| score[team] == best);
+    // Runs once a hand: the teams still in are filtered twice rather than
+    // gathered into a list.
+    let contenders = || score.teams().filter(|&team| all_beaten || !beaten(team));
+    let best = contenders().map(|team| score[team]).max()?;
+    let mut leaders = contenders().filter(|&team| score[team] == best);
     match (leaders.next(), leaders.next()) {
         (Some(team), None) => Some(team),
         _ => None,
