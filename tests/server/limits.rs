@@ -423,6 +423,10 @@ async fn a_short_load_test_reports_its_pace_and_the_cpu_per_action() {
             "0.5",
             "--think-spread",
             "0.5",
+            "--syscalls",
+            "0",
+            "--floor",
+            "0",
         ],
     )
     .await;
@@ -449,4 +453,66 @@ async fn a_short_load_test_reports_its_pace_and_the_cpu_per_action() {
         .unwrap_or_else(|| panic!("the server's CPU line: {report}"));
     assert!(server_line.contains("µs per action; user "), "{server_line}");
     assert!(server_line.contains("µs per action, system "), "{server_line}");
+}
+
+/// At think 0 the load test goes on after the measured run: it counts the
+/// server's system calls (where `perf` may), then measures the floor of
+/// the run's traffic and compares the server's CPU per hand with it.
+#[tokio::test]
+async fn a_load_test_compares_the_server_with_the_floor_of_its_traffic() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
+    command
+        .env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "0")
+        .env("SPADES_MAX_SOCKETS_PER_ADDRESS", "0")
+        .env("SPADES_MESSAGE_RATE", "1000000")
+        .env("SPADES_MESSAGE_BURST", "1000000");
+    let server = start(command).await;
+    let output = run_loadtest(
+        &server.url(),
+        &[
+            "--tables",
+            "2",
+            "--duration",
+            "3",
+            "--think",
+            "0",
+            "--stagger",
+            "0",
+            "--syscalls",
+            "1",
+            "--floor",
+            "2",
+        ],
+    )
+    .await;
+    let report = String::from_utf8_lossy(&output.stdout);
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{report}\n{errors}");
+    assert!(report.contains("\nerrors 0\n"), "{report}");
+    // Either perf counted the calls, or the report says why not.
+    assert!(
+        report.contains("server system calls per hand (perf, ")
+            || report.contains("server system calls: not counted"),
+        "{report}"
+    );
+    // A hand is at least 4 bids and 52 cards from the clients, and every
+    // one of them is confirmed to four connections.
+    let traffic = report
+        .lines()
+        .find_map(|line| line.strip_prefix("traffic per hand: "))
+        .unwrap_or_else(|| panic!("a traffic line: {report}"));
+    let requests: f64 = traffic.split(' ').next().unwrap().parse().unwrap();
+    assert!((56.0..70.0).contains(&requests), "{traffic}");
+    let floor = report
+        .lines()
+        .find_map(|line| line.strip_prefix("floor: "))
+        .unwrap_or_else(|| panic!("a floor line: {report}"));
+    let hands: f64 = floor
+        .split(" over ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|hands| hands.parse().ok())
+        .unwrap_or_else(|| panic!("the floor's hands: {floor}"));
+    assert!(hands >= 1.0, "{floor}");
+    assert!(floor.contains("times the floor"), "{floor}");
 }

@@ -50,6 +50,42 @@ pub struct Client {
     pending: VecDeque<ServerMessage>,
     /// How long `recv` and `request` wait before giving up.
     pub timeout: Duration,
+    traffic: Traffic,
+}
+
+/// Text frames a connection has sent and received, and their size on the
+/// wire (payload and WebSocket header), for the load test's figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traffic {
+    pub frames_sent: u64,
+    pub bytes_sent: u64,
+    pub frames_received: u64,
+    pub bytes_received: u64,
+}
+
+impl std::ops::Sub for Traffic {
+    type Output = Traffic;
+
+    fn sub(self, earlier: Traffic) -> Traffic {
+        Traffic {
+            frames_sent: self.frames_sent - earlier.frames_sent,
+            bytes_sent: self.bytes_sent - earlier.bytes_sent,
+            frames_received: self.frames_received - earlier.frames_received,
+            bytes_received: self.bytes_received - earlier.bytes_received,
+        }
+    }
+}
+
+/// The size on the wire of a frame with `payload` bytes: two bytes of
+/// header, a longer length when it does not fit in seven bits, and the
+/// four-byte mask that every frame from a client carries.
+pub fn frame_size(payload: usize, masked: bool) -> u64 {
+    let length = match payload {
+        0..=125 => 0,
+        126..=65_535 => 2,
+        _ => 8,
+    };
+    (2 + length + if masked { 4 } else { 0 } + payload) as u64
 }
 
 /// Small buffers: a client holds many connections in the load test.
@@ -81,6 +117,7 @@ impl Client {
             next_id: 1,
             pending: VecDeque::new(),
             timeout: Duration::from_secs(10),
+            traffic: Traffic::default(),
         }
     }
 
@@ -104,8 +141,16 @@ impl Client {
 
     /// Sends any text frame, well-formed or not.
     pub async fn send_text(&mut self, text: String) -> Result<(), ClientError> {
+        let size = frame_size(text.len(), true);
         self.socket.send(Message::Text(text.into())).await?;
+        self.traffic.frames_sent += 1;
+        self.traffic.bytes_sent += size;
         Ok(())
+    }
+
+    /// The text frames sent and received so far.
+    pub fn traffic(&self) -> Traffic {
+        self.traffic
     }
 
     /// The next message, waiting at most `timeout`.
@@ -124,7 +169,7 @@ impl Client {
         loop {
             match self.socket.next().await {
                 Some(Ok(frame)) => {
-                    if let Some(message) = parse(frame)? {
+                    if let Some(message) = self.parse(frame)? {
                         return Ok(message);
                     }
                 }
@@ -156,7 +201,7 @@ impl Client {
                 None => return Err(ClientError::Closed),
                 Some(Err(error)) => return Err(error.into()),
                 Some(Ok(frame)) => {
-                    if let Some(message) = parse(frame)? {
+                    if let Some(message) = self.parse(frame)? {
                         return Ok(message);
                     }
                 }
@@ -229,15 +274,21 @@ impl Client {
     }
 }
 
-/// The message a frame carries; `None` for the frames that carry none
-/// (pings and pongs).
-fn parse(frame: Message) -> Result<Option<ServerMessage>, ClientError> {
-    match frame {
-        Message::Text(text) => serde_json::from_str(text.as_str())
-            .map(Some)
-            .map_err(|error| ClientError::Protocol(format!("{error}: {}", text.as_str()))),
-        Message::Close(_) => Err(ClientError::Closed),
-        _ => Ok(None),
+impl Client {
+    /// The message a frame carries, counted; `None` for the frames that
+    /// carry none (pings and pongs).
+    fn parse(&mut self, frame: Message) -> Result<Option<ServerMessage>, ClientError> {
+        match frame {
+            Message::Text(text) => {
+                self.traffic.frames_received += 1;
+                self.traffic.bytes_received += frame_size(text.len(), false);
+                serde_json::from_str(text.as_str())
+                    .map(Some)
+                    .map_err(|error| ClientError::Protocol(format!("{error}: {}", text.as_str())))
+            }
+            Message::Close(_) => Err(ClientError::Closed),
+            _ => Ok(None),
+        }
     }
 }
 
@@ -253,5 +304,18 @@ pub fn reply_id(message: &ServerMessage) -> Option<&MessageId> {
         | ServerMessage::Snapshot { id, .. }
         | ServerMessage::Tournament { id, .. } => id.as_ref(),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::frame_size;
+
+    #[test]
+    fn frame_sizes_count_the_header_and_the_mask() {
+        assert_eq!(frame_size(41, true), 47);
+        assert_eq!(frame_size(125, false), 127);
+        assert_eq!(frame_size(430, false), 434);
+        assert_eq!(frame_size(70_000, true), 70_014);
     }
 }

@@ -62,7 +62,8 @@ impl Journal {
         let degraded = Arc::new(AtomicBool::new(false));
         let metrics = JournalMetrics::default();
         let backend = store.backend();
-        let journal = run(store, receiver, degraded.clone(), metrics.clone());
+        let own_thread = backend == Backend::Sqlite;
+        let journal = run(store, receiver, degraded.clone(), metrics.clone(), own_thread);
         let task = match backend {
             // On SQLite the journal writes on a thread of its own (see
             // `JournalWriter`), which spares each batch a trip to another
@@ -134,6 +135,7 @@ async fn run(
     mut requests: mpsc::UnboundedReceiver<Request>,
     degraded: Arc<AtomicBool>,
     metrics: JournalMetrics,
+    own_thread: bool,
 ) {
     let mut writer = store.journal_writer();
     let mut held: VecDeque<Write> = VecDeque::new();
@@ -144,6 +146,15 @@ async fn run(
         tokio::select! {
             request = requests.recv() => {
                 let Some(Request::Commit(first)) = request else { break };
+                if own_thread {
+                    // A room's commit wakes this thread at once, and on a
+                    // busy core it would then store that commit alone while
+                    // the runtime's worker waits with more. Yielding lets
+                    // the worker run first if it shares this core, so that
+                    // the batch gathers what it has meanwhile; on an idle
+                    // core it returns at once.
+                    std::thread::yield_now();
+                }
                 let mut batch = vec![first];
                 let mut count = batch[0].writes.len();
                 let mut stopping = false;
@@ -298,7 +309,7 @@ mod tests {
         }
         let metrics = JournalMetrics::default();
         // It returns although a sender is still alive.
-        let journal = run(store.clone(), receiver, Arc::default(), metrics.clone());
+        let journal = run(store.clone(), receiver, Arc::default(), metrics.clone(), false);
         tokio::time::timeout(Duration::from_secs(5), journal)
             .await
             .expect("the journal returns at the stop");

@@ -26,7 +26,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::stats::percentile;
 
+mod floor;
 mod fuzz;
+mod syscalls;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -67,6 +69,16 @@ pub struct Args {
     /// Messages a second sent by each misbehaving client.
     #[arg(long, default_value_t = 20.0)]
     fuzz_rate: f64,
+    /// Seconds to measure the floor after the run (see `loadtest/floor.rs`):
+    /// the cost of the run's frames over loopback with no game behind
+    /// them, to which the server's CPU per hand is compared. 0 skips it.
+    #[arg(long, default_value_t = 5.0)]
+    floor: f64,
+    /// Seconds to count the server's system calls with `perf` after the
+    /// measured run, while the tables play on (tracing them slows the
+    /// server, so it is kept out of the measured run). 0 skips it.
+    #[arg(long, default_value_t = 3.0)]
+    syscalls: f64,
 }
 
 /// Confirmations slower than this are listed with the moment their action
@@ -83,8 +95,15 @@ struct Totals {
     /// the runtime's wheel for every message of every client.
     stop: CancellationToken,
     hands: AtomicU64,
+    /// Hands scored whether measuring or not.
+    all_hands: AtomicU64,
     actions: AtomicU64,
     errors: AtomicU64,
+    /// The clients' frames and bytes while measuring, sent and received.
+    frames_sent: AtomicU64,
+    bytes_sent: AtomicU64,
+    frames_received: AtomicU64,
+    bytes_received: AtomicU64,
     /// When each action slower than [`SLOW`] was sent, and its latency.
     slow: std::sync::Mutex<Vec<(Instant, u32)>>,
 }
@@ -137,6 +156,9 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     }
     if !(0.0..=600.0).contains(&args.stagger) {
         bail!("--stagger must be between 0 and 600 seconds");
+    }
+    if !(0.0..=600.0).contains(&args.floor) || !(0.0..=600.0).contains(&args.syscalls) {
+        bail!("--floor and --syscalls must be between 0 and 600 seconds");
     }
     let sockets = args.tables as u64 * 4;
     if let Some(limit) = crate::limits::raise_open_files()
@@ -210,15 +232,20 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let own_before = ProcessStats::read(std::process::id());
     let machine_before = MachineTimes::read();
     let metrics_before = StoreMetrics::fetch(&args.server).await;
+    let duration = Duration::from_secs_f64(args.duration);
     let started = Instant::now();
     totals.measuring.store(true, Ordering::SeqCst);
-    tokio::time::sleep(Duration::from_secs_f64(args.duration)).await;
+    tokio::time::sleep(duration).await;
     totals.measuring.store(false, Ordering::SeqCst);
     let elapsed = started.elapsed().as_secs_f64();
     let at_end = pid.and_then(ProcessStats::read);
     let own_at_end = ProcessStats::read(std::process::id());
     let machine_at_end = MachineTimes::read();
     let metrics_after = StoreMetrics::fetch(&args.server).await;
+    let calls = match pid {
+        Some(pid) if args.syscalls > 0.0 => Some(count_calls(pid, args.syscalls, &totals).await),
+        _ => None,
+    };
     totals.stop.cancel();
 
     let mut latencies: Vec<u32> = Vec::new();
@@ -297,9 +324,11 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
             parts.join(", ")
         }
     };
+    let mut server_cpu = None;
     match (pid, before_setup, after_setup, at_end) {
         (Some(pid), Some(before), Some(after), Some(end)) => {
             let cpu = end.cpu_seconds - after.cpu_seconds;
+            server_cpu = Some(cpu);
             let user = end.user_seconds - after.user_seconds;
             let system = end.system_seconds - after.system_seconds;
             let per_connection = |stats: ProcessStats| {
@@ -318,6 +347,34 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
             );
         }
         _ => println!("server: not found on this machine (give --server-pid for its CPU and memory)"),
+    }
+    let calls = match calls {
+        Some(Ok((counts, hands))) if hands > 0 => {
+            let per_hand = |count: u64| count as f64 / hands as f64;
+            let by_call: Vec<String> = counts
+                .by_call
+                .iter()
+                .map(|(call, count)| format!("{call} {:.1}", per_hand(*count)))
+                .collect();
+            println!(
+                "server system calls per hand (perf, {hands} hands after the run): {:.1} in all; {}",
+                per_hand(counts.all),
+                by_call.join(", ")
+            );
+            Some((counts, hands))
+        }
+        Some(Ok(_)) => {
+            println!("server system calls: no hand ended while perf counted");
+            None
+        }
+        Some(Err(why)) => {
+            println!("server system calls: not counted: {why}");
+            None
+        }
+        None => None,
+    };
+    if args.floor > 0.0 && hands > 0 {
+        report_floor(&args, &totals, calls.as_ref(), server_cpu, pid).await?;
     }
     if let (Some(before), Some(end)) = (own_before, own_at_end) {
         let cpu = end.cpu_seconds - before.cpu_seconds;
@@ -435,6 +492,7 @@ async fn play(
     let mut pending: Option<Pending> = None;
     let first = state.seat.is_some_and(|seat| seat.index() == 0);
     let mut rng = spades_engine::GameRng::new(seed);
+    let mut counted = client.traffic();
     let stop = totals.stop.child_token();
     let stopped = stop.cancelled();
     tokio::pin!(stopped);
@@ -483,6 +541,11 @@ async fn play(
         };
         state.apply(&message);
         let measuring = totals.measuring.load(Ordering::Relaxed);
+        let traffic = client.traffic();
+        if measuring {
+            totals.count_traffic(traffic - counted);
+        }
+        counted = traffic;
         if let Some(sent) = pending
             .as_ref()
             .filter(|p| confirms(&message, p.mv, &state))
@@ -507,8 +570,11 @@ async fn play(
             report_error(&totals, *code, message);
         }
         match message.event() {
-            Some(EventKind::HandScored { .. }) if first && measuring => {
-                totals.hands.fetch_add(1, Ordering::Relaxed);
+            Some(EventKind::HandScored { .. }) if first => {
+                if measuring {
+                    totals.hands.fetch_add(1, Ordering::Relaxed);
+                }
+                totals.all_hands.fetch_add(1, Ordering::Relaxed);
             }
             Some(EventKind::GameOver { .. }) if first => {
                 let id = client.next_id();
@@ -521,6 +587,81 @@ async fn play(
     }
     client.close().await;
     samples
+}
+
+/// Counts the server's system calls with `perf` for `seconds` while the
+/// tables play on, and the hands that ended meanwhile.
+async fn count_calls(pid: u32, seconds: f64, totals: &Totals) -> Result<(syscalls::Counts, u64), String> {
+    let hands_before = totals.all_hands.load(Ordering::SeqCst);
+    let counting = syscalls::Counting::start(pid, Duration::from_secs_f64(seconds))
+        .ok_or_else(|| "perf cannot be run (is it installed?)".to_owned())?;
+    let counts = tokio::task::spawn_blocking(move || counting.finish())
+        .await
+        .map_err(|error| error.to_string())??;
+    Ok((counts, totals.all_hands.load(Ordering::SeqCst) - hands_before))
+}
+
+impl Totals {
+    fn count_traffic(&self, traffic: spades_client::Traffic) {
+        self.frames_sent.fetch_add(traffic.frames_sent, Ordering::Relaxed);
+        self.bytes_sent.fetch_add(traffic.bytes_sent, Ordering::Relaxed);
+        self.frames_received
+            .fetch_add(traffic.frames_received, Ordering::Relaxed);
+        self.bytes_received
+            .fetch_add(traffic.bytes_received, Ordering::Relaxed);
+    }
+}
+
+/// Measures the floor of the run's traffic and compares the server's CPU
+/// per hand with it. The server's writes are those `perf` counted, or,
+/// without it, one per connection for each frame a client sent.
+async fn report_floor(
+    args: &Args,
+    totals: &Totals,
+    calls: Option<&(syscalls::Counts, u64)>,
+    server_cpu: Option<f64>,
+    pid: Option<u32>,
+) -> anyhow::Result<()> {
+    let hands = totals.hands.load(Ordering::SeqCst) as f64;
+    let load = |counter: &AtomicU64| counter.load(Ordering::SeqCst) as f64;
+    let requests = load(&totals.frames_sent) / hands;
+    let bytes_received = load(&totals.bytes_received) / hands;
+    let writes = calls.map(|(counts, hands)| (counts.of("sendto") + counts.of("writev"), *hands));
+    let (writes, counted) = match writes {
+        Some((writes, calls_hands)) if writes > 0 => (writes as f64 / calls_hands as f64, "as perf counted"),
+        _ => (4.0 * requests, "one per connection per request"),
+    };
+    let shape = floor::Shape {
+        requests,
+        request_bytes: load(&totals.bytes_sent) / hands / requests,
+        writes,
+        write_bytes: bytes_received / writes,
+    };
+    println!(
+        "traffic per hand: {requests:.1} frames of {:.0} bytes from the clients, {:.1} frames ({:.0} bytes) \
+         to them in {writes:.1} writes of {:.0} bytes ({counted})",
+        shape.request_bytes,
+        load(&totals.frames_received) / hands,
+        bytes_received,
+        shape.write_bytes,
+    );
+    // Past a few hundred tables at think 0 the floor's cost per hand no
+    // longer changes, and the sockets are better spared.
+    let tables = args.tables.min(200);
+    let floor = floor::measure(shape, tables, Duration::from_secs_f64(args.floor), pid).await?;
+    let per_hand = floor.cpu_per_hand();
+    print!(
+        "floor: {:.3} ms CPU per hand (user {:.3}, system {:.3}) over {:.0} hands of that traffic at think 0",
+        1000.0 * per_hand,
+        1000.0 * floor.user_seconds / floor.hands,
+        1000.0 * floor.system_seconds / floor.hands,
+        floor.hands
+    );
+    match server_cpu {
+        Some(cpu) => println!("; the server spent {:.2} times the floor", cpu / hands / per_hand),
+        None => println!(),
+    }
+    Ok(())
 }
 
 /// Says how many confirmations were slower than [`SLOW`], and groups them
