@@ -10,8 +10,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use spades_bots::{AnyPlayer, Budget, Kind, Player, play_out};
-use spades_engine::{Action, Game, GameRng, HandRecord, Preset, Seating, Team, View};
+use spades_engine::{Action, Game, GameRng, HandRecord, Preset, RuleSet, Seating, Team, View};
 use spades_protocol::history::HandLine;
+use spades_protocol::ws::RulesSpec;
 
 use crate::stats::{format_duration, percentile};
 
@@ -23,9 +24,10 @@ pub struct Args {
     /// The seed every deal and every player's choice comes from.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// The rule preset.
-    #[arg(long, default_value = "classic", value_parser = parse_preset)]
-    rules: Preset,
+    /// The rules: a preset's name, or a JSON object as `create_room` takes
+    /// it (a `preset` and any fields that change it).
+    #[arg(long, default_value = "classic", value_parser = parse_rules)]
+    rules: RuleSet,
     /// The player in each seat, seat 0 first, separated by commas: random,
     /// bot (the basic bot) or strong.
     #[arg(long, value_delimiter = ',', default_value = "random,random,random,random")]
@@ -42,10 +44,20 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-fn parse_preset(name: &str) -> Result<Preset, String> {
-    Preset::from_name(name).ok_or_else(|| {
+fn parse_rules(text: &str) -> Result<RuleSet, String> {
+    if text.trim_start().starts_with('{') {
+        let spec: RulesSpec =
+            serde_json::from_str(text).map_err(|error| format!("not a rules object: {error}"))?;
+        return spec
+            .resolve()
+            .map_err(|error| format!("impossible rules: {error}"));
+    }
+    Preset::from_name(text).map(Preset::rules).ok_or_else(|| {
         let names: Vec<&str> = Preset::ALL.iter().map(|preset| preset.name()).collect();
-        format!("unknown rules {name:?}: use one of {}", names.join(", "))
+        format!(
+            "unknown rules {text:?}: use one of {}, or a JSON rules object",
+            names.join(", ")
+        )
     })
 }
 
@@ -78,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         0 => std::thread::available_parallelism().map_or(1, usize::from),
         n => n,
     };
-    let rules = args.rules.rules();
+    let rules = args.rules;
 
     let sink: Box<dyn Write> = match &args.out {
         Some(path) => {
@@ -221,6 +233,11 @@ fn play_game(
 }
 
 fn count_hand(record: &HandRecord, seating: Seating, result: &mut GameResult) {
+    // A hand played without bids (the first under `unbid_first_hand`) has
+    // neither contracts nor nils to count.
+    if record.bids.is_empty() {
+        return;
+    }
     for team in seating.teams() {
         let t = team.index();
         let mut contract = 0u8;
