@@ -13,7 +13,7 @@
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Wake, Waker};
 
 use axum::extract::ws::Utf8Bytes;
 use futures_util::task::AtomicWaker;
@@ -141,6 +141,29 @@ impl OutboxReceiver {
         self.shared.kill.clone()
     }
 
+    /// A waker for the future that waits on [`killed`](Self::killed): when
+    /// the token is cancelled, by [`Outbox::stop`] or by the server's
+    /// shutdown, it marks the queue closed and wakes the connection's task.
+    /// That future registered once with this waker stays registered, so the
+    /// task needs to look at it again only once [`is_closed`](Self::is_closed)
+    /// says so: one atomic load per wake-up instead of the token's lock.
+    pub fn kill_alarm(&self) -> Waker {
+        Waker::from(Arc::new(KillAlarm(self.shared.clone())))
+    }
+
+    /// Whether the connection was told to end. Once true, the token of
+    /// [`killed`](Self::killed) is cancelled or about to be.
+    pub fn is_closed(&self) -> bool {
+        self.shared.closed.load(Ordering::Acquire)
+    }
+
+    /// Has the task woken at the next batch or at the end of the
+    /// connection. [`poll_batches`](Self::poll_batches) does it on the way;
+    /// a task that returns before it must do it itself.
+    pub fn register(&self, waker: &Waker) {
+        self.shared.waker.register(waker);
+    }
+
     /// Hands every queued batch, oldest first, to `take`. When there is
     /// none, the task is woken at the next one.
     pub fn poll_batches(&self, cx: &mut Context<'_>, mut take: impl FnMut(Batch)) -> Poll<()> {
@@ -153,6 +176,20 @@ impl OutboxReceiver {
         }
         batches.into_iter().for_each(&mut take);
         Poll::Ready(())
+    }
+}
+
+/// See [`OutboxReceiver::kill_alarm`].
+struct KillAlarm(Arc<Shared>);
+
+impl Wake for KillAlarm {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.0.closed.store(true, Ordering::Release);
+        self.0.waker.wake();
     }
 }
 
@@ -314,18 +351,55 @@ mod tests {
         assert!(!outbox.send("late".into()));
     }
 
+    /// A waker that counts its wake-ups.
+    struct Count(std::sync::atomic::AtomicUsize);
+
+    impl Wake for Count {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn counting_waker() -> (Arc<Count>, Waker) {
+        let count = Arc::new(Count(std::sync::atomic::AtomicUsize::new(0)));
+        (count.clone(), Waker::from(count))
+    }
+
+    #[test]
+    fn the_kill_alarm_closes_the_queue_and_wakes_the_task_once_the_token_is_cancelled() {
+        for by_shutdown in [false, true] {
+            let shutdown = CancellationToken::new();
+            let (outbox, receiver) = outbox(1, 4, shutdown.clone());
+            let alarm = receiver.kill_alarm();
+            let mut killed = Box::pin(receiver.killed().cancelled_owned());
+            assert!(
+                killed
+                    .as_mut()
+                    .poll(&mut Context::from_waker(&alarm))
+                    .is_pending()
+            );
+            let (count, waker) = counting_waker();
+            assert!(
+                receiver
+                    .poll_batches(&mut Context::from_waker(&waker), |_| {})
+                    .is_pending()
+            );
+            assert!(!receiver.is_closed());
+            if by_shutdown {
+                shutdown.cancel();
+            } else {
+                outbox.stop();
+            }
+            assert!(receiver.is_closed(), "closed (by shutdown: {by_shutdown})");
+            assert!(count.0.load(Ordering::SeqCst) >= 1, "the task was woken");
+            assert!(killed.as_mut().poll(&mut Context::from_waker(&alarm)).is_ready());
+            assert!(!outbox.send("late".into()), "nothing is queued once killed");
+        }
+    }
+
     #[test]
     fn a_queued_batch_wakes_the_waiting_task() {
-        use std::sync::atomic::AtomicUsize;
-        use std::task::Wake;
-        struct Count(AtomicUsize);
-        impl Wake for Count {
-            fn wake(self: Arc<Self>) {
-                self.0.fetch_add(1, Ordering::SeqCst);
-            }
-        }
-        let count = Arc::new(Count(AtomicUsize::new(0)));
-        let waker = std::task::Waker::from(count.clone());
+        let (count, waker) = counting_waker();
         let (outbox, receiver) = outbox(1, 4, CancellationToken::new());
         let mut cx = Context::from_waker(&waker);
         assert!(receiver.poll_batches(&mut cx, |_| {}).is_pending());

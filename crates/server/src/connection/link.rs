@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
@@ -34,8 +34,12 @@ pub(super) struct Link<S> {
     socket: S,
     receiver: OutboxReceiver,
     /// Cancelled when the connection must end. One future for the whole
-    /// connection, since making one per wait registers with the token again.
+    /// connection, registered once with `kill_alarm` when the link is made
+    /// and polled again only once the outbox says it is closed: polling it
+    /// takes the token's lock, and a busy connection is polled thousands
+    /// of times a second.
     killed: Pin<Box<WaitForCancellationFutureOwned>>,
+    kill_alarm: Waker,
     /// Messages taken from the queue and not yet handed to the socket.
     waiting: VecDeque<Utf8Bytes>,
     /// Whether the socket was handed messages since the last flush.
@@ -80,19 +84,25 @@ where
         keepalive_every: Duration,
         written: Counter,
     ) -> Link<S> {
-        let killed = Box::pin(receiver.killed().cancelled_owned());
+        let kill_alarm = receiver.kill_alarm();
+        let mut killed = Box::pin(receiver.killed().cancelled_owned());
+        let done = killed
+            .as_mut()
+            .poll(&mut Context::from_waker(&kill_alarm))
+            .is_ready();
         let keepalive = Box::pin(tokio::time::sleep(keepalive_every));
         Link {
             socket,
             receiver,
             killed,
+            kill_alarm,
             waiting: VecDeque::new(),
             unflushed: false,
             flush_now: false,
             flush_timer: Box::pin(tokio::time::sleep(Duration::ZERO)),
             timer_armed: false,
             flushed_at: None,
-            done: false,
+            done,
             keepalive,
             keepalive_every,
             heard: false,
@@ -110,8 +120,18 @@ where
         std::future::poll_fn(|cx| self.poll_frame(cx)).await
     }
 
+    /// Whether the connection was told to end.
+    fn is_killed(&mut self) -> bool {
+        self.receiver.is_closed()
+            && self
+                .killed
+                .as_mut()
+                .poll(&mut Context::from_waker(&self.kill_alarm))
+                .is_ready()
+    }
+
     fn poll_frame(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Message, axum::Error>>> {
-        if self.done || self.killed.as_mut().poll(cx).is_ready() {
+        if self.done || self.is_killed() {
             self.done = true;
             return Poll::Ready(None);
         }
@@ -174,7 +194,7 @@ where
             match Pin::new(&mut self.socket).poll_ready(cx) {
                 Poll::Ready(Ok(())) => {}
                 Poll::Ready(Err(_)) => return Err(()),
-                Poll::Pending => return Ok(()),
+                Poll::Pending => return self.socket_busy(cx),
             }
             if Pin::new(&mut self.socket)
                 .start_send(Message::Ping(Default::default()))
@@ -191,7 +211,7 @@ where
                 match Pin::new(&mut self.socket).poll_ready(cx) {
                     Poll::Ready(Ok(())) => {}
                     Poll::Ready(Err(_)) => return Err(()),
-                    Poll::Pending => return Ok(()),
+                    Poll::Pending => return self.socket_busy(cx),
                 }
                 let message = self.waiting.pop_front().expect("checked not empty");
                 if Pin::new(&mut self.socket)
@@ -227,7 +247,7 @@ where
                 match Pin::new(&mut self.socket).poll_flush(cx) {
                     Poll::Ready(Ok(())) => {}
                     Poll::Ready(Err(_)) => return Err(()),
-                    Poll::Pending => return Ok(()),
+                    Poll::Pending => return self.socket_busy(cx),
                 }
             }
             if self.flush_now {
@@ -240,6 +260,15 @@ where
             }
             return Ok(());
         }
+    }
+
+    /// Returns from `poll_write` when the socket takes nothing more for
+    /// now. Its room, when it comes, wakes the task; the outbox must be able
+    /// to as well, since the end of the connection comes through it (see
+    /// `kill_alarm`), and only reaching `poll_batches` registers with it.
+    fn socket_busy(&self, cx: &mut Context<'_>) -> Result<(), ()> {
+        self.receiver.register(cx.waker());
+        Ok(())
     }
 
     /// Says goodbye: why the server closes the connection, if it does, and
