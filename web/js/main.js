@@ -60,16 +60,22 @@ const app = {
     }, 30);
   },
 
-  /** Asks every part of the page to draw itself again, once per task. */
+  /**
+   * Asks every part of the page to draw itself again, once per task: at
+   * the end of the task that changed something (a message from the
+   * server, a click), so that what changed is drawn in the next frame. A
+   * timer would let every task queued meanwhile run first, and on a busy
+   * machine that can miss several frames.
+   */
   refresh() {
     if (refreshQueued) return;
     refreshQueued = true;
-    setTimeout(() => {
+    queueMicrotask(() => {
       refreshQueued = false;
       drawHeader();
       drawBanners();
       current?.update?.();
-    }, 0);
+    });
   },
 
   /** Loads the caller's profile (permissions, whether registered). */
