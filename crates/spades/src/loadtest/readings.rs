@@ -1,0 +1,254 @@
+//! What the load test reads of the server and the machine: the server's
+//! CPU time and memory from `/proc`, the whole machine's busy and stolen
+//! time, which process listens on the server's port, and the store's
+//! counters from the server's `/metrics`.
+
+use std::fs;
+
+/// The server's CPU time and memory, from `/proc`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ProcessStats {
+    pub(super) cpu_seconds: f64,
+    pub(super) user_seconds: f64,
+    pub(super) system_seconds: f64,
+    pub(super) resident_kib: u64,
+    pub(super) peak_kib: u64,
+}
+
+/// Linux reports process times in ticks of 1/100 s (`USER_HZ`).
+const TICKS_PER_SECOND: f64 = 100.0;
+
+impl ProcessStats {
+    pub(super) fn read(pid: u32) -> Option<ProcessStats> {
+        let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The command name is in parentheses and may hold spaces; fields
+        // are counted from after it. utime and stime are fields 14 and 15.
+        let after_name = &stat[stat.rfind(')')? + 2..];
+        let fields: Vec<&str> = after_name.split_whitespace().collect();
+        let user: u64 = fields.get(11)?.parse().ok()?;
+        let system: u64 = fields.get(12)?.parse().ok()?;
+        let ticks = user + system;
+        let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let kib = |key: &str| {
+            status
+                .lines()
+                .find(|line| line.starts_with(key))
+                .and_then(|line| line.split_whitespace().nth(1))
+                .and_then(|value| value.parse().ok())
+        };
+        Some(ProcessStats {
+            cpu_seconds: ticks as f64 / TICKS_PER_SECOND,
+            user_seconds: user as f64 / TICKS_PER_SECOND,
+            system_seconds: system as f64 / TICKS_PER_SECOND,
+            resident_kib: kib("VmRSS:")?,
+            peak_kib: kib("VmHWM:")?,
+        })
+    }
+}
+
+/// The whole machine's CPU time, from the first line of `/proc/stat`, in
+/// ticks summed over its cores.
+///
+/// On a virtual machine, "steal" is time the host gave to something else
+/// while this machine had work to run; a run with much of it measured the
+/// host's load as much as the server.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct MachineTimes {
+    pub(super) total: u64,
+    pub(super) idle: u64,
+    pub(super) steal: u64,
+}
+
+impl MachineTimes {
+    pub(super) fn read() -> Option<MachineTimes> {
+        MachineTimes::parse(&fs::read_to_string("/proc/stat").ok()?)
+    }
+
+    fn parse(stat: &str) -> Option<MachineTimes> {
+        // cpu user nice system idle iowait irq softirq steal [guest ...];
+        // guest time is already counted in user time.
+        let line = stat.lines().next()?;
+        let mut fields = line.split_whitespace();
+        if fields.next()? != "cpu" {
+            return None;
+        }
+        let ticks: Vec<u64> = fields.take(8).map(str::parse).collect::<Result<_, _>>().ok()?;
+        let [_, _, _, idle, iowait, _, _, steal] = ticks[..] else {
+            return None;
+        };
+        Some(MachineTimes {
+            total: ticks.iter().sum(),
+            idle: idle + iowait,
+            steal,
+        })
+    }
+
+    /// The shares of the time since `earlier` that were busy (steal
+    /// included) and stolen.
+    pub(super) fn since(&self, earlier: &MachineTimes) -> (f64, f64) {
+        let total = self.total.saturating_sub(earlier.total).max(1) as f64;
+        let idle = self.idle.saturating_sub(earlier.idle) as f64;
+        let steal = self.steal.saturating_sub(earlier.steal) as f64;
+        (1.0 - idle / total, steal / total)
+    }
+}
+
+/// The port of a `ws://host:port/...` address.
+pub(super) fn port_of(url: &str) -> Option<u16> {
+    let rest = url.split("://").nth(1)?;
+    let authority = rest.split('/').next()?;
+    authority.rsplit(':').next()?.parse().ok()
+}
+
+/// The process that listens on a TCP port of this machine: the socket's
+/// inode from `/proc/net/tcp`, then the process holding it.
+pub(super) fn listening_pid(port: u16) -> Option<u32> {
+    const LISTEN: &str = "0A";
+    let mut inodes = Vec::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = fs::read_to_string(table) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let local_port = fields
+                .get(1)
+                .and_then(|a| a.rsplit(':').next())
+                .and_then(|p| u16::from_str_radix(p, 16).ok());
+            if local_port == Some(port) && fields.get(3) == Some(&LISTEN) {
+                inodes.extend(fields.get(9).map(|inode| format!("socket:[{inode}]")));
+            }
+        }
+    }
+    for process in fs::read_dir("/proc").ok()?.flatten() {
+        let Some(pid) = process
+            .file_name()
+            .to_str()
+            .and_then(|name| name.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(fds) = fs::read_dir(process.path().join("fd")) else {
+            continue;
+        };
+        for fd in fds.flatten() {
+            if let Ok(target) = fs::read_link(fd.path())
+                && inodes.iter().any(|inode| target.to_str() == Some(inode))
+            {
+                return Some(pid);
+            }
+        }
+    }
+    None
+}
+
+/// The store's counters from the server's `/metrics`.
+#[derive(Clone, Debug)]
+pub(super) struct StoreMetrics {
+    pub(super) writes: u64,
+    pub(super) transactions: u64,
+    /// Upper bounds of the commit-wait buckets, in seconds, and their
+    /// cumulative counts.
+    pub(super) bounds: Vec<f64>,
+    pub(super) buckets: Vec<u64>,
+    pub(super) wait_sum: f64,
+}
+
+impl StoreMetrics {
+    pub(super) async fn fetch(ws_url: &str) -> Option<StoreMetrics> {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let authority = ws_url.split("://").nth(1)?.split('/').next()?;
+        let mut stream = tokio::net::TcpStream::connect(authority).await.ok()?;
+        let request = format!("GET /metrics HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.ok()?;
+        let mut text = String::new();
+        stream.read_to_string(&mut text).await.ok()?;
+        let value = |name: &str| -> Option<f64> {
+            text.lines()
+                .find(|line| line.starts_with(name))?
+                .rsplit(' ')
+                .next()?
+                .parse()
+                .ok()
+        };
+        let mut bounds = Vec::new();
+        let mut buckets = Vec::new();
+        for line in text
+            .lines()
+            .filter(|line| line.starts_with("spades_journal_commit_wait_seconds_bucket"))
+        {
+            let bound = line.split('"').nth(1)?;
+            bounds.push(if bound == "+Inf" {
+                f64::INFINITY
+            } else {
+                bound.parse().ok()?
+            });
+            buckets.push(line.rsplit(' ').next()?.parse().ok()?);
+        }
+        Some(StoreMetrics {
+            writes: value("spades_journal_writes_total ")? as u64,
+            transactions: value("spades_journal_transactions_total ")? as u64,
+            bounds,
+            buckets,
+            wait_sum: value("spades_journal_commit_wait_seconds_sum ")?,
+        })
+    }
+}
+
+/// The upper bound of the bucket holding the given fraction of the waits,
+/// from cumulative counts.
+pub(super) fn bucket_bound(bounds: &[f64], cumulative: &[u64], fraction: f64) -> String {
+    let Some(&total) = cumulative.last() else {
+        return "-".into();
+    };
+    if total == 0 {
+        return "-".into();
+    }
+    let wanted = (total as f64 * fraction).ceil() as u64;
+    match cumulative
+        .iter()
+        .position(|&count| count >= wanted)
+        .map(|i| bounds[i])
+    {
+        Some(bound) if bound.is_finite() => format!("{:.3} ms", bound * 1000.0),
+        _ => "above the largest bucket".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports() {
+        assert_eq!(port_of("ws://127.0.0.1:8080/ws"), Some(8080));
+        assert_eq!(port_of("ws://localhost:9/ws"), Some(9));
+    }
+
+    #[test]
+    fn machine_times_count_steal_and_idle() {
+        let before = MachineTimes::parse("cpu  100 0 50 800 50 0 0 0 0 0\ncpu0 1 2 3\n").unwrap();
+        let after = MachineTimes::parse("cpu  300 0 100 1300 100 0 0 200 0 0\n").unwrap();
+        assert_eq!(
+            after,
+            MachineTimes {
+                total: 2000,
+                idle: 1400,
+                steal: 200
+            }
+        );
+        // 1000 ticks passed: 550 idle or waiting, 200 stolen.
+        let (busy, stolen) = after.since(&before);
+        assert!((busy - 0.45).abs() < 1e-9, "{busy}");
+        assert!((stolen - 0.2).abs() < 1e-9, "{stolen}");
+        assert_eq!(MachineTimes::parse("intr 1 2 3"), None);
+        assert_eq!(MachineTimes::parse("cpu 1 2 3"), None);
+        assert!(MachineTimes::read().is_some(), "this machine has /proc/stat");
+    }
+
+    #[test]
+    fn reads_its_own_process_stats() {
+        let stats = ProcessStats::read(std::process::id()).expect("this process is in /proc");
+        assert!(stats.resident_kib > 0 && stats.peak_kib >= stats.resident_kib);
+    }
+}
