@@ -20,5 +20,6 @@ mod reconnect;
 mod sessions;
 mod slow_client;
 mod switching;
+mod team_blind;
 mod tournaments;
 mod web;

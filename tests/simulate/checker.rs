@@ -47,12 +47,16 @@ fn pack_cards(pack: Pack) -> HashSet<String> {
         .chars()
         .flat_map(|suit| RANKS.chars().map(move |rank| format!("{rank}{suit}")))
         .collect();
-    if pack == Pack::Jokers {
-        cards.remove("2C");
-        cards.remove("2H");
-        cards.insert("BJ".into());
-        cards.insert("LJ".into());
+    let out = match pack {
+        Pack::Jokers => ["2C", "2H"],
+        Pack::NewYork => ["2D", "2H"],
+        Pack::Standard | Pack::DeuceHigh => return cards,
+    };
+    for card in out {
+        cards.remove(card);
     }
+    cards.insert("BJ".into());
+    cards.insert("LJ".into());
     cards
 }
 
@@ -87,6 +91,9 @@ fn seat_of(value: &Value) -> usize {
 pub struct Seen {
     pub nils: usize,
     pub blind_nils: usize,
+    /// Team blind bids, counted once per team.
+    pub team_blinds: usize,
+    pub team_blinds_made: usize,
     pub passes: usize,
     pub bag_penalties: usize,
     pub sets: usize,
@@ -251,25 +258,55 @@ impl Checker {
                 }
                 self.seen.nils += 1;
             }
-            if blind {
-                assert_eq!(bid, 0, "blind bids are blind nils");
-                assert!(rules.blind_nil, "blind nil is off");
-                let team = rules.team_of(seat);
-                let best_other = (0..rules.teams())
-                    .filter(|&t| t != team)
-                    .map(|t| self.score[t])
-                    .max()
-                    .unwrap();
+            let team = rules.team_of(seat);
+            let behind = (0..rules.teams())
+                .filter(|&t| t != team)
+                .map(|t| self.score[t])
+                .max()
+                .unwrap()
+                - self.score[team];
+            let partner_blind = rules.partner(seat).and_then(|partner| bids[partner]);
+            if blind && bid > 0 {
+                // A team blind bid: the first partner makes it unseen, and
+                // the second holds the same bid.
+                assert!(rules.team_blind > 0, "a team blind bid without the rule");
+                assert!(bid >= rules.team_blind, "blind {bid} under {}", rules.team_blind);
                 assert!(
-                    best_other - self.score[team] >= rules.blind_nil_min_deficit,
+                    behind >= rules.team_blind_min_deficit,
+                    "team blind without the deficit"
+                );
+                match partner_blind {
+                    None => self.seen.team_blinds += 1,
+                    Some(partner) => assert_eq!(partner, (bid, true), "the partner's blind bid"),
+                }
+            } else if blind {
+                assert!(rules.blind_nil, "blind nil is off");
+                assert!(
+                    behind >= rules.blind_nil_min_deficit,
                     "blind nil without the deficit"
                 );
                 self.seen.blind_nils += 1;
             }
-            if let Some(partner_bid) = partner_bid {
+            if let Some((_, true)) = partner_blind.filter(|&(b, _)| b > 0) {
+                assert_eq!(
+                    (bid, blind),
+                    partner_blind.unwrap(),
+                    "the partner of a blind bid holds it"
+                );
+            }
+            if let Some(partner_bid) = partner_bid.filter(|_| !blind || bid == 0) {
                 assert!(partner_bid + bid >= rules.min_team_bid, "under the team minimum");
             }
             let spades = dealt[seat].iter().filter(|card| is_trump(card)).count() as i64;
+            if blind && bid > 0 {
+                assert_eq!(
+                    rules.bidding,
+                    Bidding::Standard,
+                    "a team blind bid outside standard bidding"
+                );
+                bids[seat] = Some((bid, blind));
+                continue;
+            }
             match rules.bidding {
                 Bidding::Standard => {}
                 Bidding::Suicide => match partner_bid {
@@ -472,8 +509,15 @@ impl Checker {
         let mut contract = 0;
         let mut counted = 0;
         let mut bags = 0;
+        let mut blind = false;
         for &seat in &members {
             match bids[seat] {
+                // Both partners hold the team's one blind bid.
+                (bid, true) if bid > 0 => {
+                    blind = true;
+                    contract = bid;
+                    counted += won[seat];
+                }
                 (0, blind) => {
                     let value = if blind {
                         rules.blind_nil_value
@@ -500,18 +544,25 @@ impl Checker {
             self.seen.ten_for_two_hundred += usize::from(rules.ten_for_two_hundred && contract == 10);
             self.seen.moons += usize::from(rules.moon && contract == 13);
             let over = counted - contract;
-            let too_many = rules
-                .max_overtricks
-                .is_some_and(|limit| contract < 10 && over > limit);
-            let doubled = rules.set_at_double && counted >= 2 * contract;
+            // A blind bid is set only by falling short.
+            let too_many = !blind
+                && rules
+                    .max_overtricks
+                    .is_some_and(|limit| contract < 10 && over > limit);
+            let doubled = !blind && rules.set_at_double && counted >= 2 * contract;
             if counted >= contract && !too_many && !doubled {
-                change += value;
+                change += if blind { 2 * value } else { value };
+                self.seen.team_blinds_made += usize::from(blind);
                 bags += over;
                 self.sets_in_row[team] = 0;
                 boston = rules.boston_wins && contract >= 10 && counted == 13;
                 self.seen.bostons += usize::from(boston);
             } else {
-                change -= value;
+                change -= if blind && rules.team_blind_set_doubled {
+                    2 * value
+                } else {
+                    value
+                };
                 self.sets_in_row[team] += 1;
                 self.seen.sets += 1;
                 self.seen.overtrick_sets += usize::from(counted >= contract && too_many);

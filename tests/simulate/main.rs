@@ -157,6 +157,35 @@ fn solo_games_follow_the_rules() {
 }
 
 #[test]
+fn new_york_games_follow_the_rules() {
+    let seen = check_games("new-york", Rules::preset("new-york"), GAMES).seen;
+    assert_eq!(seen.nils + seen.blind_nils, 0);
+    assert!(seen.team_blinds > 1000, "team blind bids: {}", seen.team_blinds);
+    assert!(
+        seen.team_blinds_made > 50,
+        "team blind bids made: {}",
+        seen.team_blinds_made
+    );
+    assert!(seen.jokers_played > 1000, "jokers played: {}", seen.jokers_played);
+}
+
+/// Team blind bids from any score, doubled when set, beside blind nil and
+/// a team minimum.
+#[test]
+fn team_blind_bids_from_any_score_follow_the_rules() {
+    let spec = r#"{"team_blind":7,"team_blind_min_deficit":0,"min_team_bid":3}"#;
+    let expected = Rules {
+        team_blind: 7,
+        team_blind_min_deficit: 0,
+        min_team_bid: 3,
+        ..Rules::classic()
+    };
+    let seen = check_games(spec, expected, 2_000).seen;
+    assert!(seen.team_blinds > 1000, "team blind bids: {}", seen.team_blinds);
+    assert!(seen.blind_nils > 100, "blind nils: {}", seen.blind_nils);
+}
+
+#[test]
 fn the_checker_knows_every_preset_the_server_offers() {
     let output = Command::new(env!("CARGO_BIN_EXE_spades"))
         .args(["simulate", "--rules", "none-such"])

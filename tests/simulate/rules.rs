@@ -10,6 +10,7 @@ pub enum Pack {
     Standard,
     Jokers,
     DeuceHigh,
+    NewYork,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -65,6 +66,9 @@ pub struct Rules {
     pub set_at_double: bool,
     pub sets_to_lose: Option<i64>,
     pub unbid_first_hand: bool,
+    pub team_blind: i64,
+    pub team_blind_min_deficit: i64,
+    pub team_blind_set_doubled: bool,
 }
 
 fn field<'v>(set: &'v Value, name: &str) -> &'v Value {
@@ -110,6 +114,7 @@ impl Rules {
             "standard" => Pack::Standard,
             "jokers" => Pack::Jokers,
             "deuce_high" => Pack::DeuceHigh,
+            "new_york" => Pack::NewYork,
             other => panic!("unknown deck {other}"),
         };
         let leading = match word(set, "leading") {
@@ -165,6 +170,9 @@ impl Rules {
             set_at_double: flag(set, "set_at_double"),
             sets_to_lose: optional(set, "sets_to_lose"),
             unbid_first_hand: flag(set, "unbid_first_hand"),
+            team_blind: number(set, "team_blind"),
+            team_blind_min_deficit: number(set, "team_blind_min_deficit"),
+            team_blind_set_doubled: flag(set, "team_blind_set_doubled"),
         }
     }
 
@@ -199,6 +207,9 @@ impl Rules {
             set_at_double: false,
             sets_to_lose: None,
             unbid_first_hand: false,
+            team_blind: 0,
+            team_blind_min_deficit: 100,
+            team_blind_set_doubled: true,
         }
     }
 
@@ -278,6 +289,22 @@ impl Rules {
                 blind_nil_pass: 0,
                 ..classic
             },
+            "new-york" => Rules {
+                pack: Pack::NewYork,
+                spades_lead: SpadesLead::FromFourthTrick,
+                nil: false,
+                blind_nil: false,
+                blind_nil_pass: 0,
+                min_team_bid: 4,
+                ten_for_two_hundred: true,
+                boston_wins: true,
+                max_overtricks: Some(2),
+                sets_to_lose: Some(2),
+                unbid_first_hand: true,
+                team_blind: 6,
+                team_blind_set_doubled: false,
+                ..classic
+            },
             other => panic!("no preset {other} in docs/rules.md"),
         }
     }
@@ -307,7 +334,7 @@ impl Rules {
 
 /// Every preset the server offers, as `GET /api/presets` and the table in
 /// `docs/rules.md` list them.
-pub const PRESETS: [&str; 16] = [
+pub const PRESETS: [&str; 17] = [
     "classic",
     "tournament",
     "board-4",
@@ -324,4 +351,5 @@ pub const PRESETS: [&str; 16] = [
     "jokers",
     "deuce-high",
     "solo",
+    "new-york",
 ];

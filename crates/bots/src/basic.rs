@@ -27,9 +27,12 @@ impl Player for BasicBot {
 pub fn decide(k: &Knowledge, legal: Legal) -> Option<Action> {
     let action = match legal {
         Legal::Wait | Legal::Look => return None,
-        Legal::BlindNilOrLook => {
-            if wants_blind_nil(k) {
+        Legal::BlindOrLook(choices) => {
+            let lowest_blind = choices.without(BidChoices::NIL).nth(0);
+            if choices.has_nil() && wants_blind_nil(k) {
                 Action::Bid(Bid::BlindNil)
+            } else if let Some(tricks) = lowest_blind.filter(|&tricks| wants_team_blind(k, tricks)) {
+                Action::Bid(Bid::Blind(tricks))
             } else {
                 Action::LookAtHand
             }
@@ -168,8 +171,11 @@ pub fn choose_bid(k: &Knowledge) -> Bid {
     let others: u8 = Seat::ALL
         .into_iter()
         .filter(|&other| other != seat)
-        .filter_map(|other| k.bids[other])
-        .map(Bid::contract)
+        .filter_map(|other| match k.bids[other] {
+            // Both opponents hold their team's one blind bid: count it once.
+            Some(Bid::Blind(n)) => (other < other.partner()).then_some(n),
+            bid => bid.map(Bid::contract),
+        })
         .sum();
     let bids_made = Seat::ALL.iter().filter(|&&other| k.bids[other].is_some()).count();
     if bids_made == 3 && others + tricks > 13 {
@@ -191,7 +197,7 @@ pub fn fit_bid(k: &Knowledge, wanted: Bid, choices: BidChoices) -> Option<Bid> {
     }
     let nil_safe = nil_danger(k.hand) <= u32::from(k.rules.nil_pass) + 1;
     let target = match wanted {
-        Bid::Tricks(n) => n,
+        Bid::Tricks(n) | Bid::Blind(n) => n,
         Bid::Nil | Bid::BlindNil => (estimate_tricks(k.hand, k.rules.deck) + BID_ROUNDING)
             .floor()
             .max(1.0) as u8,
@@ -238,6 +244,18 @@ pub fn wants_blind_nil(k: &Knowledge) -> bool {
     behind >= 300
         || (behind >= 200 && late)
         || (behind >= 100 && (theirs >= rules.target - 100 || last_hands))
+}
+
+/// Whether to bid the team's lowest blind bid, `tricks`, unseen. Two
+/// unseen hands take six or seven tricks on average, so a blind 6 or 7 is
+/// about an even chance: worth its doubled score only to a team that must
+/// catch up, on the same grounds as blind nil.
+pub fn wants_team_blind(k: &Knowledge, tricks: u8) -> bool {
+    let behind = -k.margin();
+    let theirs = k.score[k.team()] + behind;
+    let rules = &k.rules;
+    let last_hands = rules.max_hands.is_some_and(|limit| k.hand_number + 2 >= limit);
+    tricks <= 7 && (behind >= 200 || theirs >= rules.target - 150 || last_hands)
 }
 
 // Passing.

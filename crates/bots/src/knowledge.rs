@@ -330,13 +330,8 @@ impl Knowledge {
         if self.is_unbid_hand() {
             return 13;
         }
-        self.rules
-            .seating()
-            .seats_of(team)
-            .iter()
-            .filter_map(|seat| self.bids[seat])
-            .map(Bid::contract)
-            .sum()
+        let seats = self.rules.seating().seats_of(team);
+        spades_engine::score::team_contract(seats.iter().filter_map(|seat| self.bids[seat]))
     }
 
     /// Tricks that count toward the team's contract so far.

@@ -29,11 +29,12 @@ impl Player for RandomPlayer {
     fn act(&mut self, view: &View<'_>) -> Option<Action> {
         let action = match view.legal() {
             Legal::Wait | Legal::Look => return None,
-            Legal::BlindNilOrLook => {
-                if self.rng.chance(1, 2) {
-                    Action::Bid(Bid::BlindNil)
-                } else {
-                    Action::LookAtHand
+            Legal::BlindOrLook(choices) => {
+                // Half the time a blind bid among those offered, or a
+                // look when none is.
+                match choices.nth(self.rng.below(2 * choices.len().max(1))) {
+                    Some(tricks) => Action::Bid(Bid::from_parts(tricks, true).ok()?),
+                    None => Action::LookAtHand,
                 }
             }
             Legal::Bid(choices) => {

@@ -201,7 +201,7 @@ pub fn plausibility(k: &Knowledge, hands: &BySeat<CardSet>) -> f64 {
         };
         let dealt = k.dealt(seat, hands[seat]);
         weight *= match bid {
-            Bid::BlindNil => 1.0,
+            Bid::BlindNil | Bid::Blind(_) => 1.0,
             Bid::Nil => (-0.6 * f64::from(nil_danger(dealt))).exp(),
             Bid::Tricks(tricks) => {
                 let worth = f64::from(estimate_tricks(dealt, k.rules.deck) + BID_ROUNDING) - 0.5;

@@ -5,7 +5,9 @@ use proptest::prelude::*;
 use spades_bots::knowledge::Knowledge;
 use spades_bots::sample::{sample_hands, sample_plausible};
 use spades_bots::{AnyPlayer, BasicBot, Budget, Kind, Player, StrongBot, play_out};
-use spades_engine::{Action, Bid, CardSet, Game, GameRng, Legal, Phase, Preset, RuleSet, Seat, Suit, Viewer};
+use spades_engine::{
+    Action, Bid, BidChoices, CardSet, Game, GameRng, Legal, Phase, Preset, RuleSet, Seat, Suit, Viewer,
+};
 
 // The engine's own test helpers: cards and games written as text.
 #[path = "../../engine/tests/common/mod.rs"]
@@ -209,11 +211,14 @@ mod bidding {
     #[test]
     fn blind_nil_only_when_far_behind() {
         let far_behind = game_with(RuleSet::CLASSIC, 3, NIL_DEAL, [-250, 100]);
-        assert_eq!(far_behind.legal(seat(0)), Legal::BlindNilOrLook);
+        assert_eq!(far_behind.legal(seat(0)), Legal::BlindOrLook(BidChoices::NIL));
         assert_eq!(basic_choice(&far_behind, 0), Action::Bid(Bid::BlindNil));
 
         let a_little_behind = game_with(RuleSet::CLASSIC, 3, NIL_DEAL, [0, 110]);
-        assert_eq!(a_little_behind.legal(seat(0)), Legal::BlindNilOrLook);
+        assert_eq!(
+            a_little_behind.legal(seat(0)),
+            Legal::BlindOrLook(BidChoices::NIL)
+        );
         assert_eq!(basic_choice(&a_little_behind, 0), Action::LookAtHand);
     }
 }

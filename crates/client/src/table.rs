@@ -322,17 +322,26 @@ impl TableState {
                 .is_some_and(|turn| self.seat.is_some_and(|seat| turn.seats.contains(&seat)))
     }
 
-    /// A plain, legal move when it is this seat's turn: blind nil when
-    /// offered and `blind_nil` is set, a cautious bid (or the allowed bid
+    /// A plain, legal move when it is this seat's turn: when `blind` is set,
+    /// the lowest blind bid offered (blind nil, or else the team's lowest
+    /// blind bid), a cautious bid (or the allowed bid
     /// nearest to it), the lowest cards to
     /// pass (the highest when this seat bid nil), the lowest legal card.
-    pub fn decide(&self, blind_nil: bool) -> Option<Move> {
+    pub fn decide(&self, blind: bool) -> Option<Move> {
         if !self.my_turn() {
             return None;
         }
         let turn = self.turn.as_ref()?;
         let mv = match turn.expected {
-            Expected::BlindNilOrLook if blind_nil => Move::Bid { bid: 0, blind: true },
+            Expected::BlindNilOrLook if blind => match turn.bids.as_deref() {
+                // A turn that does not list the blind bids offers blind nil.
+                None => Move::Bid { bid: 0, blind: true },
+                Some([lowest, ..]) => Move::Bid {
+                    bid: *lowest,
+                    blind: true,
+                },
+                Some([]) => Move::Look,
+            },
             Expected::BlindNilOrLook => Move::Look,
             Expected::Bid => {
                 // The nearest bid the rules allow, when the turn names them.
@@ -375,11 +384,7 @@ impl TableState {
     /// What this seat has seen, worked out as a bot's knowledge; `None`
     /// without a seat and a game.
     pub fn knowledge(&self) -> Option<Knowledge> {
-        let bid = |view: BidView| match (view.bid, view.blind) {
-            (0, true) => Some(Bid::BlindNil),
-            (0, false) => Some(Bid::Nil),
-            (tricks, _) => Bid::new(tricks).ok(),
-        };
+        let bid = |view: BidView| Bid::from_parts(view.bid, view.blind).ok();
         // Card strings do not say whether the two of spades is raised, so
         // the cards are put in the game's pack before the bots read them.
         let deck = self.deck();
@@ -426,7 +431,11 @@ impl TableState {
             Expected::Bid => Legal::Bid(turn.bids.as_ref().map_or(BidChoices::ALL, |bids| {
                 BidChoices::from_numbers(bids.iter().copied())
             })),
-            Expected::BlindNilOrLook => Legal::BlindNilOrLook,
+            Expected::BlindNilOrLook => {
+                Legal::BlindOrLook(turn.bids.as_ref().map_or(BidChoices::NIL, |bids| {
+                    BidChoices::from_numbers(bids.iter().copied())
+                }))
+            }
             Expected::Pass => Legal::Pass {
                 count: turn.pass_count?,
             },

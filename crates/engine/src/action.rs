@@ -16,6 +16,10 @@ pub enum Bid {
     /// A number of tricks from 1 to 13 toward the team's contract. Build it
     /// with [`Bid::new`]; the engine refuses any other number.
     Tricks(u8),
+    /// A team's blind bid of this many tricks, made by the first of two
+    /// partners to bid while neither has seen his cards. It is the bid of
+    /// both partners, and the team's contract counts it once.
+    Blind(u8),
 }
 
 impl Bid {
@@ -29,10 +33,11 @@ impl Bid {
         }
     }
 
-    /// Tricks this bid adds to the team's contract (none for a nil).
+    /// The tricks the bid names: none for a nil. A team blind bid names
+    /// the whole team's contract, so the two partners' bids are not added.
     pub const fn contract(self) -> u8 {
         match self {
-            Bid::Tricks(tricks) => tricks,
+            Bid::Tricks(tricks) | Bid::Blind(tricks) => tricks,
             Bid::Nil | Bid::BlindNil => 0,
         }
     }
@@ -41,8 +46,22 @@ impl Bid {
         matches!(self, Bid::Nil | Bid::BlindNil)
     }
 
+    /// Whether the bid was made before the cards were seen: blind nil or a
+    /// team blind bid.
     pub const fn is_blind(self) -> bool {
-        matches!(self, Bid::BlindNil)
+        matches!(self, Bid::BlindNil | Bid::Blind(_))
+    }
+
+    /// The bid from its protocol form: a number (0 for nil) and whether it
+    /// was made blind. Blind 0 is blind nil; a blind number is a team blind
+    /// bid. Numbers above 13 are refused.
+    pub fn from_parts(tricks: u8, blind: bool) -> Result<Bid, RuleError> {
+        match (tricks, blind) {
+            (0, true) => Ok(Bid::BlindNil),
+            (1..=13, true) => Ok(Bid::Blind(tricks)),
+            (_, _) if blind => Err(RuleError::InvalidBid { tricks }),
+            (_, _) => Bid::new(tricks),
+        }
     }
 }
 
@@ -52,6 +71,7 @@ impl fmt::Display for Bid {
             Bid::Nil => f.write_str("nil"),
             Bid::BlindNil => f.write_str("blind_nil"),
             Bid::Tricks(tricks) => write!(f, "{tricks}"),
+            Bid::Blind(tricks) => write!(f, "blind_{tricks}"),
         }
     }
 }
@@ -123,13 +143,13 @@ impl BidChoices {
         self.0 & 1 != 0
     }
 
-    /// Whether the bid is among the choices. Blind nil counts as nil here;
-    /// whether it is offered at all is decided elsewhere.
+    /// Whether the bid is among the choices. A blind bid counts as the
+    /// same number seen: the choices say whether they are blind ones.
     pub const fn contains(self, bid: Bid) -> bool {
         let n = match bid {
             Bid::Nil | Bid::BlindNil => 0,
-            Bid::Tricks(n) if n <= 13 => n,
-            Bid::Tricks(_) => return false,
+            Bid::Tricks(n) | Bid::Blind(n) if n <= 13 => n,
+            Bid::Tricks(_) | Bid::Blind(_) => return false,
         };
         self.0 & (1 << n) != 0
     }
@@ -191,7 +211,8 @@ pub enum Action {
 }
 
 /// Actions have a short text form used in logs, stored games and tests:
-/// `bid 4`, `bid nil`, `bid blind_nil`, `look`, `pass AS KH`, `play TS`.
+/// `bid 4`, `bid nil`, `bid blind_nil`, `bid blind_6` (a team blind bid),
+/// `look`, `pass AS KH`, `play TS`.
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -225,6 +246,13 @@ impl FromStr for Action {
             (Some("look"), None) => return Ok(Action::LookAtHand),
             (Some("bid"), Some("nil")) => Action::Bid(Bid::Nil),
             (Some("bid"), Some("blind_nil")) => Action::Bid(Bid::BlindNil),
+            (Some("bid"), Some(blind)) if blind.starts_with("blind_") => {
+                let tricks: u8 = blind["blind_".len()..].parse().map_err(|_| fail())?;
+                match Bid::from_parts(tricks, true) {
+                    Ok(bid @ Bid::Blind(_)) => Action::Bid(bid),
+                    _ => return Err(fail()),
+                }
+            }
             (Some("bid"), Some(number)) => {
                 let tricks: u8 = number.parse().map_err(|_| fail())?;
                 Action::Bid(Bid::new(tricks).map_err(|_| fail())?)
@@ -262,6 +290,14 @@ mod tests {
         assert_eq!(Bid::Nil.contract(), 0);
         assert_eq!(Bid::BlindNil.contract(), 0);
         assert_eq!(Bid::Tricks(4).contract(), 4);
+        assert_eq!(Bid::from_parts(0, true), Ok(Bid::BlindNil));
+        assert_eq!(Bid::from_parts(7, true), Ok(Bid::Blind(7)));
+        assert_eq!(Bid::from_parts(0, false), Ok(Bid::Nil));
+        assert_eq!(
+            Bid::from_parts(14, true),
+            Err(RuleError::InvalidBid { tricks: 14 })
+        );
+        assert!(Bid::Blind(7).is_blind() && !Bid::Blind(7).is_nil());
     }
 
     #[test]
@@ -293,6 +329,7 @@ mod tests {
             "bid 4",
             "bid nil",
             "bid blind_nil",
+            "bid blind_7",
             "look",
             "pass AS KH",
             "play TS",
@@ -305,6 +342,8 @@ mod tests {
             "bid",
             "bid 14",
             "bid 0x",
+            "bid blind_0",
+            "bid blind_14",
             "play",
             "play 1S",
             "pass AS AS",

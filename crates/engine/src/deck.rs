@@ -24,28 +24,32 @@ pub enum Deck {
     /// The standard pack with the two of spades raised above the ace as the
     /// highest trump.
     DeuceHigh,
+    /// New York's pack as many groups play it: the jokers and the raised
+    /// two of spades on top as in [`Deck::Jokers`], but the two red twos
+    /// leave the pack, so the two of clubs stays the lowest club.
+    NewYork,
 }
 
 const TWO_OF_CLUBS: Card = Card::new(Rank::Two, Suit::Clubs);
 const THREE_OF_CLUBS: Card = Card::new(Rank::Three, Suit::Clubs);
 const TWO_OF_HEARTS: Card = Card::new(Rank::Two, Suit::Hearts);
+const TWO_OF_DIAMONDS: Card = Card::new(Rank::Two, Suit::Diamonds);
 
 impl Deck {
-    pub const ALL: [Deck; 3] = [Deck::Standard, Deck::Jokers, Deck::DeuceHigh];
+    pub const ALL: [Deck; 4] = [Deck::Standard, Deck::Jokers, Deck::DeuceHigh, Deck::NewYork];
 
     /// The 52 cards dealt.
     pub const fn cards(self) -> CardSet {
         let standard = CardSet::STANDARD_DECK.bits();
         let raised = standard & !CardSet::single(Card::TWO_OF_SPADES).bits()
             | CardSet::single(Card::HIGH_TWO_OF_SPADES).bits();
+        let jokers = CardSet::single(Card::LITTLE_JOKER).bits() | CardSet::single(Card::BIG_JOKER).bits();
+        let hearts_two = CardSet::single(TWO_OF_HEARTS).bits();
         CardSet::from_bits(match self {
             Deck::Standard => standard,
             Deck::DeuceHigh => raised,
-            Deck::Jokers => {
-                raised & !CardSet::single(TWO_OF_CLUBS).bits() & !CardSet::single(TWO_OF_HEARTS).bits()
-                    | CardSet::single(Card::LITTLE_JOKER).bits()
-                    | CardSet::single(Card::BIG_JOKER).bits()
-            }
+            Deck::Jokers => raised & !CardSet::single(TWO_OF_CLUBS).bits() & !hearts_two | jokers,
+            Deck::NewYork => raised & !CardSet::single(TWO_OF_DIAMONDS).bits() & !hearts_two | jokers,
         })
     }
 
@@ -84,7 +88,7 @@ impl Deck {
     pub const fn lowest_club(self) -> Card {
         match self {
             Deck::Jokers => THREE_OF_CLUBS,
-            Deck::Standard | Deck::DeuceHigh => TWO_OF_CLUBS,
+            Deck::Standard | Deck::DeuceHigh | Deck::NewYork => TWO_OF_CLUBS,
         }
     }
 }
@@ -119,6 +123,12 @@ mod tests {
             Some(Card::HIGH_TWO_OF_SPADES)
         );
         assert_eq!(deuce.in_suit(Suit::Spades).lowest().unwrap().to_string(), "3S");
+        let new_york = Deck::NewYork.cards();
+        assert_eq!(new_york.in_suit(Suit::Spades), jokers.in_suit(Suit::Spades));
+        assert_eq!(new_york.in_suit(Suit::Clubs).lowest().unwrap().to_string(), "2C");
+        assert_eq!(new_york.in_suit(Suit::Diamonds).len(), 12);
+        assert_eq!(new_york.in_suit(Suit::Hearts).len(), 12);
+        assert!(!new_york.contains("2D".parse().unwrap()));
     }
 
     #[test]

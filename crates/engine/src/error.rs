@@ -27,8 +27,12 @@ pub enum RuleError {
     BlindNilNotAllowed,
     /// The player has looked at his cards, which gives up blind nil.
     BlindNilAfterLooking,
+    /// A team blind bid that the rules do not allow now: they have none,
+    /// the team does not trail by enough, a partner has seen his cards or
+    /// bid, or the number is below the rules' lowest.
+    BlindBidNotAllowed { lowest: u8 },
     /// The player's cards are still hidden from him: he must look at them
-    /// (or bid blind nil) before he can bid a number.
+    /// (or bid blind) before he can bid a number.
     MustLookAtHand,
     /// Only a player offered blind nil can ask to see his cards, once.
     HandAlreadyVisible,
@@ -73,7 +77,14 @@ impl fmt::Display for RuleError {
             RuleError::BlindNilAfterLooking => {
                 f.write_str("you have looked at your cards, so blind nil is no longer possible")
             }
-            RuleError::MustLookAtHand => f.write_str("look at your cards before bidding, or bid blind nil"),
+            RuleError::BlindBidNotAllowed { lowest: 0 } => {
+                f.write_str("this table's rules have no blind bids for a team")
+            }
+            RuleError::BlindBidNotAllowed { lowest } => write!(
+                f,
+                "a team bids blind {lowest} or more, only when it trails by the rules' margin and before either partner has seen his cards or bid"
+            ),
+            RuleError::MustLookAtHand => f.write_str("look at your cards before bidding, or bid blind"),
             RuleError::HandAlreadyVisible => f.write_str("your cards are already visible to you"),
             RuleError::NothingToPass => f.write_str("you have no cards to pass now"),
             RuleError::WrongPassCount { expected, got } => {

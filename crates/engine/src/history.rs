@@ -11,7 +11,8 @@ use crate::card::{Card, CardSet};
 use crate::seat::{BySeat, ByTeam, Seat, Team};
 
 /// One bid, in the form the history keeps: nil is `bid: 0`, blind nil is
-/// `bid: 0, blind: true`.
+/// `bid: 0, blind: true`, a team blind bid of 6 is `bid: 6, blind: true`
+/// for each of the two partners.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BidRecord {
@@ -31,11 +32,7 @@ impl BidRecord {
 
     /// The bid this record stands for, if it is a valid one.
     pub fn to_bid(self) -> Option<Bid> {
-        match (self.bid, self.blind) {
-            (0, true) => Some(Bid::BlindNil),
-            (tricks, false) => Bid::new(tricks).ok(),
-            (_, true) => None,
-        }
+        Bid::from_parts(self.bid, self.blind).ok()
     }
 }
 

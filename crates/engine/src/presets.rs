@@ -43,10 +43,12 @@ pub enum Preset {
     DeuceHigh,
     #[cfg_attr(feature = "serde", serde(rename = "solo"))]
     Solo,
+    #[cfg_attr(feature = "serde", serde(rename = "new-york"))]
+    NewYork,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 16] = [
+    pub const ALL: [Preset; 17] = [
         Preset::Classic,
         Preset::Tournament,
         Preset::Board4,
@@ -63,6 +65,7 @@ impl Preset {
         Preset::Jokers,
         Preset::DeuceHigh,
         Preset::Solo,
+        Preset::NewYork,
     ];
 
     /// The name used in the protocol, the API and on the command line.
@@ -84,6 +87,7 @@ impl Preset {
             Preset::Jokers => "jokers",
             Preset::DeuceHigh => "deuce-high",
             Preset::Solo => "solo",
+            Preset::NewYork => "new-york",
         }
     }
 
@@ -111,6 +115,9 @@ impl Preset {
             Preset::DeuceHigh => "The two of spades is the highest trump, above the ace.",
             Preset::Solo => {
                 "No partners: each of the four players bids, scores and keeps bags alone; no blind nil exchange."
+            }
+            Preset::NewYork => {
+                "Jokers with both red twos out, no nil, board 4, at most two bags, blind 6 when 100 behind, two sets in a row lose."
             }
         }
     }
@@ -186,6 +193,22 @@ impl Preset {
             Preset::Solo => RuleSet {
                 partners: false,
                 blind_nil_pass: 0,
+                ..classic
+            },
+            Preset::NewYork => RuleSet {
+                deck: Deck::NewYork,
+                spades_lead: SpadesLead::FromFourthTrick,
+                nil: false,
+                blind_nil: false,
+                blind_nil_pass: 0,
+                min_team_bid: 4,
+                ten_for_two_hundred: true,
+                boston_wins: true,
+                max_overtricks: Some(2),
+                sets_to_lose: Some(2),
+                unbid_first_hand: true,
+                team_blind: 6,
+                team_blind_set_doubled: false,
                 ..classic
             },
         }

@@ -150,6 +150,14 @@ pub struct RuleSet {
     /// The first hand of each game is played without bids or exchanges:
     /// each team scores 10 points a trick and takes no bags.
     pub unbid_first_hand: bool,
+    /// The lowest number a team may bid blind, for both partners, before
+    /// either has seen his cards (0: no team blind bids).
+    pub team_blind: u8,
+    /// How far a team must trail at the start of a hand to bid blind.
+    pub team_blind_min_deficit: i32,
+    /// Whether a failed team blind bid costs double, as a made one wins
+    /// double; otherwise it costs what the same bid seen would.
+    pub team_blind_set_doubled: bool,
 }
 
 /// The largest exchange a rule set may ask for. Passing more than a few
@@ -187,6 +195,9 @@ impl RuleSet {
         set_at_double: false,
         sets_to_lose: None,
         unbid_first_hand: false,
+        team_blind: 0,
+        team_blind_min_deficit: 100,
+        team_blind_set_doubled: true,
     };
 
     /// The seven-hand game of the tournaments: to 300, out at -300.
@@ -255,6 +266,12 @@ impl RuleSet {
         if self.sets_to_lose == Some(0) {
             return fail("sets_to_lose", "must be at least one set");
         }
+        if self.team_blind > 13 {
+            return fail("team_blind", "a team cannot bid more than 13");
+        }
+        if self.team_blind_min_deficit < 0 {
+            return fail("team_blind_min_deficit", "must not be negative");
+        }
         self.validate_bidding()?;
         self.validate_solo()
     }
@@ -286,6 +303,9 @@ impl RuleSet {
         if self.min_team_bid > 0 {
             return fail("min_team_bid", "a team minimum needs partners to share it");
         }
+        if self.team_blind > 0 {
+            return fail("team_blind", "a team blind bid is made by two partners");
+        }
         Ok(())
     }
 
@@ -298,6 +318,15 @@ impl RuleSet {
                 "blind_nil",
                 "blind nil needs nil bids: turn nil on or blind nil off",
             );
+        }
+        if self.team_blind > 0 && self.bidding != Bidding::Standard {
+            return fail(
+                "team_blind",
+                "suicide, whiz and mirror decide each player's bid, so a team cannot bid blind",
+            );
+        }
+        if self.team_blind > 0 && self.team_blind < self.min_team_bid {
+            return fail("team_blind", "the lowest blind bid must reach the team minimum");
         }
         match self.bidding {
             Bidding::Standard => {}
@@ -437,6 +466,26 @@ mod tests {
             },
             RuleSet {
                 bag_limit: 0,
+                ..RuleSet::CLASSIC
+            },
+            RuleSet {
+                team_blind: 14,
+                ..RuleSet::CLASSIC
+            },
+            RuleSet {
+                team_blind: 6,
+                bidding: Bidding::Whiz,
+                ..RuleSet::CLASSIC
+            },
+            RuleSet {
+                team_blind: 3,
+                min_team_bid: 4,
+                ..RuleSet::CLASSIC
+            },
+            RuleSet {
+                team_blind: 6,
+                partners: false,
+                blind_nil_pass: 0,
                 ..RuleSet::CLASSIC
             },
         ];

@@ -8,13 +8,18 @@ use crate::seat::{BySeat, ByTeam, Seating, Team};
 /// How one team's score moved in one hand.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct TeamHandScore {
-    /// Sum of the bids of partners who did not bid nil.
+    /// Sum of the bids of partners who did not bid nil, or the team's
+    /// blind bid.
     pub contract: u8,
+    /// Whether the contract was a team blind bid.
+    pub blind: bool,
     /// Tricks of partners who did not bid nil, which count toward the contract.
     pub counted_tricks: u8,
     /// The contract's value when made, minus it when set: `10 * contract`,
     /// or 200 (a contract of 10 under `ten_for_two_hundred`) or 200 or 500
-    /// (a moon of 13 under `moon`). Overtricks are in `bag_points`.
+    /// (a moon of 13 under `moon`), doubled for a blind bid (and, when
+    /// `team_blind_set_doubled`, for a blind bid set). Overtricks are in
+    /// `bag_points`.
     pub contract_points: i32,
     /// Whether the team's contract was set this hand (a team that bid only
     /// nils has no contract and is never set).
@@ -55,6 +60,12 @@ pub fn score_team(
                 result.contract += n;
                 result.counted_tricks += taken;
             }
+            Bid::Blind(n) => {
+                // Both partners hold the team's one blind bid.
+                result.contract = result.contract.max(n);
+                result.blind = true;
+                result.counted_tricks += taken;
+            }
             Bid::Nil | Bid::BlindNil => {
                 let value = if bid.is_blind() {
                     rules.blind_nil_value
@@ -74,16 +85,19 @@ pub fn score_team(
         0
     } else {
         let value = contract_value(rules, result.contract);
-        let too_many = result.contract < 10
+        // A blind bid has no limit on overtricks: only falling short sets it.
+        let too_many = !result.blind
+            && result.contract < 10
             && rules
                 .max_overtricks
                 .is_some_and(|limit| counted - contract > i32::from(limit));
-        let doubled = rules.set_at_double && counted >= 2 * contract;
+        let doubled = !result.blind && rules.set_at_double && counted >= 2 * contract;
         if counted >= contract && !too_many && !doubled {
-            result.contract_points = value;
+            result.contract_points = if result.blind { 2 * value } else { value };
             counted - contract
         } else {
-            result.contract_points = -value;
+            let doubles = result.blind && rules.team_blind_set_doubled;
+            result.contract_points = if doubles { -2 * value } else { -value };
             result.set = true;
             0
         }
@@ -100,6 +114,21 @@ pub fn score_team(
     result.score = score + result.change;
     result.bags = running_bags;
     result
+}
+
+/// The contract of a team whose players made these bids: the numbers
+/// added, nils counting nothing, and a team blind bid (which both partners
+/// hold) counted once.
+pub fn team_contract(bids: impl IntoIterator<Item = Bid>) -> u8 {
+    let (mut seen, mut blind) = (0u8, 0u8);
+    for bid in bids {
+        match bid {
+            Bid::Tricks(n) => seen += n,
+            Bid::Blind(n) => blind = blind.max(n),
+            Bid::Nil | Bid::BlindNil => {}
+        }
+    }
+    seen + blind
 }
 
 /// What a contract is worth made, and costs set.

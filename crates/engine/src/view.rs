@@ -76,7 +76,7 @@ impl<'a> View<'a> {
     }
 
     /// The viewer's own cards, or `None` for a spectator and for a player
-    /// whose cards are hidden while he is offered blind nil.
+    /// whose cards are hidden while he is offered a blind bid.
     #[inline]
     pub fn hand(&self) -> Option<CardSet> {
         let seat = self.seat()?;
@@ -92,10 +92,10 @@ impl<'a> View<'a> {
         self.game.bids()
     }
 
-    /// Whether the viewer was offered blind nil this hand.
+    /// Whether the viewer was offered a blind bid this hand (blind nil or
+    /// his team's blind bid), which kept his cards from him at first.
     pub fn blind_nil_offered(&self) -> bool {
-        self.seat()
-            .is_some_and(|seat| self.game.is_blind_nil_offered(seat))
+        self.seat().is_some_and(|seat| self.game.is_blind_offered(seat))
     }
 
     /// The passes this viewer gave or received this hand.

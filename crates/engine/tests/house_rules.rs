@@ -152,7 +152,7 @@ mod bidding {
     fn blind_nil_closed_by_the_bids_before_shows_the_cards() {
         // Team 0 trails by 200, so seats 0 and 2 are offered blind nil.
         let mut game = game_with(Preset::Suicide.rules(), 3, MIXED, [-200, 0]);
-        assert_eq!(game.legal(seat(0)), Legal::BlindNilOrLook);
+        assert_eq!(game.legal(seat(0)), Legal::BlindOrLook(BidChoices::NIL));
         assert!(game.is_hand_hidden(seat(2)));
         ok(&mut game, 0, Action::Bid(Bid::BlindNil));
         // In suicide seat 2 must now bid 4 or more: blind nil is gone, and
@@ -615,6 +615,7 @@ mod packs {
             (Preset::Classic, Deck::Standard),
             (Preset::Jokers, Deck::Jokers),
             (Preset::DeuceHigh, Deck::DeuceHigh),
+            (Preset::NewYork, Deck::NewYork),
         ] {
             for seed in 0..20 {
                 let game = Game::new(preset.rules(), seed).unwrap();

@@ -28,9 +28,17 @@ fn rule_sets() -> impl Strategy<Value = RuleSet> {
         house,
         any::<bool>(),
         any::<bool>(),
+        0u8..3,
     )
         .prop_map(
-            |(preset, (simultaneous, nil_pass, blind_nil_pass, blind_nil, deficit), house, vary, unbid)| {
+            |(
+                preset,
+                (simultaneous, nil_pass, blind_nil_pass, blind_nil, deficit),
+                house,
+                vary,
+                unbid,
+                blind,
+            )| {
                 let base = Preset::ALL[preset].rules();
                 let mut rules = RuleSet {
                     pass_order: if simultaneous {
@@ -58,6 +66,13 @@ fn rule_sets() -> impl Strategy<Value = RuleSet> {
                     rules.boston_wins = boston;
                     rules.sets_to_lose = (sets > 1).then_some(sets);
                     rules.unbid_first_hand = unbid;
+                }
+                // Team blind bids where they can be played, from any
+                // score or only 50 or 100 behind.
+                if blind > 0 && rules.partners && rules.bidding == Bidding::Standard {
+                    rules.team_blind = rules.min_team_bid.max(5 + blind);
+                    rules.team_blind_min_deficit = if vary { deficit } else { 0 };
+                    rules.team_blind_set_doubled = unbid;
                 }
                 rules
             },
@@ -100,8 +115,13 @@ fn naive_pack(deck: Deck) -> CardSet {
         .chars()
         .flat_map(|suit| "23456789TJQKA".chars().map(move |rank| format!("{rank}{suit}")))
         .collect();
-    if deck == Deck::Jokers {
-        names.retain(|name| name != "2C" && name != "2H");
+    let out: &[&str] = match deck {
+        Deck::Jokers => &["2C", "2H"],
+        Deck::NewYork => &["2D", "2H"],
+        Deck::Standard | Deck::DeuceHigh => &[],
+    };
+    if !out.is_empty() {
+        names.retain(|name| !out.contains(&name.as_str()));
         names.extend(["BJ".to_string(), "LJ".to_string()]);
     }
     names
@@ -143,8 +163,15 @@ fn naive_team_score(rules: &RuleSet, bids: &[Bid], taken: &[u8], bags: i32) -> N
     let mut contract = 0;
     let mut counted = 0;
     let mut new_bags = 0;
+    let mut blind = false;
     for (&bid, &took) in bids.iter().zip(taken) {
         match bid {
+            // Both partners hold the one blind bid of the team.
+            Bid::Blind(n) => {
+                blind = true;
+                contract = i32::from(n);
+                counted += i32::from(took);
+            }
             Bid::Nil => {
                 change += if took == 0 {
                     rules.nil_value
@@ -177,14 +204,22 @@ fn naive_team_score(rules: &RuleSet, bids: &[Bid], taken: &[u8], bags: i32) -> N
             _ => 10 * contract,
         };
         let over = counted - contract;
-        let made = counted >= contract
-            && !(contract < 10 && rules.max_overtricks.is_some_and(|m| over > i32::from(m)))
-            && !(rules.set_at_double && counted >= 2 * contract);
+        let made = if blind {
+            counted >= contract
+        } else {
+            counted >= contract
+                && !(contract < 10 && rules.max_overtricks.is_some_and(|m| over > i32::from(m)))
+                && !(rules.set_at_double && counted >= 2 * contract)
+        };
         if made {
-            change += value;
+            change += if blind { 2 * value } else { value };
             new_bags += over;
         } else {
-            change -= value;
+            change -= if blind && rules.team_blind_set_doubled {
+                2 * value
+            } else {
+                value
+            };
             set = true;
         }
     }
@@ -205,7 +240,8 @@ fn naive_team_score(rules: &RuleSet, bids: &[Bid], taken: &[u8], bags: i32) -> N
 /// Whether a bid may be made, by the plain statement of the bidding rules:
 /// `spades` held, and the partner's bid if he has bid.
 fn naive_bid_allowed(rules: &RuleSet, bid: Bid, spades: u32, partner: Option<Bid>) -> bool {
-    let team_ok = partner.is_none_or(|p| p.contract() + bid.contract() >= rules.min_team_bid);
+    let team_ok = matches!(bid, Bid::Blind(_))
+        || partner.is_none_or(|p| p.contract() + bid.contract() >= rules.min_team_bid);
     let kind_ok = match bid {
         Bid::Nil | Bid::BlindNil => {
             (if bid.is_blind() {
@@ -218,6 +254,10 @@ fn naive_bid_allowed(rules: &RuleSet, bid: Bid, spades: u32, partner: Option<Bid
                     Bidding::Mirror => spades == 0,
                     Bidding::Suicide => !partner.is_some_and(Bid::is_nil),
                 }
+        }
+        // The first partner's blind bid; the second holds the same one.
+        Bid::Blind(n) => {
+            rules.team_blind > 0 && n >= rules.team_blind && n <= 13 && partner.is_none_or(|p| p == bid)
         }
         Bid::Tricks(n) => {
             (1..=13).contains(&n)
@@ -282,6 +322,22 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32
     for (i, bid) in record.bids.iter().enumerate() {
         assert_eq!(bid.seat, record.dealer.plus(1 + i as u8));
         let made = bid.to_bid().unwrap();
+        if let Bid::Blind(_) = made {
+            // Only a team that trailed by the margin bids blind.
+            let team = naive_teams(rules)
+                .iter()
+                .position(|seats| seats.contains(&bid.seat))
+                .unwrap();
+            let best_other = (0..score.len())
+                .filter(|&t| t != team)
+                .map(|t| score[t])
+                .max()
+                .unwrap();
+            assert!(
+                best_other - score[team] >= rules.team_blind_min_deficit,
+                "blind bid not behind"
+            );
+        }
         // The partner bid before when he sits two places earlier.
         let partner = (rules.partners && i >= 2).then(|| record.bids[i - 2].to_bid().unwrap());
         let spades = naive_spades(record.hands[bid.seat]);
@@ -493,6 +549,25 @@ proptest! {
                     let accepted = game.check(seat, Action::Bid(bid)).is_ok();
                     prop_assert_eq!(accepted, naive_bid_allowed(&rules, bid, spades, partner), "bid {}", bid);
                 }
+            }
+            // A team blind bid is accepted exactly when the team trails by
+            // the margin and neither partner has seen his cards or bid; a
+            // player whose cards are hidden always has a blind bid open.
+            if game.phase() == spades_engine::Phase::Bidding && game.is_hand_hidden(seat) {
+                let partner = seat.partner();
+                let scores = game.score();
+                let best_other = scores.teams().filter(|&t| t != seat.team()).map(|t| scores[t]).max().unwrap();
+                let open = rules.partners
+                    && rules.team_blind > 0
+                    && best_other - scores[seat.team()] >= rules.team_blind_min_deficit
+                    && game.is_hand_hidden(partner)
+                    && game.bids()[partner].is_none();
+                for n in 1..=13 {
+                    let accepted = game.check(seat, Action::Bid(Bid::Blind(n))).is_ok();
+                    prop_assert_eq!(accepted, open && n >= rules.team_blind, "blind {}", n);
+                }
+                let blind_nil = game.check(seat, Action::Bid(Bid::BlindNil)).is_ok();
+                prop_assert!(open || blind_nil, "{} hidden with no blind bid open", seat);
             }
 
             // Every card is accepted exactly when it is a legal play, for

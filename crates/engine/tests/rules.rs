@@ -205,7 +205,7 @@ mod bidding {
         let mut game = game_with(RuleSet::CLASSIC, 3, MIXED, [0, 100]);
         assert_eq!(game.view(Viewer::Seat(seat(0))).hand(), None);
         assert_eq!(game.view(Viewer::Seat(seat(2))).hand(), None);
-        assert_eq!(game.legal(seat(0)), Legal::BlindNilOrLook);
+        assert_eq!(game.legal(seat(0)), Legal::BlindOrLook(BidChoices::NIL));
         assert_eq!(game.legal(seat(2)), Legal::Look, "he may look before his turn");
 
         let events = ok(&mut game, 0, Action::Bid(Bid::BlindNil));

@@ -128,6 +128,12 @@ pub struct RulesSpec {
     pub sets_to_lose: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unbid_first_hand: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_blind: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_blind_min_deficit: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_blind_set_doubled: Option<bool>,
 }
 
 impl RulesSpec {
@@ -167,6 +173,9 @@ impl RulesSpec {
             set_at_double: self.set_at_double.unwrap_or(base.set_at_double),
             sets_to_lose: self.sets_to_lose.or(base.sets_to_lose),
             unbid_first_hand: self.unbid_first_hand.unwrap_or(base.unbid_first_hand),
+            team_blind: self.team_blind.unwrap_or(base.team_blind),
+            team_blind_min_deficit: self.team_blind_min_deficit.unwrap_or(base.team_blind_min_deficit),
+            team_blind_set_doubled: self.team_blind_set_doubled.unwrap_or(base.team_blind_set_doubled),
         };
         rules.validate()?;
         Ok(rules)
@@ -458,6 +467,9 @@ pub struct TurnView {
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
 pub struct TeamScoreView {
     pub contract: u8,
+    /// Whether the contract was the team's blind bid.
+    #[serde(default)]
+    pub blind: bool,
     pub tricks: u8,
     pub contract_points: i32,
     /// Whether the contract was set (a team of two nils has none).
@@ -746,6 +758,7 @@ pub enum ErrorCode {
     BidNotAllowed,
     BlindNilNotAllowed,
     BlindNilAfterLooking,
+    BlindBidNotAllowed,
     MustLookAtHand,
     HandAlreadyVisible,
     NothingToPass,
@@ -776,6 +789,7 @@ impl ErrorCode {
             E::BidNotAllowed { .. } => ErrorCode::BidNotAllowed,
             E::BlindNilNotAllowed => ErrorCode::BlindNilNotAllowed,
             E::BlindNilAfterLooking => ErrorCode::BlindNilAfterLooking,
+            E::BlindBidNotAllowed { .. } => ErrorCode::BlindBidNotAllowed,
             E::MustLookAtHand => ErrorCode::MustLookAtHand,
             E::HandAlreadyVisible => ErrorCode::HandAlreadyVisible,
             E::NothingToPass => ErrorCode::NothingToPass,

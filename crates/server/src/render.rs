@@ -22,6 +22,7 @@ pub fn team_scores(scores: &ByTeam<TeamHandScore>) -> Vec<TeamScoreView> {
         .iter()
         .map(|s| TeamScoreView {
             contract: s.contract,
+            blind: s.blind,
             tricks: s.counted_tricks,
             contract_points: s.contract_points,
             set: s.set,
@@ -41,7 +42,7 @@ pub fn team_scores(scores: &ByTeam<TeamHandScore>) -> Vec<TeamScoreView> {
 pub fn expected(game: &Game, seat: Seat) -> Option<Expected> {
     match game.legal(seat) {
         Legal::Wait | Legal::Look => None,
-        Legal::BlindNilOrLook => Some(Expected::BlindNilOrLook),
+        Legal::BlindOrLook(_) => Some(Expected::BlindNilOrLook),
         Legal::Bid(_) => Some(Expected::Bid),
         Legal::Pass { .. } => Some(Expected::Pass),
         Legal::Play(_) => Some(Expected::Play),
@@ -70,7 +71,9 @@ pub fn turn_view(game: &Game, clocks: &[Option<Duration>; 4], viewer: Viewer) ->
     let (legal, pass_count, bids) = match mine.map(|seat| game.legal(seat)) {
         Some(Legal::Play(cards)) => (Some(cards), None, None),
         Some(Legal::Pass { count }) => (None, Some(count), None),
-        Some(Legal::Bid(choices)) => (None, None, Some(choices.numbers().collect())),
+        Some(Legal::Bid(choices) | Legal::BlindOrLook(choices)) => {
+            (None, None, Some(choices.numbers().collect()))
+        }
         _ => (None, None, None),
     };
     Some(TurnView {

@@ -22,12 +22,14 @@ const RULE_FIELDS = [
   ['min_team_bid', 'Least a team may bid', 'number'],
   ['max_overtricks', 'Set with more overtricks than', 'number'],
   ['sets_to_lose', 'Sets in a row that lose', 'number'],
+  ['team_blind', 'Lowest team blind bid (0: none)', 'number'],
+  ['team_blind_min_deficit', 'Team blind offered when behind by', 'number'],
 ];
 
 // The house rules chosen from a list; the first choice keeps the preset's.
 const CHOICE_FIELDS = [
   ['partners', 'Players', [['true', 'Two partnerships'], ['false', 'Solo: each on his own']]],
-  ['deck', 'Pack', [['standard', 'Standard 52'], ['jokers', 'Jokers (2♣ and 2♥ out)'], ['deuce_high', 'Two of spades high']]],
+  ['deck', 'Pack', [['standard', 'Standard 52'], ['jokers', 'Jokers (2♣ and 2♥ out)'], ['new_york', 'New York jokers (2♦ and 2♥ out)'], ['deuce_high', 'Two of spades high']]],
   ['bidding', 'Bidding', [['standard', 'Standard'], ['suicide', 'Suicide'], ['whiz', 'Whiz (your spades or nil)'], ['mirror', 'Mirror (your spades)']]],
   ['leading', 'First lead', [['left_of_dealer', "Dealer's left"], ['dealer', 'Dealer'], ['two_of_clubs', 'Two of clubs']]],
   ['spades_lead', 'Leading spades', [['broken', 'Once broken'], ['any_time', 'Any time'], ['from_fourth_trick', 'From the fourth trick']]],
@@ -38,6 +40,7 @@ const CHOICE_FIELDS = [
   ['boston_wins', 'Boston wins the game', [['true', 'Yes'], ['false', 'No']]],
   ['set_at_double', 'Set when taking twice the bid', [['true', 'Yes'], ['false', 'No']]],
   ['unbid_first_hand', 'First hand without bids', [['true', 'Yes'], ['false', 'No']]],
+  ['team_blind_set_doubled', 'A failed team blind bid costs', [['true', 'Double'], ['false', 'Single']]],
 ];
 
 /**
@@ -58,8 +61,8 @@ function fillPresets(select, presets, hint) {
 
 // The presets' rules until the server's list arrives (then replaced by it).
 const PRESET_DEFAULTS = {
-  classic: { target: 500, mercy: -500, max_hands: '', nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_overtricks: '', sets_to_lose: '' },
-  tournament: { target: 300, mercy: -300, max_hands: 7, nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_overtricks: '', sets_to_lose: '' },
+  classic: { target: 500, mercy: -500, max_hands: '', nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_overtricks: '', sets_to_lose: '', team_blind: 0, team_blind_min_deficit: 100 },
+  tournament: { target: 300, mercy: -300, max_hands: 7, nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_overtricks: '', sets_to_lose: '', team_blind: 0, team_blind_min_deficit: 100 },
 };
 
 export function mount(root, app) {

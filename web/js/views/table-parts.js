@@ -29,18 +29,18 @@ export function teamName(state, team) {
   return team === 0 ? 'North–South' : 'East–West';
 }
 
-/** "Bid 3", "Nil", "Blind nil", or null before the seat has bid. */
+/** "Bid 3", "Nil", "Blind nil", "Blind 6" (a team's blind bid), or null before the seat has bid. */
 export function bidText(bid) {
   if (!bid) return null;
   if (bid.bid === 0) return bid.blind ? 'Blind nil' : 'Nil';
-  return `Bid ${bid.bid}`;
+  return bid.blind ? `Blind ${bid.bid}` : `Bid ${bid.bid}`;
 }
 
 /** What the seat must do, in words, for the turn indicator. */
 export function expectedText(expected, passCount) {
   switch (expected) {
     case 'bid': return 'bid';
-    case 'blind_nil_or_look': return 'bid blind nil or look at the cards';
+    case 'blind_nil_or_look': return 'bid blind or look at the cards';
     case 'pass': return passCount ? `give ${passCount} cards to the partner` : 'exchange cards';
     case 'play': return 'play a card';
     default: return expected;
@@ -194,6 +194,7 @@ export function rulesInWords(rules) {
   const words = [];
   if (rules.partners === false) words.push('solo: each player on his own, no partners');
   if (rules.deck === 'jokers') words.push('jokers: big joker, little joker and the two of spades above the ace');
+  if (rules.deck === 'new_york') words.push('New York jokers: big joker, little joker and the two of spades above the ace; both red twos out');
   if (rules.deck === 'deuce_high') words.push('the two of spades is the highest trump');
   const bidding = { suicide: 'suicide: one partner bids nil, the other 4 or more', whiz: 'whiz: bid your spades or nil', mirror: 'mirror: bid your spades' };
   if (bidding[rules.bidding]) words.push(bidding[rules.bidding]);
@@ -207,6 +208,10 @@ export function rulesInWords(rules) {
   if (rules.max_overtricks !== null && rules.max_overtricks !== undefined) words.push(`set with more than ${rules.max_overtricks} overtricks`);
   if (rules.set_at_double) words.push('set when taking twice the bid');
   if (rules.unbid_first_hand) words.push('the first hand is played without bids, 10 points a trick');
+  if (rules.team_blind) {
+    words.push(`a team ${rules.team_blind_min_deficit} behind may bid blind ${rules.team_blind} or more for double`
+      + (rules.team_blind_set_doubled === false ? ', losing single if set' : ''));
+  }
   if (rules.sets_to_lose) words.push(`${rules.sets_to_lose} sets in a row lose`);
   if (rules.leading === 'dealer') words.push('the dealer leads');
   if (rules.leading === 'two_of_clubs') words.push('the two of clubs leads');
@@ -219,7 +224,7 @@ export function rulesInWords(rules) {
 /** One hand's score, broken down by team. */
 export function handScoreTable(state, scored) {
   const rows = [
-    ['Bid', (t) => t.contract],
+    ['Bid', (t) => (t.blind ? `blind ${t.contract}` : t.contract)],
     ['Took', (t) => t.tricks],
     ['Contract', (t) => signed(t.contract_points)],
     ['Nil', (t) => signed(t.nil_points)],

@@ -278,13 +278,19 @@ export function mount(root, app, code) {
     if (state.playing && seated) {
       const expected = state.pending ? null : state.expected;
       if (state.hidden) {
-        parts.push(h('p', { class: 'hint' }, 'You are offered blind nil: your cards stay hidden until you look. Blind nil scores double.'));
+        parts.push(h('p', { class: 'hint' }, 'You are offered a blind bid: your cards stay hidden until you look. A blind bid scores double.'));
         const buttons = [h('button', { type: 'button', 'data-testid': 'look', 'data-primary': '', onclick: () => act({ type: 'look' }, client.look()) }, 'Look at my cards')];
         if (expected === 'blind_nil_or_look') {
-          buttons.unshift(h('button', {
-            type: 'button', class: 'primary', 'data-testid': 'bid-blind-nil',
-            onclick: () => act({ type: 'bid', bid: 0, blind: true }, client.bid(0, true)),
-          }, 'Bid blind nil'));
+          // The turn lists the blind bids open now: 0 for blind nil, and
+          // numbers for the team's blind bid, which binds the partner too.
+          const blindBids = state.turn?.bids ?? [0];
+          buttons.unshift(...blindBids.map((bid) => h('button', {
+            type: 'button',
+            class: bid === 0 ? 'primary' : '',
+            'data-testid': bid === 0 ? 'bid-blind-nil' : `bid-blind-${bid}`,
+            'aria-label': bid === 0 ? 'Bid blind nil' : `Bid blind ${bid} for your team`,
+            onclick: () => act({ type: 'bid', bid, blind: true }, client.bid(bid, true)),
+          }, bid === 0 ? 'Bid blind nil' : `Blind ${bid}`)));
         }
         parts.push(h('div', { class: 'button-row' }, buttons));
       }

@@ -46,12 +46,13 @@ impl fmt::Display for Phase {
 pub enum Legal {
     /// Nothing: another seat is to act.
     Wait,
-    /// Not this seat's turn to bid, but it was offered blind nil and may look
-    /// at its cards (giving blind nil up) while it waits.
+    /// Not this seat's turn to bid, but it was offered a blind bid and may
+    /// look at its cards (giving the blind bid up) while it waits.
     Look,
-    /// This seat's turn to bid while its cards are hidden: bid blind nil, or
+    /// This seat's turn to bid while its cards are hidden: one of these
+    /// blind bids (nil for blind nil, a number for the team's blind bid), or
     /// look at the cards first.
-    BlindNilOrLook,
+    BlindOrLook(BidChoices),
     /// Bid one of these (nil, or a number of tricks from 1 to 13, as the
     /// rules and the bids before allow).
     Bid(BidChoices),
@@ -267,7 +268,7 @@ impl Game {
         match self.phase {
             Phase::Bidding if seat == self.turn => {
                 if self.hidden.contains(seat) {
-                    Legal::BlindNilOrLook
+                    Legal::BlindOrLook(self.blind_choices(seat))
                 } else {
                     Legal::Bid(self.bid_choices(seat))
                 }
@@ -374,6 +375,77 @@ impl Game {
         self.blind_eligible.contains(seat) && self.rules.bidding != Bidding::Mirror && self.nil_open(seat)
     }
 
+    /// Whether a team trails the best other score by at least `margin`.
+    fn trails_by(&self, team: Team, margin: i32) -> bool {
+        let seating = self.rules.seating();
+        let best_other = seating
+            .teams()
+            .filter(|&other| other != team)
+            .map(|other| self.score[other])
+            .max()
+            .unwrap_or(self.score[team]);
+        best_other - self.score[team] >= margin
+    }
+
+    /// Whether the deal offered a seat's team a blind bid: the rules have
+    /// one and the team trails by their margin. The scores do not change
+    /// during a hand, so this holds for the whole of it.
+    fn team_blind_offered(&self, seat: Seat) -> bool {
+        let rules = &self.rules;
+        rules.team_blind > 0
+            && rules.partners
+            && !self.is_unbid_hand()
+            && self.trails_by(rules.seating().team_of(seat), rules.team_blind_min_deficit)
+    }
+
+    /// Whether a seat may make his team's blind bid now: it was offered,
+    /// and neither he nor his partner has seen his cards or bid.
+    fn team_blind_open(&self, seat: Seat) -> bool {
+        let partner = seat.partner();
+        self.team_blind_offered(seat)
+            && self.hidden.contains(seat)
+            && self.hidden.contains(partner)
+            && self.bids[seat].is_none()
+            && self.bids[partner].is_none()
+    }
+
+    /// Whether some blind bid is open to a seat whose cards are hidden.
+    fn blind_open(&self, seat: Seat) -> bool {
+        self.blind_nil_open(seat) || self.team_blind_open(seat)
+    }
+
+    /// The blind bids a seat may make on his turn while his cards are
+    /// hidden: nil for blind nil, numbers for the team's blind bid.
+    pub fn blind_choices(&self, seat: Seat) -> BidChoices {
+        let nil = if self.blind_nil_open(seat) {
+            BidChoices::NIL
+        } else {
+            BidChoices::NONE
+        };
+        if self.team_blind_open(seat) {
+            nil.union(BidChoices::tricks(self.rules.team_blind, 13))
+        } else {
+            nil
+        }
+    }
+
+    /// Whether the deal offered a seat a blind bid of any kind, and so kept
+    /// his cards from him at first.
+    pub fn is_blind_offered(&self, seat: Seat) -> bool {
+        self.blind_eligible.contains(seat) || self.team_blind_offered(seat)
+    }
+
+    /// Shows a seat his cards when they are hidden and no blind bid is
+    /// open to him any more, so that he is never asked to bid blind
+    /// without a choice.
+    fn reveal_if_closed(&mut self, seat: Seat, events: &mut Events) {
+        if self.hidden.contains(seat) && !self.blind_open(seat) {
+            self.hidden.remove(seat);
+            self.blind_eligible.remove(seat);
+            events.push(Event::LookedAtHand { seat });
+        }
+    }
+
     /// Checks an action without applying it. `apply` accepts exactly the
     /// actions this accepts.
     #[inline]
@@ -399,6 +471,16 @@ impl Game {
                         }
                         if !self.hidden.contains(seat) {
                             return Err(RuleError::BlindNilAfterLooking);
+                        }
+                    }
+                    Bid::Blind(tricks) => {
+                        if !(1..=13).contains(&tricks) {
+                            return Err(RuleError::InvalidBid { tricks });
+                        }
+                        if tricks < self.rules.team_blind || !self.team_blind_open(seat) {
+                            return Err(RuleError::BlindBidNotAllowed {
+                                lowest: self.rules.team_blind,
+                            });
                         }
                     }
                     Bid::Nil | Bid::Tricks(_) => {
@@ -476,6 +558,10 @@ impl Game {
             Action::LookAtHand => {
                 self.hidden.remove(seat);
                 events.push(Event::LookedAtHand { seat });
+                // Looking may close the team's blind bid to the partner
+                // whose turn it is.
+                let turn = self.turn;
+                self.reveal_if_closed(turn, &mut events);
             }
             Action::Bid(bid) => self.bid(seat, bid, &mut events),
             Action::Pass(cards) => self.pass(seat, cards, &mut events),
@@ -562,14 +648,7 @@ impl Game {
         if self.rules.blind_nil {
             let seating = self.rules.seating();
             for team in seating.teams() {
-                // A team trails when the best other score is that far ahead.
-                let best_other = seating
-                    .teams()
-                    .filter(|&other| other != team)
-                    .map(|other| self.score[other])
-                    .max()
-                    .unwrap_or(self.score[team]);
-                if best_other - self.score[team] >= self.rules.blind_nil_min_deficit {
+                if self.trails_by(team, self.rules.blind_nil_min_deficit) {
                     for seat in seating.seats_of(team).iter() {
                         // With nil only after the partner's number, the
                         // first of the two to bid can never bid blind nil,
@@ -583,6 +662,11 @@ impl Game {
             }
         }
         self.hidden = self.blind_eligible;
+        for seat in Seat::ALL {
+            if self.team_blind_offered(seat) {
+                self.hidden.insert(seat);
+            }
+        }
         self.bids = BySeat::default();
         self.turn = self.dealer.next();
         self.exchanges = ByTeam::default();
@@ -615,16 +699,24 @@ impl Game {
         }
         self.bids[seat] = Some(bid);
         events.push(Event::BidMade { seat, bid });
-        if seat != self.dealer {
-            self.turn = seat.next();
-            // A player whose cards are kept from him for blind nil sees
-            // them as soon as the bids before his make blind nil impossible.
-            let next = self.turn;
-            if self.hidden.contains(next) && !self.blind_nil_open(next) {
-                self.hidden.remove(next);
-                self.blind_eligible.remove(next);
-                events.push(Event::LookedAtHand { seat: next });
-            }
+        if let Bid::Blind(_) = bid {
+            // The team's blind bid is the partner's bid too, and he sees
+            // his cards with it.
+            let partner = seat.partner();
+            self.hidden.remove(partner);
+            self.bids[partner] = Some(bid);
+            events.push(Event::BidMade { seat: partner, bid });
+        }
+        // The next to bid is the next seat round the table without a bid:
+        // a partner of a team blind bid has made his already.
+        if let Some(next) = (1..4)
+            .map(|n| seat.plus(n))
+            .find(|&next| self.bids[next].is_none())
+        {
+            self.turn = next;
+            // A player whose cards are kept from him for a blind bid sees
+            // them as soon as the bids before his close every blind bid.
+            self.reveal_if_closed(next, events);
             return;
         }
         // Exchanges are between partners; a game without partners has none.

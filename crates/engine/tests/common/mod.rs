@@ -88,11 +88,11 @@ pub fn bid_round(game: &mut Game, bids: [Bid; 4]) {
 pub fn random_action(game: &Game, seat: Seat, rng: &mut GameRng) -> Option<Action> {
     let action = match game.legal(seat) {
         Legal::Wait | Legal::Look => return None,
-        Legal::BlindNilOrLook => {
-            if rng.chance(1, 2) {
-                Action::Bid(Bid::BlindNil)
-            } else {
-                Action::LookAtHand
+        Legal::BlindOrLook(choices) => {
+            // Half the time one of the blind bids offered, else a look.
+            match choices.nth(rng.below(2 * choices.len().max(1))) {
+                Some(tricks) => Action::Bid(Bid::from_parts(tricks, true).ok()?),
+                None => Action::LookAtHand,
             }
         }
         Legal::Bid(choices) => {

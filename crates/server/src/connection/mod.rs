@@ -337,16 +337,10 @@ impl Session {
                 Err(_) => self.shutting_down(id),
             },
             ClientMessage::Bid { id, bid, blind } => {
-                let bid = match (bid, blind) {
-                    (0, true) => Bid::BlindNil,
-                    (0, false) => Bid::Nil,
-                    (tricks, false) => Bid::Tricks(tricks),
-                    (_, true) => {
-                        return self.send_error(
-                            Some(id),
-                            ErrorCode::InvalidBid,
-                            "a blind bid must be 0 (blind nil)",
-                        );
+                let bid = match Bid::from_parts(bid, blind) {
+                    Ok(bid) => bid,
+                    Err(error) => {
+                        return self.send_error(Some(id), ErrorCode::InvalidBid, error.to_string());
                     }
                 };
                 self.act(id, me, Action::Bid(bid)).await;

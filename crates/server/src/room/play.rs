@@ -2,7 +2,7 @@
 //! turned into protocol messages, the turn, and the game's end.
 
 use axum::extract::ws::Utf8Bytes;
-use spades_engine::{Action, Bid, Event, Seat, SeatSet, Team, Viewer};
+use spades_engine::{Action, Event, Seat, SeatSet, Team, Viewer};
 use spades_protocol::event::EventKind;
 use spades_protocol::history::HandLine;
 use spades_protocol::ws::{ErrorCode, MessageId, ServerMessage};
@@ -125,8 +125,9 @@ impl Room {
                     bid: view.bid,
                     blind: view.blind,
                 });
-                if bid == Bid::BlindNil {
-                    // Bidding blind nil is what shows the bidder his cards.
+                if bid.is_blind() {
+                    // A blind bid (blind nil, or the team's blind bid for
+                    // each partner) is what shows the bidder his cards.
                     self.announce_and_record(Event::LookedAtHand { seat });
                 }
             }
@@ -195,13 +196,13 @@ impl Room {
     }
 
     /// Sends the new deal: each player sees his own cards, unless they are
-    /// hidden from him for blind nil.
+    /// hidden from him for a blind bid (blind nil or his team's).
     pub(super) fn emit_hand_started(&mut self) {
         let table = self.stage.table().expect("a hand starts at a table");
         let game = &table.game;
         let (hand, dealer) = (game.hand_number(), game.dealer());
         let cards = Seat::ALL.map(|seat| game.view(Viewer::Seat(seat)).hand());
-        let offered = Seat::ALL.map(|seat| game.is_blind_nil_offered(seat));
+        let offered = Seat::ALL.map(|seat| game.is_blind_offered(seat));
         let all: SeatSet = Seat::ALL.into_iter().collect();
         self.emit(all, |viewer| EventKind::HandStarted {
             hand,
