@@ -18,7 +18,8 @@ const VISIBLE_EDGE = { x: 6, y: 24 };
  * `player.phone` with taps;
  * `hooks.before(player, turn)` runs before each action (screenshots, a
  * reload) and may return 'again' to read the turn again; `hooks.blindNil(
- * player, turn)` says whether to bid blind nil when offered;
+ * player, turn)` says whether to bid blind nil when offered, and
+ * `hooks.blindBid(player, turn)` may name a blind bid of those offered;
  * `player.plays` collects {card, t} for each card played.
  */
 export async function playGame(player, hooks = {}) {
@@ -42,18 +43,22 @@ async function clickAct(player, turn, hooks) {
   // A phone's player taps; the others click.
   const press = (locator, options) => (player.phone ? locator.tap(options) : locator.click(options));
   switch (turn.kind) {
-    case 'blind':
-      if (hooks.blindNil?.(player, turn)) {
-        // The cards are still hidden when blind nil is bid.
-        assert.equal(turn.hand.length, 0, `${player.label} sees cards before bidding blind nil`);
-        await press(byId(page, 'bid-blind-nil'));
-        player.bidBlindNil = true;
+    case 'blind': {
+      let bid = hooks.blindBid?.(player, turn) ?? null;
+      if (bid === null && turn.blindBids.includes(0) && hooks.blindNil?.(player, turn)) bid = 0;
+      if (bid !== null && turn.blindBids.includes(bid)) {
+        // The cards are still hidden when a blind bid is made.
+        assert.equal(turn.hand.length, 0, `${player.label} sees cards before bidding blind`);
+        await press(byId(page, bid === 0 ? 'bid-blind-nil' : `bid-blind-${bid}`));
+        player.bidBlind = bid;
+        if (bid === 0) player.bidBlindNil = true;
         return { kind: 'blind' };
       }
       await press(byId(page, 'look'));
       return { kind: 'look' };
+    }
     case 'bid':
-      await press(byId(page, `bid-${chooseBid(turn.hand)}`));
+      await press(byId(page, `bid-${chooseBid(turn.hand, turn.bids)}`));
       return { kind: 'bid' };
     case 'pass': {
       // The highest cards go to the partner (the nil bidder keeps low ones).
@@ -86,7 +91,7 @@ async function keyboardAct(player, turn) {
       await page.keyboard.press('Enter');
       return { kind: 'look' };
     case 'bid': {
-      const bid = chooseBid(turn.hand);
+      const bid = chooseBid(turn.hand, turn.bids);
       await tabTo(page, `bid-${bid}`);
       await page.keyboard.press('Enter');
       return { kind: 'bid' };

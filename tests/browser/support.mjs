@@ -146,8 +146,15 @@ function readTurn() {
   const text = q('turn-indicator')?.textContent ?? '';
   if (!text.startsWith('Your turn')) return null;
   const hand = [...document.querySelectorAll('[data-testid="hand-card"]')].map((b) => b.dataset.card);
-  if (q('bid-blind-nil')) return { kind: 'blind', hand };
-  if (q('bid-0')) return { kind: 'bid', hand };
+  // With the cards hidden, the blind bids offered (0 for blind nil) and a
+  // look; otherwise the bids the rules allow now.
+  if (q('look')) {
+    const blindBids = [...document.querySelectorAll('[data-testid^="bid-blind-"]')]
+      .map((b) => (b.dataset.testid === 'bid-blind-nil' ? 0 : Number(b.dataset.testid.slice('bid-blind-'.length))));
+    return { kind: 'blind', hand, blindBids };
+  }
+  const bids = [...document.querySelectorAll('.bid-buttons [data-testid^="bid-"]')].map((b) => Number(b.dataset.testid.slice(4)));
+  if (bids.length) return { kind: 'bid', hand, bids };
   if (q('pass-confirm')) {
     const count = Number(/Choose (\d+)/.exec(q('action-panel').textContent)?.[1] ?? 0);
     return { kind: 'pass', hand, count };
@@ -164,13 +171,18 @@ export function nextTurn(page, timeout = 90_000) {
   return watchIn(page, readTurn, null, timeout);
 }
 
-/** A plausible bid for a hand: high spades, aces and long spades. */
-export function chooseBid(hand) {
+/**
+ * A plausible bid for a hand: high spades, aces and long spades; of the
+ * `allowed` bids (when the turn names them), the nearest to it.
+ */
+export function chooseBid(hand, allowed = null) {
   const spades = hand.filter((c) => c.endsWith('S'));
   let tricks = hand.filter((c) => c[0] === 'A').length;
   tricks += spades.filter((c) => 'KQ'.includes(c[0])).length;
   tricks += Math.max(0, spades.length - 3);
-  return Math.max(1, Math.min(6, tricks));
+  const wanted = Math.max(1, Math.min(6, tricks));
+  if (!allowed?.length) return wanted;
+  return allowed.reduce((best, bid) => (Math.abs(bid - wanted) < Math.abs(best - wanted) ? bid : best));
 }
 
 /** Waits until the page has taken in its own action (or the turn moved on). */
@@ -182,8 +194,8 @@ export async function settled(page, what) {
     if (text === 'Sending…') return false;
     switch (kind) {
       case 'play': return !document.querySelector(`[data-testid="hand-card"][data-card="${card}"]`);
-      case 'bid': return !q('bid-0');
-      case 'blind': return !q('bid-blind-nil');
+      case 'bid': return !document.querySelector('.bid-buttons');
+      case 'blind': return !q('look');
       case 'look': return !q('look');
       case 'pass': return !q('pass-confirm');
       default: return true;

@@ -156,3 +156,58 @@ test('four pages play a solo game, each on his own', { skip: skip ?? false, time
   await shoot(mo.page, 'solo-over', { table: true });
   await Promise.all(players.map((player) => player.context.close()));
 });
+
+// New York's game with the team's blind bid offered at any score: the first
+// hand is played without bids, and in the second the first page offered a
+// blind bid takes the lowest, 6, with its cards still hidden. Its partner
+// never bids, and both seats then show the team's blind bid.
+test('four pages play New York, a team bidding blind 6', { skip: skip ?? false, timeout: 240_000 }, async () => {
+  const names = ['Quin', 'Rae', 'Sol', 'Tam'];
+  const players = await fourPages(names);
+  const [quin] = players;
+  await guestSignIn(quin.page, 'Quin');
+  await byId(quin.page, 'room-name').fill('New York table');
+  await byId(quin.page, 'room-preset').selectOption('new-york');
+  await byId(quin.page, 'rule-options').click();
+  await byId(quin.page, 'rule-max_hands').fill('2');
+  await byId(quin.page, 'rule-team_blind_min_deficit').fill('0');
+  await openAndFill(quin, players);
+  const limits = await byId(quin.page, 'score-table').locator('xpath=..').textContent();
+  assert.match(limits, /New York jokers/);
+  assert.match(limits, /a team may bid blind 6 or more for double, losing single if set/);
+  await byId(quin.page, 'start-game').click();
+
+  let blindBidder = null;
+  const bidTurns = new Map();
+  const hooks = {
+    blindBid(player, turn) {
+      // New York has no nil: the blind bids offered are the team's, 6 to 13.
+      assert.deepEqual(turn.blindBids, [6, 7, 8, 9, 10, 11, 12, 13]);
+      if (blindBidder !== null) return null;
+      blindBidder = player;
+      return 6;
+    },
+    async before(player, turn) {
+      if (turn.kind === 'bid') bidTurns.set(player.seat, (bidTurns.get(player.seat) ?? 0) + 1);
+      if (turn.kind === 'blind' && blindBidder === null) {
+        await shoot(player.page, 'team-blind-offer', { table: true });
+      }
+      if (turn.kind === 'play' && player === blindBidder && !player.sawBlindLabels) {
+        player.sawBlindLabels = true;
+        const partner = (player.seat + 2) % 4;
+        for (const seat of [player.seat, partner]) {
+          assert.equal(await byId(player.page, `seat-bid-${seat}`).textContent(), 'Blind 6');
+        }
+        await shoot(player.page, 'team-blind-play', { table: true });
+      }
+      return null;
+    },
+  };
+  const results = await Promise.all(players.map((player) => playGame(player, hooks)));
+  assert.ok(results.every((result) => result.kind === 'over'));
+  assert.ok(blindBidder, 'a page was offered the team blind bid');
+  assert.ok(blindBidder.sawBlindLabels, 'the blind bidder played a card after bidding');
+  // The blind bidder's partner was never asked to bid.
+  assert.equal(bidTurns.get((blindBidder.seat + 2) % 4) ?? 0, 0);
+  await Promise.all(players.map((player) => player.context.close()));
+});

@@ -209,7 +209,8 @@ export function rulesInWords(rules) {
   if (rules.set_at_double) words.push('set when taking twice the bid');
   if (rules.unbid_first_hand) words.push('the first hand is played without bids, 10 points a trick');
   if (rules.team_blind) {
-    words.push(`a team ${rules.team_blind_min_deficit} behind may bid blind ${rules.team_blind} or more for double`
+    const who = rules.team_blind_min_deficit > 0 ? `a team ${rules.team_blind_min_deficit} or more behind` : 'a team';
+    words.push(`${who} may bid blind ${rules.team_blind} or more for double`
       + (rules.team_blind_set_doubled === false ? ', losing single if set' : ''));
   }
   if (rules.sets_to_lose) words.push(`${rules.sets_to_lose} sets in a row lose`);
