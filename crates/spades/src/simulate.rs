@@ -175,6 +175,7 @@ fn play_batch(
 }
 
 /// Everything one game leaves behind.
+#[derive(Default)]
 struct GameResult {
     /// Its hand histories, one JSON object per line.
     lines: Vec<u8>,
@@ -240,7 +241,7 @@ fn count_hand(record: &HandRecord, seating: Seating, result: &mut GameResult) {
     }
     for team in seating.teams() {
         let t = team.index();
-        let mut contract = 0u8;
+        let mut bids = Vec::with_capacity(2);
         let mut counted = 0u8;
         for seat in seating.seats_of(team).iter() {
             let bid = record
@@ -259,12 +260,12 @@ fn count_hand(record: &HandRecord, seating: Seating, result: &mut GameResult) {
                     tally.0 += u32::from(taken == 0);
                     tally.1 += 1;
                 }
-                (tricks, _) => {
-                    contract += tricks;
-                    counted += taken;
-                }
+                (_, _) => counted += taken,
             }
+            bids.extend(bid.to_bid());
         }
+        // A team blind bid is held by both partners but is one contract.
+        let contract = spades_engine::score::team_contract(bids);
         if contract > 0 {
             result.contracts[t].0 += u32::from(counted >= contract);
             result.contracts[t].1 += 1;
@@ -387,5 +388,47 @@ fn finish_early(error: io::Error) -> anyhow::Result<()> {
         Ok(())
     } else {
         Err(error).context("cannot write the hand histories")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use spades_engine::{Bid, Legal, Seat};
+
+    /// A team blind bid is one contract of its number, though both partners
+    /// hold it: made whenever the team takes that many tricks.
+    #[test]
+    fn a_team_blind_bid_counts_as_one_contract() {
+        let rules = RuleSet {
+            team_blind: 7,
+            team_blind_min_deficit: 0,
+            blind_nil: false,
+            ..RuleSet::CLASSIC
+        };
+        let mut made = 0;
+        for seed in 0..40 {
+            let mut game = Game::new(rules, seed).unwrap();
+            let first = game.dealer().next();
+            game.apply(first, Action::Bid(Bid::Blind(7))).unwrap();
+            while game.hand_number() == 0 {
+                let seat: Seat = game.to_act().first().expect("a seat to act");
+                let action = match game.legal(seat) {
+                    Legal::BlindOrLook(_) => Action::LookAtHand,
+                    Legal::Bid(choices) => Action::Bid(Bid::new(choices.nearest(3).unwrap()).unwrap()),
+                    Legal::Play(cards) => Action::Play(cards.highest().unwrap()),
+                    other => panic!("{other:?}"),
+                };
+                game.apply(seat, action).unwrap();
+            }
+            let record = game.last_hand().unwrap();
+            let mut result = GameResult::default();
+            count_hand(record, rules.seating(), &mut result);
+            let team = rules.seating().team_of(first).index();
+            let taken = record.tricks_won[first] + record.tricks_won[first.partner()];
+            assert_eq!(result.contracts[team], (u32::from(taken >= 7), 1), "seed {seed}");
+            made += usize::from(taken >= 7);
+        }
+        assert!(made > 0, "no blind 7 was made");
     }
 }
