@@ -78,7 +78,7 @@ fn a_team_far_enough_behind_bids_blind_for_both_partners() {
 
 #[test]
 fn a_team_not_far_enough_behind_sees_its_cards_and_cannot_bid_blind() {
-    let mut game = trailing(blind_six(), 90);
+    let game = trailing(blind_six(), 90);
     assert!(!game.is_hand_hidden(seat(0)) && !game.is_hand_hidden(seat(2)));
     assert_eq!(
         game.check(seat(0), Action::Bid(Bid::Blind(6))),
