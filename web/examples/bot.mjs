@@ -24,9 +24,10 @@ export function chooseMove(state, { blindNil = false } = {}) {
   const turn = state.turn;
   switch (turn.expected) {
     case 'blind_nil_or_look':
-      return blindNil ? { type: 'bid', bid: 0, blind: true } : { type: 'look' };
+      // The turn lists the blind bids open now; 0 is blind nil.
+      return blindNil && (turn.bids ?? [0]).includes(0) ? { type: 'bid', bid: 0, blind: true } : { type: 'look' };
     case 'bid':
-      return { type: 'bid', bid: cautiousBid(state.cards), blind: false };
+      return { type: 'bid', bid: nearest(cautiousBid(state.cards), turn.bids), blind: false };
     case 'pass': {
       // A nil bidder gives away his highest cards; his partner his lowest.
       const mine = state.bids[state.seat];
@@ -43,6 +44,12 @@ export function chooseMove(state, { blindNil = false } = {}) {
     default:
       return null;
   }
+}
+
+/** Of the bids the rules allow now (all when the turn does not say), the nearest to `wanted`. */
+export function nearest(wanted, allowed) {
+  if (!allowed?.length) return wanted;
+  return allowed.reduce((best, bid) => (Math.abs(bid - wanted) < Math.abs(best - wanted) ? bid : best));
 }
 
 /** Aces, and spades beyond the third: at least 1. */
