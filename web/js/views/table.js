@@ -278,7 +278,9 @@ export function mount(root, app, code) {
     if (state.playing && seated) {
       const expected = state.pending ? null : state.expected;
       if (state.hidden) {
-        parts.push(h('p', { class: 'hint' }, 'You are offered a blind bid: your cards stay hidden until you look. A blind bid scores double.'));
+        const teamBlind = (state.turn?.bids ?? []).some((bid) => bid > 0);
+        parts.push(h('p', { class: 'hint' }, 'You are offered a blind bid: your cards stay hidden until you look. A blind bid scores double.'
+          + (expected === 'blind_nil_or_look' && teamBlind ? ' A blind number is your team\'s bid: your partner does not bid.' : '')));
         const buttons = [h('button', { type: 'button', 'data-testid': 'look', 'data-primary': '', onclick: () => act({ type: 'look' }, client.look()) }, 'Look at my cards')];
         if (expected === 'blind_nil_or_look') {
           // The turn lists the blind bids open now: 0 for blind nil, and
