@@ -3,7 +3,7 @@
 use spades_bots::knowledge::{Knowledge, Seen};
 use spades_engine::{
     Action, Bid, BidChoices, BySeat, ByTeam, Card, CardSet, Deck, Legal, PassRecord, Rank, RuleSet, Seat,
-    Suit, Team, TrickRecord,
+    Suit, Team, TrickCards, TrickRecord,
 };
 use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BidView, ClientMessage, Expected, MessageId, ServerMessage, TurnView};
@@ -126,7 +126,7 @@ impl TableState {
                         .filter_map(|trick| {
                             Some(TrickRecord {
                                 leader: trick.leader,
-                                cards: trick.cards.clone().try_into().ok()?,
+                                cards: TrickCards::from_slice(&trick.cards)?,
                                 winner: trick.winner?,
                             })
                         })
@@ -235,10 +235,10 @@ impl TableState {
                 self.trick.push((*seat, *card));
             }
             EventKind::TrickWon { winner, .. } => {
-                if let (Some(&(leader, _)), Ok(cards)) = (
-                    self.trick.first(),
-                    <[Card; 4]>::try_from(self.trick.iter().map(|&(_, card)| card).collect::<Vec<_>>()),
-                ) {
+                let cards: Vec<Card> = self.trick.iter().map(|&(_, card)| card).collect();
+                if let (Some(&(leader, _)), Some(cards)) =
+                    (self.trick.first(), TrickCards::from_slice(&cards))
+                {
                     self.tricks.push(TrickRecord {
                         leader,
                         cards,

@@ -6,6 +6,10 @@ use std::str::FromStr;
 use crate::card::{Card, CardSet};
 use crate::error::RuleError;
 
+/// The most cards a hand holds in any game: 18, for three players with
+/// the jokers. Bids and trick counts never go above it.
+pub const MAX_TRICKS: u8 = 18;
+
 /// A player's bid for the hand.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Bid {
@@ -13,7 +17,8 @@ pub enum Bid {
     Nil,
     /// Nil declared before looking at the cards.
     BlindNil,
-    /// A number of tricks from 1 to 13 toward the team's contract. Build it
+    /// A number of tricks toward the team's contract, from 1 to the number
+    /// of cards in a hand (13, or 17 or 18 with three players). Build it
     /// with [`Bid::new`]; the engine refuses any other number.
     Tricks(u8),
     /// A team's blind bid of this many tricks, made by the first of two
@@ -23,13 +28,17 @@ pub enum Bid {
 }
 
 impl Bid {
-    /// The bid for a number of tricks: 0 is nil, 1 to 13 count toward the
-    /// contract, anything else is refused.
+    /// The bid for a number of tricks: 0 is nil, 1 to [`MAX_TRICKS`] count
+    /// toward the contract, anything else is refused. A game refuses a bid
+    /// above its own hand's size too.
     pub fn new(tricks: u8) -> Result<Bid, RuleError> {
         match tricks {
             0 => Ok(Bid::Nil),
-            1..=13 => Ok(Bid::Tricks(tricks)),
-            _ => Err(RuleError::InvalidBid { tricks }),
+            1..=MAX_TRICKS => Ok(Bid::Tricks(tricks)),
+            _ => Err(RuleError::InvalidBid {
+                tricks,
+                most: MAX_TRICKS,
+            }),
         }
     }
 
@@ -54,12 +63,15 @@ impl Bid {
 
     /// The bid from its protocol form: a number (0 for nil) and whether it
     /// was made blind. Blind 0 is blind nil; a blind number is a team blind
-    /// bid. Numbers above 13 are refused.
+    /// bid. Numbers above [`MAX_TRICKS`] are refused.
     pub fn from_parts(tricks: u8, blind: bool) -> Result<Bid, RuleError> {
         match (tricks, blind) {
             (0, true) => Ok(Bid::BlindNil),
-            (1..=13, true) => Ok(Bid::Blind(tricks)),
-            (_, _) if blind => Err(RuleError::InvalidBid { tricks }),
+            (1..=MAX_TRICKS, true) => Ok(Bid::Blind(tricks)),
+            (_, _) if blind => Err(RuleError::InvalidBid {
+                tricks,
+                most: MAX_TRICKS,
+            }),
             (_, _) => Bid::new(tricks),
         }
     }
@@ -80,7 +92,7 @@ impl fmt::Display for Bid {
 /// bit `n` for `n` tricks. Blind nil is not in it: it is offered before the
 /// cards are seen (see [`crate::Legal::BlindNilOrLook`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct BidChoices(u16);
+pub struct BidChoices(u32);
 
 impl BidChoices {
     /// Nil and every number from 1 to 13.
@@ -94,22 +106,22 @@ impl BidChoices {
             return BidChoices::NONE;
         }
         let low = if low == 0 { 1 } else { low };
-        let high = if high > 13 { 13 } else { high };
-        BidChoices(((1u16 << (high + 1)) - 1) & !((1u16 << low) - 1))
+        let high = if high > MAX_TRICKS { MAX_TRICKS } else { high };
+        BidChoices(((1u32 << (high + 1)) - 1) & !((1u32 << low) - 1))
     }
 
-    /// The choices from numbers, 0 standing for nil; numbers above 13 are
-    /// left out.
+    /// The choices from numbers, 0 standing for nil; numbers above
+    /// [`MAX_TRICKS`] are left out.
     pub fn from_numbers(numbers: impl IntoIterator<Item = u8>) -> BidChoices {
         BidChoices(
             numbers
                 .into_iter()
-                .filter(|&n| n <= 13)
+                .filter(|&n| n <= MAX_TRICKS)
                 .fold(0, |bits, n| bits | 1 << n),
         )
     }
 
-    pub const fn bits(self) -> u16 {
+    pub const fn bits(self) -> u32 {
         self.0
     }
 
@@ -148,7 +160,7 @@ impl BidChoices {
     pub const fn contains(self, bid: Bid) -> bool {
         let n = match bid {
             Bid::Nil | Bid::BlindNil => 0,
-            Bid::Tricks(n) | Bid::Blind(n) if n <= 13 => n,
+            Bid::Tricks(n) | Bid::Blind(n) if n <= MAX_TRICKS => n,
             Bid::Tricks(_) | Bid::Blind(_) => return false,
         };
         self.0 & (1 << n) != 0
@@ -156,7 +168,7 @@ impl BidChoices {
 
     /// The choices as numbers, 0 standing for nil, lowest first.
     pub fn numbers(self) -> impl Iterator<Item = u8> {
-        (0..=13u8).filter(move |n| self.0 & (1 << n) != 0)
+        (0..=MAX_TRICKS).filter(move |n| self.0 & (1 << n) != 0)
     }
 
     /// The choice nearest to `wanted` tricks (0 for nil), the lower of two
@@ -283,10 +295,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bid_zero_is_nil_and_the_range_is_one_to_thirteen() {
+    fn bid_zero_is_nil_and_the_range_is_one_to_the_largest_hand() {
         assert_eq!(Bid::new(0), Ok(Bid::Nil));
         assert_eq!(Bid::new(13), Ok(Bid::Tricks(13)));
-        assert_eq!(Bid::new(14), Err(RuleError::InvalidBid { tricks: 14 }));
+        assert_eq!(Bid::new(18), Ok(Bid::Tricks(18)));
+        assert_eq!(Bid::new(19), Err(RuleError::InvalidBid { tricks: 19, most: 18 }));
         assert_eq!(Bid::Nil.contract(), 0);
         assert_eq!(Bid::BlindNil.contract(), 0);
         assert_eq!(Bid::Tricks(4).contract(), 4);
@@ -294,8 +307,8 @@ mod tests {
         assert_eq!(Bid::from_parts(7, true), Ok(Bid::Blind(7)));
         assert_eq!(Bid::from_parts(0, false), Ok(Bid::Nil));
         assert_eq!(
-            Bid::from_parts(14, true),
-            Err(RuleError::InvalidBid { tricks: 14 })
+            Bid::from_parts(19, true),
+            Err(RuleError::InvalidBid { tricks: 19, most: 18 })
         );
         assert!(Bid::Blind(7).is_blind() && !Bid::Blind(7).is_nil());
     }
@@ -340,10 +353,10 @@ mod tests {
         for bad in [
             "",
             "bid",
-            "bid 14",
+            "bid 19",
             "bid 0x",
             "bid blind_0",
-            "bid blind_14",
+            "bid blind_19",
             "play",
             "play 1S",
             "pass AS AS",

@@ -54,6 +54,33 @@ impl Deck {
     }
 
     /// Whether the two of spades ranks above the ace.
+    /// The cards dealt to `players` players. Four share the pack's 52.
+    /// Three play without the lowest club (51 cards, 17 each), except with
+    /// the jokers, where the twos of clubs and hearts come back to make 54
+    /// (18 each).
+    pub const fn pack(self, players: u8) -> CardSet {
+        let four = self.cards().bits();
+        if players != 3 {
+            return CardSet::from_bits(four);
+        }
+        CardSet::from_bits(match self {
+            Deck::Jokers => {
+                four | CardSet::single(TWO_OF_CLUBS).bits() | CardSet::single(TWO_OF_HEARTS).bits()
+            }
+            Deck::Standard | Deck::DeuceHigh | Deck::NewYork => four & !CardSet::single(TWO_OF_CLUBS).bits(),
+        })
+    }
+
+    /// The lowest club of the pack dealt to `players` players, which leads
+    /// the first trick under [`crate::Leading::TwoOfClubs`].
+    pub const fn lowest_club_of(self, players: u8) -> Card {
+        match (self, players) {
+            (Deck::Jokers, 3) => TWO_OF_CLUBS,
+            (_, 3) => THREE_OF_CLUBS,
+            _ => self.lowest_club(),
+        }
+    }
+
     pub const fn raises_two_of_spades(self) -> bool {
         !matches!(self, Deck::Standard)
     }
@@ -129,6 +156,21 @@ mod tests {
         assert_eq!(new_york.in_suit(Suit::Diamonds).len(), 12);
         assert_eq!(new_york.in_suit(Suit::Hearts).len(), 12);
         assert!(!new_york.contains("2D".parse().unwrap()));
+    }
+
+    #[test]
+    fn three_players_share_a_pack_that_divides_by_three() {
+        for deck in Deck::ALL {
+            let pack = deck.pack(3);
+            let expected = if deck == Deck::Jokers { 54 } else { 51 };
+            assert_eq!(pack.len(), expected, "{deck:?}");
+            let lowest = deck.lowest_club_of(3);
+            assert_eq!(pack.in_suit(Suit::Clubs).lowest(), Some(lowest), "{deck:?}");
+            assert_eq!(deck.pack(4), deck.cards());
+            assert_eq!(deck.lowest_club_of(4), deck.lowest_club());
+        }
+        assert!(!Deck::Standard.pack(3).contains(TWO_OF_CLUBS));
+        assert_eq!(Deck::Jokers.pack(3).in_suit(Suit::Spades).len(), 15);
     }
 
     #[test]

@@ -18,8 +18,8 @@ pub enum RuleError {
     /// Another seat is to act (or this seat is waiting for its partner's
     /// cards in a nil exchange).
     NotYourTurn { turn: Option<Seat> },
-    /// A bid outside nil and 1 to 13.
-    InvalidBid { tricks: u8 },
+    /// A bid outside nil and 1 to `most`, the number of cards in a hand.
+    InvalidBid { tricks: u8, most: u8 },
     /// A bid the table's rules do not allow now (board, suicide, whiz,
     /// mirror, no nil...); `choices` are the bids that are.
     BidNotAllowed { choices: BidChoices },
@@ -65,8 +65,8 @@ impl fmt::Display for RuleError {
             RuleError::NotYourTurn { turn: None } => {
                 f.write_str("it is not your turn: wait for your partner's cards")
             }
-            RuleError::InvalidBid { tricks } => {
-                write!(f, "a bid of {tricks} is not allowed: bid nil or 1 to 13")
+            RuleError::InvalidBid { tricks, most } => {
+                write!(f, "a bid of {tricks} is not allowed: bid nil or 1 to {most}")
             }
             RuleError::BidNotAllowed { choices } => {
                 write!(f, "this table's rules allow you to bid {choices} now")

@@ -37,12 +37,12 @@ pub mod score;
 mod seat;
 mod view;
 
-pub use action::{Action, Bid, BidChoices, ParseActionError};
+pub use action::{Action, Bid, BidChoices, MAX_TRICKS, ParseActionError};
 pub use card::{Card, CardIter, CardSet, ParseCardError, Rank, Suit};
 pub use error::RuleError;
 pub use event::{Event, Events};
 pub use game::{Deal, Game, Legal, Phase, PositionError, ReplayError, SetupError};
-pub use history::{BidRecord, HandRecord, PassRecord, TrickRecord};
+pub use history::{BidRecord, HandRecord, PassRecord, TrickCards, TrickRecord};
 pub use position::Position;
 pub use rng::GameRng;
 pub use rules::{Bidding, Deck, Leading, MAX_PASS, PassOrder, Preset, RuleSet, RuleSetError, SpadesLead};

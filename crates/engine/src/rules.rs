@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::card::{Card, CardSet};
 pub use crate::deck::Deck;
 pub use crate::presets::Preset;
 use crate::seat::Seating;
@@ -63,7 +64,8 @@ pub enum SpadesLead {
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Bidding {
-    /// One bid each from 0 (nil) to 13, plus blind nil under its own rule.
+    /// One bid each from 0 (nil) to the cards in a hand (13, or 17 or 18
+    /// with three players), plus blind nil under its own rule.
     #[default]
     Standard,
     /// In each team one partner bids nil (or blind nil) and the other at
@@ -85,6 +87,9 @@ pub struct RuleSet {
     /// Whether the players sitting opposite each other are partners (two
     /// teams of two) or each plays alone (solo: four teams of one).
     pub partners: bool,
+    /// How many play: 4, or 3 (each on his own, 17 cards each, or 18 with
+    /// the jokers).
+    pub players: u8,
     /// The game ends after a hand in which a team reaches this score.
     pub target: i32,
     /// A team whose score falls to this value or below loses at once;
@@ -131,10 +136,11 @@ pub struct RuleSet {
     /// A team contract of exactly 10 is worth 200 when made and costs 200
     /// when set.
     pub ten_for_two_hundred: bool,
-    /// A team contract of 13 (a moon) is worth 200 when made and costs 200
-    /// when set; 500 with `ten_for_two_hundred`.
+    /// A team contract of every trick (a moon: 13, or 17 or 18 with three
+    /// players) is worth 200 when made and costs 200 when set; 500 with
+    /// `ten_for_two_hundred`.
     pub moon: bool,
-    /// A team that takes all thirteen tricks with a contract of at least 10
+    /// A team that takes every trick of a hand with a contract of at least 10
     /// wins the game at once.
     pub boston_wins: bool,
     /// Points each bag is worth when taken (1 in the rule book; 0 or -1 in
@@ -168,6 +174,7 @@ impl RuleSet {
     /// Everything in the rule book with its defaults.
     pub const CLASSIC: RuleSet = RuleSet {
         partners: true,
+        players: 4,
         target: 500,
         mercy: Some(-500),
         max_hands: None,
@@ -222,14 +229,41 @@ impl RuleSet {
     pub const fn seating(&self) -> Seating {
         if self.partners {
             Seating::Partners
+        } else if self.players == 3 {
+            Seating::Three
         } else {
             Seating::Solo
         }
     }
 
+    /// The cards dealt each hand.
+    pub const fn pack(&self) -> CardSet {
+        self.deck.pack(self.players)
+    }
+
+    /// How many cards each player holds at the deal, and so how many
+    /// tricks a hand has: 13 with four players, 17 or 18 with three.
+    pub const fn hand_size(&self) -> u8 {
+        (self.pack().len() / self.seating().seat_count() as u32) as u8
+    }
+
+    /// The club that leads the first trick under [`Leading::TwoOfClubs`].
+    pub const fn lowest_club(&self) -> Card {
+        self.deck.lowest_club_of(self.players)
+    }
+
     /// Checks that the values make a playable game.
     pub fn validate(&self) -> Result<(), RuleSetError> {
         let fail = |field: &'static str, reason: &'static str| Err(RuleSetError { field, reason });
+        if self.players != 3 && self.players != 4 {
+            return fail("players", "a game has 3 or 4 players");
+        }
+        if self.players == 3 && self.partners {
+            return fail(
+                "partners",
+                "three players cannot sit as partners: set partners to false",
+            );
+        }
         if self.target <= 0 {
             return fail("target", "must be above zero");
         }

@@ -17,7 +17,7 @@ pub struct TeamHandScore {
     pub counted_tricks: u8,
     /// The contract's value when made, minus it when set: `10 * contract`,
     /// or 200 (a contract of 10 under `ten_for_two_hundred`) or 200 or 500
-    /// (a moon of 13 under `moon`), doubled for a blind bid (and, when
+    /// (a moon of every trick under `moon`), doubled for a blind bid (and, when
     /// `team_blind_set_doubled`, for a blind bid set). Overtricks are in
     /// `bag_points`.
     pub contract_points: i32,
@@ -134,7 +134,7 @@ pub fn team_contract(bids: impl IntoIterator<Item = Bid>) -> u8 {
 /// What a contract is worth made, and costs set.
 pub fn contract_value(rules: &RuleSet, contract: u8) -> i32 {
     match contract {
-        13 if rules.moon => {
+        _ if rules.moon && contract == rules.hand_size() => {
             if rules.ten_for_two_hundred {
                 500
             } else {
@@ -192,7 +192,7 @@ pub fn score_unbid_hand(
 /// in a row each team has been set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct Streaks {
-    /// The team that took all thirteen tricks with a contract of at least
+    /// The team that took every trick with a contract of at least
     /// 10 made, in the hand just scored (counted only under `boston_wins`).
     pub boston: Option<Team>,
     /// Hands in a row, up to the one just scored, in which each team was set.
@@ -212,7 +212,7 @@ impl Streaks {
     pub fn after(self, rules: &RuleSet, scores: &ByTeam<TeamHandScore>) -> Streaks {
         let boston = scores.teams().find(|&team| {
             let s = scores[team];
-            rules.boston_wins && !s.set && s.contract >= 10 && s.counted_tricks == 13
+            rules.boston_wins && !s.set && s.contract >= 10 && s.counted_tricks == rules.hand_size()
         });
         Streaks {
             boston,

@@ -111,13 +111,15 @@ impl TryFrom<u8> for Team {
     }
 }
 
-/// Who plays with whom: two partnerships sitting opposite each other, or
-/// four players each on his own ("solo", or cutthroat).
+/// Who plays with whom: two partnerships sitting opposite each other,
+/// four players each on his own ("solo", or cutthroat), or three players
+/// each on his own in seats 0 to 2, seat 3 staying empty.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum Seating {
     #[default]
     Partners,
     Solo,
+    Three,
 }
 
 impl Seating {
@@ -125,6 +127,35 @@ impl Seating {
         match self {
             Seating::Partners => 2,
             Seating::Solo => 4,
+            Seating::Three => 3,
+        }
+    }
+
+    /// How many seats are played: 4, or 3 in the three-player game.
+    pub const fn seat_count(self) -> usize {
+        match self {
+            Seating::Partners | Seating::Solo => 4,
+            Seating::Three => 3,
+        }
+    }
+
+    /// The seats that are played, from seat 0 clockwise.
+    pub fn seats(self) -> impl Iterator<Item = Seat> {
+        (0..self.seat_count() as u8).map(Seat)
+    }
+
+    /// The played seat to this one's left, who acts next.
+    #[inline]
+    pub const fn next(self, seat: Seat) -> Seat {
+        self.plus(seat, 1)
+    }
+
+    /// The played seat `n` places clockwise from this one.
+    #[inline]
+    pub const fn plus(self, seat: Seat, n: u8) -> Seat {
+        match self {
+            Seating::Partners | Seating::Solo => seat.plus(n),
+            Seating::Three => Seat((seat.0 + n % 3) % 3),
         }
     }
 
@@ -135,7 +166,7 @@ impl Seating {
     pub const fn team_of(self, seat: Seat) -> Team {
         match self {
             Seating::Partners => Team(seat.0 & 1),
-            Seating::Solo => Team(seat.0),
+            Seating::Solo | Seating::Three => Team(seat.0),
         }
     }
 
@@ -143,7 +174,7 @@ impl Seating {
     pub const fn partner(self, seat: Seat) -> Option<Seat> {
         match self {
             Seating::Partners => Some(seat.partner()),
-            Seating::Solo => None,
+            Seating::Solo | Seating::Three => None,
         }
     }
 
@@ -151,7 +182,7 @@ impl Seating {
     pub const fn seats_of(self, team: Team) -> SeatSet {
         match self {
             Seating::Partners => SeatSet((1 << team.0) | (1 << (team.0 + 2))),
-            Seating::Solo => SeatSet(1 << team.0),
+            Seating::Solo | Seating::Three => SeatSet(1 << team.0),
         }
     }
 }
@@ -186,7 +217,8 @@ impl<T> IndexMut<Seat> for BySeat<T> {
     }
 }
 
-/// One value per team: two for partnerships, four in solo. The values sit
+/// One value per team: two for partnerships, three or four without
+/// partners. The values sit
 /// in a fixed array so that the type stays `Copy`; only the first `len`
 /// count, compare and serialize.
 #[derive(Clone, Copy, Debug)]
@@ -211,9 +243,9 @@ impl<T: Copy + Default> ByTeam<T> {
         ByTeam::from_fn(seating, |_| value)
     }
 
-    /// The values of two or four teams, or `None` for any other count.
+    /// The values of two, three or four teams, or `None` for any other count.
     pub fn from_slice(values: &[T]) -> Option<ByTeam<T>> {
-        if values.len() != 2 && values.len() != 4 {
+        if !(2..=4).contains(&values.len()) {
             return None;
         }
         let mut array = [T::default(); 4];
@@ -312,7 +344,7 @@ impl<'de, T: serde::Deserialize<'de> + Copy + Default> serde::Deserialize<'de> f
         let values = Vec::<T>::deserialize(deserializer)?;
         ByTeam::from_slice(&values).ok_or_else(|| {
             serde::de::Error::custom(format!(
-                "{} values where a game has 2 teams (partners) or 4 (solo)",
+                "{} values where a game has 2 teams (partners), 3 (three players) or 4 (solo)",
                 values.len()
             ))
         })
@@ -393,14 +425,19 @@ mod tests {
             assert_ne!(seat.next().team(), seat.team());
             assert_eq!(seat.plus(4), seat);
         }
-        for seating in [Seating::Partners, Seating::Solo] {
-            for seat in Seat::ALL {
+        for seating in [Seating::Partners, Seating::Solo, Seating::Three] {
+            for seat in seating.seats() {
                 let team = seating.team_of(seat);
                 assert!(seating.seats_of(team).contains(seat));
                 assert_eq!(seating.partner(seat).is_some(), seating == Seating::Partners);
+                assert_eq!(seating.plus(seat, seating.seat_count() as u8), seat);
             }
             let covered: u32 = seating.teams().map(|team| seating.seats_of(team).len()).sum();
-            assert_eq!(covered, 4, "{seating:?}: every seat in one team");
+            assert_eq!(
+                covered as usize,
+                seating.seat_count(),
+                "{seating:?}: every seat in one team"
+            );
         }
     }
 
@@ -411,7 +448,8 @@ mod tests {
         assert_eq!(two.as_slice(), [5, 5]);
         assert_eq!(four.as_slice(), [0, 1, 2, 3]);
         assert_eq!(ByTeam::from([1, 2]), ByTeam::from_slice(&[1, 2]).unwrap());
-        assert!(ByTeam::<i32>::from_slice(&[1, 2, 3]).is_none());
+        assert_eq!(ByTeam::from_slice(&[1, 2, 3]).unwrap().len(), 3);
+        assert!(ByTeam::<i32>::from_slice(&[1, 2, 3, 4, 5]).is_none());
         assert_ne!(ByTeam::from([0, 0]), ByTeam::from([0, 0, 0, 0]));
     }
 
@@ -422,5 +460,10 @@ mod tests {
             .map(Seat::index)
             .collect();
         assert_eq!(order, [3, 0, 1, 2, 3]);
+        let three: Vec<usize> = std::iter::successors(Some(Seat::ALL[2]), |&s| Some(Seating::Three.next(s)))
+            .take(5)
+            .map(Seat::index)
+            .collect();
+        assert_eq!(three, [2, 0, 1, 2, 0]);
     }
 }

@@ -173,7 +173,7 @@ impl<'a> View<'a> {
         }
         let bids = self.bids();
         let mut all_bids = BySeat::from_fn(|_| Bid::Nil);
-        for seat in Seat::ALL {
+        for seat in self.game.seating().seats() {
             all_bids[seat] = bids[seat].ok_or(ImagineError::NotPlaying)?;
         }
         // Built from public facts and the guess alone, so nothing hidden

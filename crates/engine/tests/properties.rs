@@ -14,6 +14,18 @@ use spades_engine::{
 /// Every preset, with the exchange, blind nil, the first lead and the
 /// scoring house rules varied on top where the result is playable.
 fn rule_sets() -> impl Strategy<Value = RuleSet> {
+    rule_sets_from(Preset::ALL.to_vec())
+}
+
+/// Three-player games: solo's rules with every house rule varied.
+fn three_player_rule_sets() -> impl Strategy<Value = RuleSet> {
+    rule_sets_from(vec![Preset::Solo])
+        .prop_map(|rules| RuleSet { players: 3, ..rules })
+        .prop_filter("a playable rule set", |rules| rules.validate().is_ok())
+}
+
+/// Rule sets made from one of `presets` with house rules varied.
+fn rule_sets_from(presets: Vec<Preset>) -> impl Strategy<Value = RuleSet> {
     let exchange = (
         any::<bool>(),
         0u8..=2,
@@ -23,7 +35,7 @@ fn rule_sets() -> impl Strategy<Value = RuleSet> {
     );
     let house = (0usize..3, 0usize..3, any::<bool>(), 0u8..4, any::<bool>(), 0u8..4);
     (
-        0..Preset::ALL.len(),
+        0..presets.len(),
         exchange,
         house,
         any::<bool>(),
@@ -31,7 +43,7 @@ fn rule_sets() -> impl Strategy<Value = RuleSet> {
         0u8..3,
     )
         .prop_map(
-            |(
+            move |(
                 preset,
                 (simultaneous, nil_pass, blind_nil_pass, blind_nil, deficit),
                 house,
@@ -39,7 +51,7 @@ fn rule_sets() -> impl Strategy<Value = RuleSet> {
                 unbid,
                 blind,
             )| {
-                let base = Preset::ALL[preset].rules();
+                let base = presets[preset].rules();
                 let mut rules = RuleSet {
                     pass_order: if simultaneous {
                         PassOrder::Simultaneous
@@ -73,6 +85,10 @@ fn rule_sets() -> impl Strategy<Value = RuleSet> {
                     rules.team_blind = rules.min_team_bid.max(5 + blind);
                     rules.team_blind_min_deficit = if vary { deficit } else { 0 };
                     rules.team_blind_set_doubled = unbid;
+                }
+                // Half of the games without partners are played by three.
+                if !rules.partners && simultaneous {
+                    rules.players = 3;
                 }
                 rules
             },
@@ -109,6 +125,38 @@ fn naive_power(deck: Deck, card: Card) -> usize {
     }
 }
 
+/// How many play.
+fn naive_players(rules: &RuleSet) -> usize {
+    if rules.players == 3 { 3 } else { 4 }
+}
+
+/// The seat `n` places clockwise from `seat` among those who play.
+fn naive_plus(rules: &RuleSet, seat: Seat, n: usize) -> Seat {
+    Seat::ALL[(seat.index() + n) % naive_players(rules)]
+}
+
+/// The cards dealt under the rules: the pack, and for three players the
+/// pack without the two of clubs, or with the jokers all 52 cards and the
+/// two jokers.
+fn naive_rules_pack(rules: &RuleSet) -> CardSet {
+    let pack = naive_pack(rules.deck);
+    if naive_players(rules) == 4 {
+        return pack;
+    }
+    let two_of_clubs: Card = "2C".parse().unwrap();
+    let two_of_hearts: Card = "2H".parse().unwrap();
+    if rules.deck == Deck::Jokers {
+        pack | CardSet::single(two_of_clubs) | CardSet::single(two_of_hearts)
+    } else {
+        pack - CardSet::single(two_of_clubs)
+    }
+}
+
+/// Cards in each hand: the pack shared by the players.
+fn naive_hand_size(rules: &RuleSet) -> u8 {
+    (naive_rules_pack(rules).len() as usize / naive_players(rules)) as u8
+}
+
 /// The cards dealt, by the plain statement of each pack, as strings.
 fn naive_pack(deck: Deck) -> CardSet {
     let mut names: Vec<String> = "CDHS"
@@ -131,10 +179,12 @@ fn naive_pack(deck: Deck) -> CardSet {
 }
 
 /// The trick winner by the plain statement of the rule.
-fn naive_winner(deck: Deck, leader: Seat, cards: &[Card; 4]) -> Seat {
+fn naive_winner(rules: &RuleSet, leader: Seat, cards: &[Card]) -> Seat {
+    let deck = rules.deck;
+    assert_eq!(cards.len(), naive_players(rules), "one card from each player");
     let led = naive_suit(cards[0]);
     let mut best = 0;
-    for i in 1..4 {
+    for i in 1..cards.len() {
         let (card, top) = (cards[i], cards[best]);
         let (suit, top_suit) = (naive_suit(card), naive_suit(top));
         let better = match (suit == Suit::Spades, top_suit == Suit::Spades) {
@@ -146,7 +196,7 @@ fn naive_winner(deck: Deck, leader: Seat, cards: &[Card; 4]) -> Seat {
             best = i;
         }
     }
-    leader.plus(best as u8)
+    naive_plus(rules, leader, best)
 }
 
 /// One team's hand by the plain statement of the rules.
@@ -198,8 +248,8 @@ fn naive_team_score(rules: &RuleSet, bids: &[Bid], taken: &[u8], bags: i32) -> N
     let mut set = false;
     if contract > 0 {
         let value = match contract {
-            13 if rules.moon && rules.ten_for_two_hundred => 500,
-            13 if rules.moon => 200,
+            c if rules.moon && c == i32::from(naive_hand_size(rules)) && rules.ten_for_two_hundred => 500,
+            c if rules.moon && c == i32::from(naive_hand_size(rules)) => 200,
             10 if rules.ten_for_two_hundred => 200,
             _ => 10 * contract,
         };
@@ -233,7 +283,7 @@ fn naive_team_score(rules: &RuleSet, bids: &[Bid], taken: &[u8], bags: i32) -> N
         change,
         bags: total,
         set,
-        boston: rules.boston_wins && !set && contract >= 10 && counted == 13,
+        boston: rules.boston_wins && !set && contract >= 10 && counted == i32::from(naive_hand_size(rules)),
     }
 }
 
@@ -260,7 +310,7 @@ fn naive_bid_allowed(rules: &RuleSet, bid: Bid, spades: u32, partner: Option<Bid
             rules.team_blind > 0 && n >= rules.team_blind && n <= 13 && partner.is_none_or(|p| p == bid)
         }
         Bid::Tricks(n) => {
-            (1..=13).contains(&n)
+            (1..=naive_hand_size(rules)).contains(&n)
                 && match rules.bidding {
                     Bidding::Standard => true,
                     Bidding::Whiz | Bidding::Mirror => u32::from(n) == spades,
@@ -298,29 +348,36 @@ fn naive_teams(rules: &RuleSet) -> Vec<Vec<Seat>> {
     if rules.partners {
         vec![vec![Seat::ALL[0], Seat::ALL[2]], vec![Seat::ALL[1], Seat::ALL[3]]]
     } else {
-        Seat::ALL.iter().map(|&seat| vec![seat]).collect()
+        Seat::ALL[..naive_players(rules)]
+            .iter()
+            .map(|&seat| vec![seat])
+            .collect()
     }
 }
 
 /// Checks a hand's record against the plain rules and returns, for each
 /// team, whether it was set and whether it made a Boston.
 fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32]) -> Vec<(bool, bool)> {
-    // 52 distinct cards, 13 to each seat.
+    // The pack in distinct cards, a hand to each player (13, or 17 or 18
+    // for three) and none to the empty fourth seat of three.
+    let players = naive_players(rules);
+    let size = naive_hand_size(rules);
     let mut all = CardSet::EMPTY;
-    for hand in record.hands.0 {
-        assert_eq!(hand.len(), 13);
+    for (i, hand) in record.hands.0.into_iter().enumerate() {
+        assert_eq!(hand.len(), if i < players { u32::from(size) } else { 0 });
         assert!((all & hand).is_empty());
         all |= hand;
     }
-    assert_eq!(all, naive_pack(rules.deck));
+    assert_eq!(all, naive_rules_pack(rules));
+    assert_eq!(record.tricks.len(), usize::from(size));
     let first_club = lowest_club(all);
 
     // Bids in order from the dealer's left; none in the first hand when
     // it is played without bids.
     let unbid = rules.unbid_first_hand && record.hand == 0;
-    assert_eq!(record.bids.len(), if unbid { 0 } else { 4 });
+    assert_eq!(record.bids.len(), if unbid { 0 } else { players });
     for (i, bid) in record.bids.iter().enumerate() {
-        assert_eq!(bid.seat, record.dealer.plus(1 + i as u8));
+        assert_eq!(bid.seat, naive_plus(rules, record.dealer, 1 + i));
         let made = bid.to_bid().unwrap();
         if let Bid::Blind(_) = made {
             // Only a team that trailed by the margin bids blind.
@@ -362,7 +419,7 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32
 
     // Thirteen tricks, every card once, legal plays, right winners.
     let mut leader = match rules.leading {
-        Leading::LeftOfDealer => record.dealer.next(),
+        Leading::LeftOfDealer => naive_plus(rules, record.dealer, 1),
         Leading::Dealer => record.dealer,
         Leading::TwoOfClubs => Seat::ALL
             .into_iter()
@@ -378,7 +435,7 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32
             assert_eq!(trick.cards[0], first_club);
         }
         for (i, &card) in trick.cards.iter().enumerate() {
-            let player = trick.leader.plus(i as u8);
+            let player = naive_plus(rules, trick.leader, i);
             let hand = holding[player];
             assert!(hand.contains(card), "{player} does not hold {card}");
             if i == 0 {
@@ -396,7 +453,7 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32
             holding[player].remove(card);
         }
         broken |= trick.cards.iter().any(|&card| naive_suit(card) == Suit::Spades);
-        assert_eq!(trick.winner, naive_winner(rules.deck, trick.leader, &trick.cards));
+        assert_eq!(trick.winner, naive_winner(rules, trick.leader, &trick.cards));
         won[trick.winner.index()] += 1;
         leader = trick.winner;
     }
@@ -499,7 +556,7 @@ fn naive_legal_plays(game: &Game, seat: Seat) -> CardSet {
         .any(|card| naive_suit(card) == Suit::Spades);
     let rules = game.rules();
     let first_lead = game.tricks().is_empty() && on_table.is_empty();
-    let first_club = lowest_club(naive_pack(rules.deck));
+    let first_club = lowest_club(naive_rules_pack(rules));
     if first_lead && rules.leading == Leading::TwoOfClubs && hand.contains(first_club) {
         return CardSet::single(first_club);
     }
@@ -530,112 +587,151 @@ proptest! {
 
     #[test]
     fn random_games_follow_every_rule(rules in rule_sets(), seed in any::<u64>()) {
-        let mut game = Game::new(rules, seed).unwrap();
-        let mut rng = GameRng::new(seed.rotate_left(17));
-        let mut actions = Vec::new();
-        let team_count = naive_teams(&rules).len();
-        let mut score = vec![0; team_count];
-        let mut bags = vec![0; team_count];
-        let mut hands = 0;
-        let mut sets = vec![0u8; team_count];
+        follow_every_rule(rules, seed)?;
+    }
 
-        while let Some(seat) = game.to_act().first() {
-            // Every bid is accepted exactly when the bidding rules allow it.
-            if game.phase() == spades_engine::Phase::Bidding && !game.is_hand_hidden(seat) {
-                let partner = if rules.partners { game.bids()[seat.partner()] } else { None };
-                let spades = naive_spades(game.hand(seat));
-                for n in 0..=13 {
-                    let bid = Bid::new(n).unwrap();
-                    let accepted = game.check(seat, Action::Bid(bid)).is_ok();
-                    prop_assert_eq!(accepted, naive_bid_allowed(&rules, bid, spades, partner), "bid {}", bid);
-                }
-            }
-            // A team blind bid is accepted exactly when the team trails by
-            // the margin and neither partner has seen his cards or bid; a
-            // player whose cards are hidden always has a blind bid open.
-            if game.phase() == spades_engine::Phase::Bidding && game.is_hand_hidden(seat) {
-                let partner = seat.partner();
-                let scores = game.score();
-                let best_other = scores.teams().filter(|&t| t != seat.team()).map(|t| scores[t]).max().unwrap();
-                let open = rules.partners
-                    && rules.team_blind > 0
-                    && best_other - scores[seat.team()] >= rules.team_blind_min_deficit
-                    && game.is_hand_hidden(partner)
-                    && game.bids()[partner].is_none();
-                for n in 1..=13 {
-                    let accepted = game.check(seat, Action::Bid(Bid::Blind(n))).is_ok();
-                    prop_assert_eq!(accepted, open && n >= rules.team_blind, "blind {}", n);
-                }
-                let blind_nil = game.check(seat, Action::Bid(Bid::BlindNil)).is_ok();
-                prop_assert!(open || blind_nil, "{} hidden with no blind bid open", seat);
-            }
+    #[test]
+    fn random_three_player_games_follow_every_rule(rules in three_player_rule_sets(), seed in any::<u64>()) {
+        follow_every_rule(rules, seed)?;
+    }
+}
 
-            // Every card is accepted exactly when it is a legal play, for
-            // the seat to act and for every other seat.
-            for probe in Seat::ALL {
-                let legal = game.legal_plays(probe);
-                prop_assert_eq!(legal, naive_legal_plays(&game, probe));
-                // Both twos of spades and the jokers are probed in every
-                // pack: a card string names the pack's own two.
-                for card in CardSet::STANDARD_DECK | Deck::Jokers.cards() {
-                    let accepted = game.check(probe, Action::Play(card)).is_ok();
-                    prop_assert_eq!(accepted, legal.contains(rules.deck.card(card)), "{} {}", probe, card);
-                }
-            }
+/// Plays a game of random actions under `rules`, checking every refusal,
+/// every legal play and every hand's record against the plain statement
+/// of the rules, then replays it.
+fn follow_every_rule(rules: RuleSet, seed: u64) -> Result<(), TestCaseError> {
+    let mut game = Game::new(rules, seed).unwrap();
+    let mut rng = GameRng::new(seed.rotate_left(17));
+    let mut actions = Vec::new();
+    let team_count = naive_teams(&rules).len();
+    let mut score = vec![0; team_count];
+    let mut bags = vec![0; team_count];
+    let mut hands = 0;
+    let mut sets = vec![0u8; team_count];
 
-            // A refused action returns the same reason as `check` and
-            // changes nothing.
-            let probe_seat = Seat::ALL[rng.below(4) as usize];
-            let probe = arbitrary_action(&mut rng);
-            if let Err(reason) = game.check(probe_seat, probe) {
-                let before = game.clone();
-                prop_assert_eq!(game.apply(probe_seat, probe), Err(reason));
-                prop_assert_eq!(&game, &before);
-            }
-
-            let action = random_action(&game, seat, &mut rng).unwrap();
-            let events = game.apply(seat, action).unwrap();
-            actions.push((seat, action));
-            for event in &events {
-                if let Event::HandEnded { hand } = *event {
-                    prop_assert_eq!(hand, hands);
-                    let record = game.last_hand().unwrap();
-                    let teams = check_record(&rules, record, &score, &bags);
-                    score = record.score.as_slice().to_vec();
-                    bags = record.bags.as_slice().to_vec();
-                    hands += 1;
-                    for (count, (set, _)) in sets.iter_mut().zip(teams.iter().copied()) {
-                        *count = if set { *count + 1 } else { 0 };
-                    }
-                    let boston = (0..team_count).find(|&i| teams[i].1).and_then(|i| Team::new(i as u8));
-                    prop_assert_eq!(record.winner, naive_end(&rules, &score, hands, boston, &sets));
-                    prop_assert_eq!(game.winner(), record.winner);
-                }
+    while let Some(seat) = game.to_act().first() {
+        // Every bid is accepted exactly when the bidding rules allow it.
+        if game.phase() == spades_engine::Phase::Bidding && !game.is_hand_hidden(seat) {
+            let partner = if rules.partners {
+                game.bids()[seat.partner()]
+            } else {
+                None
+            };
+            let spades = naive_spades(game.hand(seat));
+            for n in 0..=spades_engine::MAX_TRICKS + 1 {
+                let bid = if n == 0 { Bid::Nil } else { Bid::Tricks(n) };
+                let accepted = game.check(seat, Action::Bid(bid)).is_ok();
+                prop_assert_eq!(
+                    accepted,
+                    naive_bid_allowed(&rules, bid, spades, partner),
+                    "bid {}",
+                    bid
+                );
             }
         }
-        prop_assert!(game.is_over());
-        prop_assert!(game.winner().is_some());
-
-        // The game replays exactly from its rules, seed and actions, and
-        // an observer of the replay sees every hand end, in order.
-        let replayed = Game::replay(rules, seed, &actions).unwrap();
-        prop_assert_eq!(&replayed, &game);
-        let mut seen = Vec::new();
-        let mut applied = 0;
-        let observed = Game::replay_observed(rules, seed, &actions, |game, events| {
-            applied += 1;
-            for event in events {
-                if let Event::HandEnded { hand } = *event {
-                    seen.push((hand, game.last_hand().map(|record| record.score)));
-                }
+        // A team blind bid is accepted exactly when the team trails by
+        // the margin and neither partner has seen his cards or bid; a
+        // player whose cards are hidden always has a blind bid open.
+        if game.phase() == spades_engine::Phase::Bidding && game.is_hand_hidden(seat) {
+            let partner = seat.partner();
+            let scores = game.score();
+            let best_other = scores
+                .teams()
+                .filter(|&t| t != seat.team())
+                .map(|t| scores[t])
+                .max()
+                .unwrap();
+            let open = rules.partners
+                && rules.team_blind > 0
+                && best_other - scores[seat.team()] >= rules.team_blind_min_deficit
+                && game.is_hand_hidden(partner)
+                && game.bids()[partner].is_none();
+            for n in 1..=spades_engine::MAX_TRICKS + 1 {
+                let accepted = game.check(seat, Action::Bid(Bid::Blind(n))).is_ok();
+                prop_assert_eq!(accepted, open && n >= rules.team_blind && n <= 13, "blind {}", n);
             }
-        })
-        .unwrap();
-        prop_assert_eq!(observed, game);
-        prop_assert_eq!(applied, actions.len());
-        prop_assert_eq!(seen.len() as u32, hands);
-        prop_assert!(seen.iter().enumerate().all(|(i, (hand, score))| *hand == i as u32 && score.is_some()));
+            let blind_nil = game.check(seat, Action::Bid(Bid::BlindNil)).is_ok();
+            prop_assert!(open || blind_nil, "{} hidden with no blind bid open", seat);
+        }
+
+        // Every card is accepted exactly when it is a legal play, for
+        // the seat to act and for every other seat.
+        for probe in Seat::ALL {
+            let legal = game.legal_plays(probe);
+            prop_assert_eq!(legal, naive_legal_plays(&game, probe));
+            // Both twos of spades and the jokers are probed in every
+            // pack: a card string names the pack's own two.
+            for card in CardSet::STANDARD_DECK | Deck::Jokers.cards() {
+                let accepted = game.check(probe, Action::Play(card)).is_ok();
+                prop_assert_eq!(
+                    accepted,
+                    legal.contains(rules.deck.card(card)),
+                    "{} {}",
+                    probe,
+                    card
+                );
+            }
+        }
+
+        // A refused action returns the same reason as `check` and
+        // changes nothing.
+        let probe_seat = Seat::ALL[rng.below(4) as usize];
+        let probe = arbitrary_action(&mut rng);
+        if let Err(reason) = game.check(probe_seat, probe) {
+            let before = game.clone();
+            prop_assert_eq!(game.apply(probe_seat, probe), Err(reason));
+            prop_assert_eq!(&game, &before);
+        }
+
+        let action = random_action(&game, seat, &mut rng).unwrap();
+        let events = game.apply(seat, action).unwrap();
+        actions.push((seat, action));
+        for event in &events {
+            if let Event::HandEnded { hand } = *event {
+                prop_assert_eq!(hand, hands);
+                let record = game.last_hand().unwrap();
+                let teams = check_record(&rules, record, &score, &bags);
+                score = record.score.as_slice().to_vec();
+                bags = record.bags.as_slice().to_vec();
+                hands += 1;
+                for (count, (set, _)) in sets.iter_mut().zip(teams.iter().copied()) {
+                    *count = if set { *count + 1 } else { 0 };
+                }
+                let boston = (0..team_count)
+                    .find(|&i| teams[i].1)
+                    .and_then(|i| Team::new(i as u8));
+                prop_assert_eq!(record.winner, naive_end(&rules, &score, hands, boston, &sets));
+                prop_assert_eq!(game.winner(), record.winner);
+            }
+        }
     }
+    prop_assert!(game.is_over());
+    prop_assert!(game.winner().is_some());
+
+    // The game replays exactly from its rules, seed and actions, and
+    // an observer of the replay sees every hand end, in order.
+    let replayed = Game::replay(rules, seed, &actions).unwrap();
+    prop_assert_eq!(&replayed, &game);
+    let mut seen = Vec::new();
+    let mut applied = 0;
+    let observed = Game::replay_observed(rules, seed, &actions, |game, events| {
+        applied += 1;
+        for event in events {
+            if let Event::HandEnded { hand } = *event {
+                seen.push((hand, game.last_hand().map(|record| record.score)));
+            }
+        }
+    })
+    .unwrap();
+    prop_assert_eq!(observed, game);
+    prop_assert_eq!(applied, actions.len());
+    prop_assert_eq!(seen.len() as u32, hands);
+    prop_assert!(
+        seen.iter()
+            .enumerate()
+            .all(|(i, (hand, score))| *hand == i as u32 && score.is_some())
+    );
+    Ok(())
 }
 
 proptest! {
@@ -648,7 +744,7 @@ proptest! {
     fn a_written_out_position_plays_on_like_the_original(
         rules in rule_sets(),
         seed in any::<u64>(),
-        plays in 0usize..52,
+        plays in 0usize..54,
     ) {
         let mut game = Game::new(rules, seed).unwrap();
         let mut rng = GameRng::new(seed ^ 0xF00D);
@@ -667,7 +763,8 @@ proptest! {
         prop_assume!(game.phase() == spades_engine::Phase::Playing);
         // A position names the bids, which a hand played without them lacks.
         prop_assume!(!game.is_unbid_hand());
-        let bids = spades_engine::BySeat::from_fn(|seat| game.bids()[seat].unwrap());
+        // The empty seat of a three-player game never bids.
+        let bids = spades_engine::BySeat::from_fn(|seat| game.bids()[seat].unwrap_or(Bid::Nil));
         let position = spades_engine::Position {
             hand_number: game.hand_number(),
             dealer: game.dealer(),

@@ -154,7 +154,7 @@ mod bidding {
         for tricks in [0, 14, 200] {
             assert_eq!(
                 game.apply(seat(0), Action::Bid(Bid::Tricks(tricks))),
-                Err(RuleError::InvalidBid { tricks })
+                Err(RuleError::InvalidBid { tricks, most: 13 })
             );
         }
         assert_eq!(Bid::new(0), Ok(Bid::Nil), "zero is nil and nothing else");
@@ -1053,7 +1053,7 @@ mod positions {
         let played: Vec<_> = cards_text.split_whitespace().map(card).collect();
         TrickRecord {
             leader: seat(leader),
-            cards: [played[0], played[1], played[2], played[3]],
+            cards: [played[0], played[1], played[2], played[3]].into(),
             winner: seat(winner),
         }
     }

@@ -102,7 +102,7 @@ fn a_blind_bid_below_the_lowest_is_refused_and_the_turn_stays() {
     );
     assert_eq!(
         game.apply(seat(0), Action::Bid(Bid::Blind(14))),
-        Err(RuleError::InvalidBid { tricks: 14 })
+        Err(RuleError::InvalidBid { tricks: 14, most: 13 })
     );
     assert_eq!(
         game.apply(seat(0), Action::Bid(Bid::Tricks(3))),

@@ -20,7 +20,7 @@ pub struct HandLine<'a> {
     pub hands: &'a BySeat<CardSet>,
     pub bids: &'a [BidRecord],
     pub passes: &'a [PassRecord],
-    pub tricks: &'a [TrickRecord; 13],
+    pub tricks: &'a [TrickRecord],
     pub tricks_won: &'a BySeat<u8>,
     pub hand_score: &'a ByTeam<i32>,
     pub score: &'a ByTeam<i32>,

@@ -71,6 +71,8 @@ pub struct RulesSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partners: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub players: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mercy: Option<i32>,
@@ -142,6 +144,7 @@ impl RulesSpec {
         let base = self.preset.unwrap_or(Preset::Classic).rules();
         let rules = RuleSet {
             partners: self.partners.unwrap_or(base.partners),
+            players: self.players.unwrap_or(base.players),
             target: self.target.unwrap_or(base.target),
             mercy: if self.no_mercy {
                 None

@@ -4,15 +4,15 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-use crate::action::{Action, Bid, BidChoices};
+use crate::action::{Action, Bid, BidChoices, MAX_TRICKS};
 use crate::card::{Card, CardSet, Suit};
 use crate::error::RuleError;
 use crate::event::{Event, Events};
 use crate::history::{BidRecord, HandRecord, PassRecord, TrickRecord};
 use crate::rng::GameRng;
-use crate::rules::{Bidding, Deck, Leading, PassOrder, RuleSet, SpadesLead};
+use crate::rules::{Bidding, Leading, PassOrder, RuleSet, SpadesLead};
 use crate::score::{self, Streaks, TeamHandScore};
-use crate::seat::{BySeat, ByTeam, Seat, SeatSet, Team};
+use crate::seat::{BySeat, ByTeam, Seat, SeatSet, Seating, Team};
 use crate::view::{View, Viewer};
 
 mod setup;
@@ -53,8 +53,8 @@ pub enum Legal {
     /// blind bids (nil for blind nil, a number for the team's blind bid), or
     /// look at the cards first.
     BlindOrLook(BidChoices),
-    /// Bid one of these (nil, or a number of tricks from 1 to 13, as the
-    /// rules and the bids before allow).
+    /// Bid one of these (nil, or a number of tricks up to the cards in a
+    /// hand, as the rules and the bids before allow).
     Bid(BidChoices),
     /// Give exactly `count` cards of the hand to the partner.
     Pass { count: u8 },
@@ -70,21 +70,6 @@ struct Exchange {
     /// In a sequential exchange, the nil bidder, who gives first.
     first: Seat,
 }
-
-/// The 52 cards in byte order, the starting point of every shuffle.
-const STANDARD_PACK: [Card; 52] = {
-    let mut cards = [Card::new(crate::card::Rank::Two, Suit::Clubs); 52];
-    let mut i = 0;
-    while i < 52 {
-        let index = (i / 13) * 16 + i % 13;
-        cards[i] = match Card::from_index(index as u8) {
-            Some(card) => card,
-            None => panic!("the standard pack has 52 cards"),
-        };
-        i += 1;
-    }
-    cards
-};
 
 /// One game of Spades, from the first deal to the winner.
 ///
@@ -122,9 +107,11 @@ pub struct Game {
     /// The tricks of this hand. Those before `tricks_done` are complete;
     /// the one at `tricks_done` is being played and holds `trick_len`
     /// cards. Cards are written straight into the record they end up in.
-    tricks: [TrickRecord; 13],
+    tricks: [TrickRecord; MAX_TRICKS as usize],
     tricks_done: u8,
     trick_len: u8,
+    /// Cards in a hand and tricks in a hand: 13, or 17 or 18 for three.
+    hand_size: u8,
     /// The cards of the trick being played, as a set, to find its winner.
     trick_cards: CardSet,
     /// The cards that follow the suit led to the trick being played (empty
@@ -210,6 +197,18 @@ impl Game {
         self.spades_broken
     }
 
+    /// Who plays, and in which seats.
+    #[inline]
+    pub fn seating(&self) -> Seating {
+        self.rules.seating()
+    }
+
+    /// How many cards each player is dealt, and so how many tricks a hand
+    /// has.
+    pub fn hand_size(&self) -> u8 {
+        self.hand_size
+    }
+
     /// Passes made so far this hand, in order.
     pub fn passes(&self) -> &[PassRecord] {
         &self.passes
@@ -233,6 +232,9 @@ impl Game {
     /// The number of cards a seat must give in this hand's exchange, if his
     /// team exchanges.
     pub fn pass_count(&self, seat: Seat) -> Option<u8> {
+        if !self.rules.partners {
+            return None;
+        }
         self.exchanges[seat.team()].map(|exchange| exchange.count)
     }
 
@@ -274,10 +276,8 @@ impl Game {
                 }
             }
             Phase::Bidding if self.hidden.contains(seat) => Legal::Look,
-            Phase::Passing if self.pass_pending.contains(seat) => match self.exchanges[seat.team()] {
-                Some(exchange) => Legal::Pass {
-                    count: exchange.count,
-                },
+            Phase::Passing if self.pass_pending.contains(seat) => match self.pass_count(seat) {
+                Some(count) => Legal::Pass { count },
                 None => Legal::Wait,
             },
             Phase::Playing if seat == self.turn => Legal::Play(self.plays_from(self.hands[seat])),
@@ -299,7 +299,7 @@ impl Game {
     fn plays_from(&self, hand: CardSet) -> CardSet {
         if self.trick_len == 0 {
             if self.tricks_done == 0 && self.rules.leading == Leading::TwoOfClubs {
-                let two = hand & CardSet::single(self.rules.deck.lowest_club());
+                let two = hand & CardSet::single(self.rules.lowest_club());
                 if !two.is_empty() {
                     return two;
                 }
@@ -332,9 +332,9 @@ impl Game {
         let partner = self.partner_bid(seat);
         let spades = (self.hands[seat] & self.trumps()).len() as u8;
         let numbers = match rules.bidding {
-            Bidding::Standard => BidChoices::tricks(1, 13),
+            Bidding::Standard => BidChoices::tricks(1, self.hand_size),
             Bidding::Suicide if partner.is_some_and(|bid| !bid.is_nil()) => BidChoices::NONE,
-            Bidding::Suicide => BidChoices::tricks(4, 13),
+            Bidding::Suicide => BidChoices::tricks(4, self.hand_size),
             Bidding::Whiz | Bidding::Mirror => BidChoices::tricks(spades, spades),
         };
         let short = partner.map_or(0, |bid| rules.min_team_bid.saturating_sub(bid.contract()));
@@ -423,7 +423,7 @@ impl Game {
             BidChoices::NONE
         };
         if self.team_blind_open(seat) {
-            nil.union(BidChoices::tricks(self.rules.team_blind, 13))
+            nil.union(BidChoices::tricks(self.rules.team_blind, self.hand_size))
         } else {
             nil
         }
@@ -474,8 +474,11 @@ impl Game {
                         }
                     }
                     Bid::Blind(tricks) => {
-                        if !(1..=13).contains(&tricks) {
-                            return Err(RuleError::InvalidBid { tricks });
+                        if !(1..=self.hand_size).contains(&tricks) {
+                            return Err(RuleError::InvalidBid {
+                                tricks,
+                                most: self.hand_size,
+                            });
                         }
                         if tricks < self.rules.team_blind || !self.team_blind_open(seat) {
                             return Err(RuleError::BlindBidNotAllowed {
@@ -484,8 +487,13 @@ impl Game {
                         }
                     }
                     Bid::Nil | Bid::Tricks(_) => {
-                        if let Bid::Tricks(tricks @ (0 | 14..)) = bid {
-                            return Err(RuleError::InvalidBid { tricks });
+                        if let Bid::Tricks(tricks) = bid
+                            && (tricks == 0 || tricks > self.hand_size)
+                        {
+                            return Err(RuleError::InvalidBid {
+                                tricks,
+                                most: self.hand_size,
+                            });
                         }
                         if self.hidden.contains(seat) {
                             return Err(RuleError::MustLookAtHand);
@@ -499,6 +507,9 @@ impl Game {
             }
             Action::Pass(cards) => {
                 self.expect_phase(Phase::Passing)?;
+                if !self.rules.partners {
+                    return Err(RuleError::NothingToPass);
+                }
                 let exchange = self.exchanges[seat.team()].ok_or(RuleError::NothingToPass)?;
                 if !self.pass_pending.contains(seat) {
                     let waiting = exchange.order == PassOrder::Sequential
@@ -532,7 +543,7 @@ impl Game {
                         && self.rules.leading == Leading::TwoOfClubs
                     {
                         RuleError::MustLead {
-                            card: self.rules.deck.lowest_club(),
+                            card: self.rules.lowest_club(),
                         }
                     } else if self.trick_len == 0 {
                         RuleError::SpadesNotBroken
@@ -621,25 +632,31 @@ impl Game {
     /// The trick being played (or the last one, once a hand is over).
     #[inline]
     fn open_trick(&self) -> &TrickRecord {
-        &self.tricks[usize::from(self.tricks_done).min(12)]
+        &self.tricks[usize::from(self.tricks_done.min(self.hand_size - 1))]
     }
 
     fn deal(&mut self) {
-        let mut pack = match self.rules.deck {
-            Deck::Standard => STANDARD_PACK,
-            other => pack_of(other),
-        };
+        let seating = self.seating();
+        let players = seating.seat_count();
+        // The pack starts in byte order, so that a seed deals the same
+        // hands on every machine and in every version.
+        let mut pack: ArrayVec<Card, 54> = self.rules.pack().iter().collect();
         self.rng.shuffle(&mut pack);
         // Cards go round one at a time from the dealer's left: card `k` of
-        // the shuffled pack goes to the seat `1 + k % 4` places after him.
+        // the shuffled pack goes to the seat `1 + k % players` places after him.
         let mut by_offset = [CardSet::EMPTY; 4];
-        for round in pack.chunks_exact(4) {
+        for round in pack.chunks_exact(players) {
             for (hand, &card) in by_offset.iter_mut().zip(round) {
                 hand.insert(card);
             }
         }
+        let dealer = self.dealer.index();
         let hands = BySeat::from_fn(|seat| {
-            by_offset[usize::from(seat.index() as u8 + 3 - self.dealer.index() as u8) & 3]
+            if seat.index() < players {
+                by_offset[(seat.index() + 2 * players - 1 - dealer) % players]
+            } else {
+                CardSet::EMPTY
+            }
         });
         self.dealt = hands;
         self.hands = hands;
@@ -668,7 +685,7 @@ impl Game {
             }
         }
         self.bids = BySeat::default();
-        self.turn = self.dealer.next();
+        self.turn = seating.next(self.dealer);
         self.exchanges = ByTeam::default();
         self.pass_pending = SeatSet::EMPTY;
         self.pass_chosen = BySeat::default();
@@ -709,8 +726,9 @@ impl Game {
         }
         // The next to bid is the next seat round the table without a bid:
         // a partner of a team blind bid has made his already.
-        if let Some(next) = (1..4)
-            .map(|n| seat.plus(n))
+        let seating = self.seating();
+        if let Some(next) = (1..seating.seat_count() as u8)
+            .map(|n| seating.plus(seat, n))
             .find(|&next| self.bids[next].is_none())
         {
             self.turn = next;
@@ -823,12 +841,12 @@ impl Game {
     fn begin_play(&mut self) {
         self.phase = Phase::Playing;
         self.turn = match self.rules.leading {
-            Leading::LeftOfDealer => self.dealer.next(),
+            Leading::LeftOfDealer => self.seating().next(self.dealer),
             Leading::Dealer => self.dealer,
             Leading::TwoOfClubs => Seat::ALL
                 .into_iter()
-                .find(|&seat| self.hands[seat].contains(self.rules.deck.lowest_club()))
-                .unwrap_or(self.dealer.next()),
+                .find(|&seat| self.hands[seat].contains(self.rules.lowest_club()))
+                .unwrap_or(self.seating().next(self.dealer)),
         };
         self.tricks[0].leader = self.turn;
     }
@@ -838,22 +856,21 @@ impl Game {
         self.hands[seat].remove(card);
         self.spades_broken |= self.trumps().contains(card);
         let number = usize::from(self.tricks_done);
-        self.tricks[number].cards[usize::from(self.trick_len & 3)] = card;
+        self.tricks[number].cards.set(usize::from(self.trick_len), card);
         self.trick_len += 1;
         self.trick_cards.insert(card);
         if self.trick_len == 1 {
             self.led = self.follows(card);
         }
         events.push(Event::CardPlayed { seat, card });
-        if self.trick_len < 4 {
-            self.turn = seat.next();
+        let seating = self.seating();
+        if usize::from(self.trick_len) < seating.seat_count() {
+            self.turn = seating.next(seat);
             return;
         }
 
         let trick = &mut self.tricks[number];
-        let winner = trick
-            .leader
-            .plus(winning_position(&trick.cards, self.trick_cards));
+        let winner = seating.plus(trick.leader, winning_position(&trick.cards, self.trick_cards));
         trick.winner = winner;
         self.tricks_won[winner] += 1;
         events.push(Event::TrickWon {
@@ -865,14 +882,15 @@ impl Game {
         self.trick_cards = CardSet::EMPTY;
         self.led = CardSet::EMPTY;
         self.turn = winner;
-        match self.tricks.get_mut(number + 1) {
-            Some(next) => next.leader = winner,
-            None => self.end_hand(events),
+        if number + 1 < usize::from(self.hand_size) {
+            self.tricks[number + 1].leader = winner;
+        } else {
+            self.end_hand(events);
         }
     }
 
     /// Scores the hand and deals the next one. Kept out of line so that the
-    /// play path, which runs 52 times a hand, stays small.
+    /// play path, which runs for every card, stays small.
     #[inline(never)]
     fn end_hand(&mut self, events: &mut Events) {
         let bids = BySeat::from_fn(|seat| self.bids[seat].unwrap_or(Bid::Nil));
@@ -895,15 +913,18 @@ impl Game {
             bids: if unbid {
                 ArrayVec::new()
             } else {
-                (1..=4)
+                (1..=seating.seat_count() as u8)
                     .map(|i| {
-                        let seat = self.dealer.plus(i);
+                        let seat = seating.plus(self.dealer, i);
                         BidRecord::new(seat, bids[seat])
                     })
                     .collect()
             },
             passes: self.passes.clone(),
-            tricks: self.tricks,
+            tricks: self.tricks[..usize::from(self.hand_size)]
+                .iter()
+                .copied()
+                .collect(),
             tricks_won: self.tricks_won,
             hand_score: ByTeam::from_fn(seating, |team| scores[team].change),
             score: self.score,
@@ -922,7 +943,7 @@ impl Game {
             }
             None => {
                 self.hand_number += 1;
-                self.dealer = self.dealer.next();
+                self.dealer = seating.next(self.dealer);
                 self.deal();
                 events.push(Event::HandStarted {
                     hand: self.hand_number,
@@ -936,25 +957,17 @@ impl Game {
     }
 }
 
-/// The cards of a pack in byte order, the starting point of its shuffles.
-fn pack_of(deck: Deck) -> [Card; 52] {
-    let mut pack = STANDARD_PACK;
-    for (place, card) in pack.iter_mut().zip(deck.cards()) {
-        *place = card;
-    }
-    pack
-}
-
 /// The position (0 for the lead) of the card that wins a full trick: the
 /// highest trump if any was played, else the highest card of the suit led.
 /// Within one suit a higher byte is a higher card in every pack, and the
 /// jokers and the raised two are spades by their byte. It works on the
 /// trick as a card set, without branches on the cards, because trick
 /// winners are as unpredictable as the deal.
-fn winning_position(cards: &[Card; 4], played: CardSet) -> u8 {
+fn winning_position(cards: &[Card], played: CardSet) -> u8 {
     let trumps = played.in_suit(Suit::Spades);
     let led = played & CardSet::suit_of(cards[0]);
     let best = if trumps.is_empty() { led } else { trumps }.highest();
     let best = best.unwrap_or(cards[0]);
-    u8::from(cards[1] == best) + 2 * u8::from(cards[2] == best) + 3 * u8::from(cards[3] == best)
+    let at = |i: usize| u8::from(cards.get(i) == Some(&best));
+    at(1) + 2 * at(2) + 3 * at(3)
 }

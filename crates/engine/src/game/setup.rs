@@ -7,12 +7,12 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-use super::{Game, Phase, STANDARD_PACK, winning_position};
+use super::{Game, Phase, winning_position};
 use crate::action::Action;
 use crate::card::{Card, CardSet};
 use crate::error::RuleError;
 use crate::event::Event;
-use crate::history::TrickRecord;
+use crate::history::{TrickCards, TrickRecord};
 use crate::position::Position;
 use crate::rng::GameRng;
 use crate::rules::{Leading, RuleSet, RuleSetError};
@@ -24,7 +24,8 @@ impl Game {
     pub fn new(rules: RuleSet, seed: u64) -> Result<Game, RuleSetError> {
         rules.validate()?;
         let mut rng = GameRng::new(seed);
-        let dealer = Seat::ALL[rng.below(4) as usize];
+        let seating = rules.seating();
+        let dealer = Seat::ALL[rng.below(seating.seat_count() as u32) as usize];
         let mut game = Game {
             rules,
             seed,
@@ -41,16 +42,17 @@ impl Game {
             blind_eligible: SeatSet::EMPTY,
             hidden: SeatSet::EMPTY,
             bids: BySeat::default(),
-            turn: dealer.next(),
+            turn: seating.next(dealer),
             exchanges: ByTeam::default(),
             pass_pending: SeatSet::EMPTY,
             pass_chosen: BySeat::default(),
             passes: ArrayVec::new(),
             tricks: [TrickRecord {
-                leader: dealer.next(),
-                cards: [STANDARD_PACK[0]; 4],
-                winner: dealer.next(),
-            }; 13],
+                leader: seating.next(dealer),
+                cards: TrickCards::EMPTY,
+                winner: seating.next(dealer),
+            }; crate::MAX_TRICKS as usize],
+            hand_size: rules.hand_size(),
             tricks_done: 0,
             trick_len: 0,
             trick_cards: CardSet::EMPTY,
@@ -72,8 +74,9 @@ impl Game {
             deal.hands[seat] = rules.deck.set(deal.hands[seat]);
         }
         let mut seen = CardSet::EMPTY;
+        let size = rules.hand_size();
         for (seat, &hand) in deal.hands.iter() {
-            if hand.len() != 13 {
+            if hand.len() != cards_held(&rules, seat, size) {
                 return Err(SetupError::HandSize {
                     seat,
                     cards: hand.len() as u8,
@@ -84,7 +87,7 @@ impl Game {
             }
             seen |= hand;
         }
-        if seen != rules.deck.cards() {
+        if seen != rules.pack() {
             return Err(SetupError::NotAPack);
         }
         let seating = rules.seating();
@@ -117,10 +120,11 @@ impl Game {
     pub fn from_position(rules: RuleSet, seed: u64, position: &Position<'_>) -> Result<Game, PositionError> {
         rules.validate().map_err(PositionError::Rules)?;
         let done = position.tricks.len();
-        if done >= 13 || position.trick.len() >= 4 {
+        let seating = rules.seating();
+        let size = rules.hand_size();
+        if done >= usize::from(size) || position.trick.len() >= seating.seat_count() {
             return Err(PositionError::NotInPlay);
         }
-        let seating = rules.seating();
         if !position.score.fits(seating) || !position.bags.fits(seating) {
             return Err(PositionError::TeamCount);
         }
@@ -146,11 +150,14 @@ impl Game {
             if trick.leader != leader {
                 return Err(PositionError::WrongLeader { trick: number as u8 });
             }
-            let cards: CardSet = trick.cards.iter().copied().collect();
-            for (seat, &card) in trick.players().iter().zip(&trick.cards) {
-                add(card, *seat, &mut seen)?;
+            if trick.cards.len() != seating.seat_count() {
+                return Err(PositionError::WrongTrickSize { trick: number as u8 });
             }
-            let winner = trick.leader.plus(winning_position(&trick.cards, cards));
+            let cards: CardSet = trick.cards.iter().copied().collect();
+            for (seat, &card) in trick.players().zip(trick.cards.iter()) {
+                add(card, seat, &mut seen)?;
+            }
+            let winner = seating.plus(trick.leader, winning_position(&trick.cards, cards));
             if trick.winner != winner {
                 return Err(PositionError::WrongWinner { trick: number as u8 });
             }
@@ -159,8 +166,8 @@ impl Game {
             leader = winner;
         }
         for (i, &card) in position.trick.iter().enumerate() {
-            add(card, leader.plus(i as u8), &mut seen)?;
-            game.tricks[done].cards[i] = card;
+            add(card, seating.plus(leader, i as u8), &mut seen)?;
+            game.tricks[done].cards.set(i, card);
         }
         game.tricks[done].leader = leader;
         for (seat, &hand) in position.hands.iter() {
@@ -170,11 +177,11 @@ impl Game {
                 });
             }
             seen |= hand;
-            if hand.len() + played[seat].len() != 13 {
+            if hand.len() + played[seat].len() != cards_held(&rules, seat, size) {
                 return Err(PositionError::HandSize { seat });
             }
         }
-        if seen != rules.deck.cards() {
+        if seen != rules.pack() {
             return Err(PositionError::NotAPack);
         }
 
@@ -188,7 +195,9 @@ impl Game {
         }
         game.dealt = dealt;
         game.hands = position.hands;
-        game.bids = BySeat::from_fn(|seat| Some(position.bids[seat]));
+        // The empty seat of the three-player game never bids.
+        game.bids =
+            BySeat::from_fn(|seat| (seat.index() < seating.seat_count()).then_some(position.bids[seat]));
         game.blind_eligible = SeatSet::EMPTY;
         game.hidden = SeatSet::EMPTY;
         game.passes = position.passes.iter().copied().collect();
@@ -200,7 +209,7 @@ impl Game {
             .trick
             .first()
             .map_or(CardSet::EMPTY, |&card| game.follows(card));
-        game.turn = leader.plus(position.trick.len() as u8);
+        game.turn = seating.plus(leader, position.trick.len() as u8);
         game.tricks_won = tricks_won;
         let all_played = Seat::ALL
             .iter()
@@ -269,7 +278,9 @@ impl fmt::Display for SetupError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SetupError::Rules(error) => write!(f, "invalid rules: {error}"),
-            SetupError::HandSize { seat, cards } => write!(f, "{seat} has {cards} cards, not 13"),
+            SetupError::HandSize { seat, cards } => {
+                write!(f, "{seat} has the wrong number of cards ({cards})")
+            }
             SetupError::DealtTwice { card } => write!(f, "{card} is dealt twice"),
             SetupError::NotAPack => f.write_str("the hands are not one standard pack"),
             SetupError::TeamCount => f.write_str("the scores and bags need one value per team"),
@@ -279,14 +290,26 @@ impl fmt::Display for SetupError {
 
 impl std::error::Error for SetupError {}
 
+/// The cards a seat holds at the deal: a hand, or none for the seat left
+/// empty in the three-player game.
+fn cards_held(rules: &RuleSet, seat: Seat, size: u8) -> u32 {
+    if seat.index() < rules.seating().seat_count() {
+        u32::from(size)
+    } else {
+        0
+    }
+}
+
 /// Who led the first trick of a written-out position under the rules'
 /// first-lead rule, if the position can tell.
 fn first_leader(rules: &RuleSet, position: &Position<'_>) -> Option<Seat> {
     match rules.leading {
-        Leading::LeftOfDealer => Some(position.dealer.next()),
+        Leading::LeftOfDealer => Some(rules.seating().next(position.dealer)),
         Leading::Dealer => Some(position.dealer),
         Leading::TwoOfClubs => {
-            let lowest_club = rules.deck.lowest_club();
+            let lowest_club = rules.lowest_club();
+            let seating = rules.seating();
+            let size = rules.hand_size();
             let led = position
                 .tricks
                 .first()
@@ -296,8 +319,10 @@ fn first_leader(rules: &RuleSet, position: &Position<'_>) -> Option<Seat> {
                 (Some(trick), _) => Some(trick.leader),
                 // The first trick is on the table: its leader is the first
                 // of the seats that hold one card fewer than the others.
-                (None, Some(_)) => Seat::ALL.into_iter().find(|&seat| {
-                    position.hands[seat].len() == 12 && position.hands[seat.plus(3)].len() == 13
+                (None, Some(_)) => seating.seats().find(|&seat| {
+                    let before = seating.plus(seat, seating.seat_count() as u8 - 1);
+                    position.hands[seat].len() + 1 == u32::from(size)
+                        && position.hands[before].len() == u32::from(size)
                 }),
                 (None, None) => Seat::ALL
                     .into_iter()
@@ -320,9 +345,14 @@ pub enum PositionError {
     },
     /// The hands and the tricks are not one whole pack.
     NotAPack,
-    /// A seat's cards and plays do not add up to 13.
+    /// A seat's cards and plays do not add up to a hand (13 cards, 17 or
+    /// 18 with three players, none in the empty seat).
     HandSize {
         seat: Seat,
+    },
+    /// A complete trick without one card from each player.
+    WrongTrickSize {
+        trick: u8,
     },
     /// A trick was not led by the winner of the trick before it (or, for
     /// the first, by the dealer's left).
@@ -346,6 +376,9 @@ impl fmt::Display for PositionError {
             PositionError::NotAPack => f.write_str("the hands and tricks are not one standard pack"),
             PositionError::HandSize { seat } => write!(f, "{seat} holds the wrong number of cards"),
             PositionError::WrongLeader { trick } => write!(f, "trick {trick} has the wrong leader"),
+            PositionError::WrongTrickSize { trick } => {
+                write!(f, "trick {trick} does not hold one card per player")
+            }
             PositionError::WrongWinner { trick } => write!(f, "trick {trick} has the wrong winner"),
             PositionError::TeamCount => f.write_str("the scores and bags need one value per team"),
         }

@@ -280,6 +280,11 @@ impl Session {
                 bots,
             } => {
                 let rules = match rules.resolve() {
+                    Ok(rules) if rules.players == 3 => {
+                        let message =
+                            "rule players: rooms seat four players; three-player tables are not open yet";
+                        return self.send_error(Some(id), ErrorCode::BadRules, message.to_string());
+                    }
                     Ok(rules) => rules,
                     Err(error) => return self.send_error(Some(id), ErrorCode::BadRules, error.to_string()),
                 };
