@@ -81,7 +81,7 @@ async fn the_web_client_plays_in_headless_chromium() {
     }
     assert!(passed, "{report}");
     assert!(
-        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 7"),
+        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 8"),
         "{report}"
     );
 }

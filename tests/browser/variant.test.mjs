@@ -23,7 +23,7 @@ const JOKER_PACK = [...'CDHS'].flatMap((suit) => [...'23456789TJQKA'].map((rank)
   .concat(['BJ', 'LJ'])
   .sort();
 
-/** Four pages, one per name, seated in that order. */
+/** A page per name (four, or three), seated in that order. */
 async function fourPages(names) {
   const players = [];
   for (const [seat, name] of names.entries()) {
@@ -49,7 +49,7 @@ async function openAndFill(host, players) {
     await byId(player.page, 'room-code').waitFor();
     await byId(player.page, `sit-${player.seat}`).click();
   }
-  await waitIn(host.page, () => [0, 1, 2, 3].every((seat) => document.querySelector(`[data-testid="seat-name-${seat}"]`)?.textContent !== 'Empty seat'));
+  await waitIn(host.page, (count) => [...Array(count).keys()].every((seat) => document.querySelector(`[data-testid="seat-name-${seat}"]`)?.textContent !== 'Empty seat'), players.length);
 }
 
 test('four pages play the jokers preset, the first hand without bids', { skip: skip ?? false, timeout: 240_000 }, async () => {
@@ -209,5 +209,54 @@ test('four pages play New York, a team bidding blind 6', { skip: skip ?? false, 
   assert.ok(blindBidder.sawBlindLabels, 'the blind bidder played a card after bidding');
   // The blind bidder's partner was never asked to bid.
   assert.equal(bidTurns.get((blindBidder.seat + 2) % 4) ?? 0, 0);
+  await Promise.all(players.map((player) => player.context.close()));
+});
+
+// The three-player preset: three pages at a table of three seats, the
+// fourth place empty. Each is dealt 17 cards, a trick is three cards, the
+// table says who plays, and the score table has a row per player.
+test('three pages play the three-player preset', { skip: skip ?? false, timeout: 240_000 }, async () => {
+  const names = ['Quin', 'Rae', 'Sol'];
+  const players = await fourPages(names);
+  const [quin] = players;
+  await guestSignIn(quin.page, 'Quin');
+  await byId(quin.page, 'room-name').fill('Three table');
+  await byId(quin.page, 'room-preset').selectOption('three-player');
+  await waitIn(quin.page, () => /three players/i.test(document.querySelector('[data-testid="room-preset-summary"]')?.textContent ?? ''));
+  await byId(quin.page, 'rule-options').click();
+  await byId(quin.page, 'rule-max_hands').fill('1');
+  await openAndFill(quin, players);
+  // Three seats and no fourth: nobody can sit in seat 3.
+  assert.equal(await byId(quin.page, 'seat-name-3').count(), 0);
+  assert.equal(await byId(quin.page, 'sit-3').count(), 0);
+  const limits = await byId(quin.page, 'score-table').locator('xpath=..').textContent();
+  assert.match(limits, /three players, each on his own, 17 cards each/);
+  assert.match(limits, /the three of clubs leads/);
+  await byId(quin.page, 'start-game').click();
+
+  const dealt = new Map();
+  let photographed = false;
+  const hooks = {
+    async before(player, turn) {
+      if (!dealt.has(player.seat) && turn.hand.length > 0) dealt.set(player.seat, turn.hand.length);
+      if (!photographed && turn.kind === 'play') {
+        photographed = true;
+        const rows = await player.page.locator('[data-testid^="score-team-"]').allTextContents();
+        assert.equal(rows.length, 3, rows.join(' | '));
+        for (const [seat, name] of names.entries()) assert.match(rows[seat], new RegExp(`^${name}`));
+        // The players to the left and right are opponents; nobody sits across.
+        const left = (player.seat + 1) % 3;
+        const role = await player.page.locator(`[data-testid="seat-name-${left}"]`).locator('xpath=..').locator('.seat-compass').textContent();
+        assert.match(role, /left opponent/i);
+        await shoot(player.page, 'three-player-table', { table: true });
+      }
+      return null;
+    },
+  };
+  const results = await Promise.all(players.map((player) => playGame(player, hooks)));
+  assert.ok(results.every((result) => result.kind === 'over'));
+  assert.deepEqual([...dealt.values()], [17, 17, 17], 'each page was dealt 17 cards');
+  // Seventeen tricks: each page played a card to every one of them.
+  for (const player of players) assert.equal(player.plays.length, 17, player.name);
   await Promise.all(players.map((player) => player.context.close()));
 });

@@ -28,7 +28,7 @@ async fn remove_bot(player: &mut Player, seat: u8) -> Result<ServerMessage, spad
 }
 
 /// The seats as the last `seats` event (or snapshot) the player got shows them.
-fn seats_seen(player: &Player) -> [Option<(String, bool)>; 4] {
+fn seats_seen(player: &Player) -> Vec<Option<(String, bool)>> {
     let seats = player
         .received
         .iter()
@@ -37,12 +37,15 @@ fn seats_seen(player: &Player) -> [Option<(String, bool)>; 4] {
             ServerMessage::Event(RoomEvent {
                 kind: EventKind::Seats { seats, .. },
                 ..
-            }) => Some((**seats).clone()),
+            }) => Some(seats.to_vec()),
             ServerMessage::Snapshot { state, .. } => Some(state.seats.clone()),
             _ => None,
         })
         .expect("the player has seen the seats");
-    seats.map(|seat| seat.map(|seat| (seat.player.name, seat.player.bot && seat.connected)))
+    seats
+        .into_iter()
+        .map(|seat| seat.map(|seat| (seat.player.name, seat.player.bot && seat.connected)))
+        .collect()
 }
 
 async fn create_room_with(player: &mut Player, rules: RulesSpec, bots: BotLevel) -> String {

@@ -291,6 +291,35 @@ async fn a_server_killed_mid_hand_resumes_the_game_exactly() {
     restart_and_finish(server, &mut players, &url, &code).await;
 }
 
+/// A three-player game resumes with its three seats: the stored game has
+/// three players, and the replay of its actions checks the result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_three_player_game_killed_mid_hand_resumes_exactly() {
+    let server = ServerProcess::start(&fresh_database(), free_port()).await;
+    let url = server.url();
+    let mut players = Vec::new();
+    for name in ["North", "East", "South"] {
+        players.push(Player::connect(&url, name).await);
+    }
+    let rules = spades_protocol::ws::RulesSpec {
+        preset: Some(spades_engine::Preset::ThreePlayer),
+        max_hands: Some(3),
+        ..Default::default()
+    };
+    let code = players[0].create_room(rules, false).await;
+    for player in players.iter_mut().skip(1) {
+        player.join_room(&code).await;
+    }
+    for (seat, player) in players.iter_mut().enumerate() {
+        player.sit(seat as u8).await;
+    }
+    players[0].start_game().await;
+    play_into_hand(&mut players, 1, 10).await;
+
+    restart_and_finish(server, &mut players, &url, &code).await;
+    assert_eq!(game_over(&players[0]).1.len(), 3, "three final scores");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_tells_clients_and_the_game_resumes_after_the_restart() {
     let (server, mut players, code) = a_game_on_a_process().await;

@@ -21,5 +21,6 @@ mod sessions;
 mod slow_client;
 mod switching;
 mod team_blind;
+mod three_players;
 mod tournaments;
 mod web;

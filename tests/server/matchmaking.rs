@@ -23,7 +23,7 @@ async fn queue(player: &mut Player, partner: Option<&str>) -> ServerMessage {
 
 /// Waits for the player's `matched` message (unless it came already): its
 /// room and seat.
-async fn matched(player: &mut Player, within: Duration) -> (String, u8, [bool; 4]) {
+async fn matched(player: &mut Player, within: Duration) -> (String, u8, Vec<bool>) {
     let is_matched = |m: &ServerMessage| matches!(m, ServerMessage::Matched { .. });
     let message = match player.received.iter().find(|m| is_matched(m)) {
         Some(message) => message.clone(),
@@ -35,7 +35,11 @@ async fn matched(player: &mut Player, within: Duration) -> (String, u8, [bool; 4
     else {
         unreachable!()
     };
-    (room, seat.index() as u8, seats.map(|player| player.bot))
+    (
+        room,
+        seat.index() as u8,
+        seats.iter().map(|player| player.bot).collect(),
+    )
 }
 
 fn was_matched(player: &Player) -> bool {

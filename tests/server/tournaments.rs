@@ -579,7 +579,7 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
             ServerMessage::Event(RoomEvent {
                 kind: EventKind::HandScored { tricks_won, .. },
                 ..
-            }) => Some(*tricks_won),
+            }) => Some(tricks_won.clone()),
             _ => None,
         })
         .expect("a hand was scored");

@@ -41,6 +41,22 @@ fn strength(card: &str, pack: Pack) -> usize {
     }
 }
 
+/// The cards dealt under the rules: the pack, and for three players the
+/// pack without the two of clubs, or with the jokers every card of the 52
+/// and both jokers.
+fn dealt_cards(rules: &Rules) -> HashSet<String> {
+    let mut cards = pack_cards(rules.pack);
+    if rules.players == 3 {
+        if rules.pack == Pack::Jokers {
+            cards.insert("2C".into());
+            cards.insert("2H".into());
+        } else {
+            cards.remove("2C");
+        }
+    }
+    cards
+}
+
 /// The cards of a pack.
 fn pack_cards(pack: Pack) -> HashSet<String> {
     let mut cards: HashSet<String> = SUITS
@@ -60,8 +76,11 @@ fn pack_cards(pack: Pack) -> HashSet<String> {
     cards
 }
 
-fn lowest_club(pack: Pack) -> &'static str {
-    if pack == Pack::Jokers { "3C" } else { "2C" }
+fn lowest_club(rules: &Rules) -> &'static str {
+    match (rules.pack == Pack::Jokers, rules.players == 3) {
+        (true, false) | (false, true) => "3C",
+        _ => "2C",
+    }
 }
 
 fn cards_of(value: &Value) -> Vec<String> {
@@ -101,7 +120,7 @@ pub struct Seen {
     pub double_sets: usize,
     /// Contracts of exactly 10 under `ten_for_two_hundred`, made or set.
     pub ten_for_two_hundred: usize,
-    /// Contracts of 13 under `moon`, made or set.
+    /// Contracts of every trick under `moon`, made or set.
     pub moons: usize,
     pub bostons: usize,
     pub sets_in_a_row: usize,
@@ -150,25 +169,28 @@ impl Checker {
         assert_eq!(rules, self.expected, "the line's rule set");
         let rules = &self.expected.clone();
         let teams = rules.teams();
+        let players = rules.players as usize;
+        let size = rules.hand_size();
         assert_eq!(int(&line["game"]), self.game, "games are numbered in order");
         assert_eq!(int(&line["hand"]), self.next_hand, "hands are numbered in order");
         let dealer = seat_of(&line["dealer"]);
         if let Some(previous) = self.dealer {
-            assert_eq!(dealer, (previous + 1) % 4, "the deal passes clockwise");
+            assert_eq!(dealer, (previous + 1) % players, "the deal passes clockwise");
         }
         let unbid = rules.unbid_first_hand && self.next_hand == 0;
 
-        // The deal: 13 cards each, the whole pack once.
+        // The deal: a hand each (13 cards, 17 or 18 for three players), the
+        // whole pack once.
         let dealt: Vec<Vec<String>> = line["hands"].as_array().unwrap().iter().map(cards_of).collect();
-        assert_eq!(dealt.len(), 4);
+        assert_eq!(dealt.len(), players, "a hand per player");
         let mut seen = HashSet::new();
         for hand in &dealt {
-            assert_eq!(hand.len(), 13);
+            assert_eq!(hand.len(), size);
             for card in hand {
                 assert!(seen.insert(card.clone()), "{card} dealt twice");
             }
         }
-        assert_eq!(seen, pack_cards(rules.pack), "the pack");
+        assert_eq!(seen, dealt_cards(rules), "the pack");
 
         let bids = self.check_bids(line, rules, &dealt, dealer, unbid);
         let hands = self.check_passes(line, rules, &dealt, &bids);
@@ -236,14 +258,20 @@ impl Checker {
             self.seen.unbid_hands += 1;
             return None;
         }
-        assert_eq!(list.len(), 4);
+        let players = rules.players as usize;
+        assert_eq!(list.len(), players);
+        // The empty fourth seat of a three-player game counts as a nil
+        // that takes nothing: it belongs to no team.
         let mut bids: [Option<(i64, bool)>; 4] = [None; 4];
+        if players == 3 {
+            bids[3] = Some((0, false));
+        }
         for (i, entry) in list.iter().enumerate() {
             let seat = seat_of(&entry["seat"]);
-            assert_eq!(seat, (dealer + 1 + i) % 4, "bidding order");
+            assert_eq!(seat, (dealer + 1 + i) % players, "bidding order");
             let bid = int(&entry["bid"]);
             let blind = entry["blind"].as_bool().unwrap();
-            assert!((0..=13).contains(&bid), "bid {bid}");
+            assert!((0..=rules.hand_size() as i64).contains(&bid), "bid {bid}");
             let partner_bid = rules
                 .partner(seat)
                 .and_then(|partner| bids[partner])
@@ -402,11 +430,11 @@ impl Checker {
                 hands[(from + 2) % 4].extend(given);
             }
         }
-        assert!(hands.iter().all(|hand| hand.len() == 13));
+        assert!(hands.iter().all(|hand| hand.len() == rules.hand_size()));
         hands
     }
 
-    /// Checks the thirteen tricks and returns each seat's tricks.
+    /// Checks the hand's tricks and returns each seat's tricks.
     fn check_play(
         &mut self,
         line: &Value,
@@ -415,22 +443,23 @@ impl Checker {
         dealer: usize,
     ) -> Vec<i64> {
         let tricks = line["tricks"].as_array().unwrap();
-        assert_eq!(tricks.len(), 13);
+        let players = rules.players as usize;
+        assert_eq!(tricks.len(), rules.hand_size());
         let mut leader = match rules.leading {
-            Leading::LeftOfDealer => (dealer + 1) % 4,
+            Leading::LeftOfDealer => (dealer + 1) % players,
             Leading::Dealer => dealer,
-            Leading::TwoOfClubs => (0..4)
-                .find(|&seat| hands[seat].iter().any(|c| c == lowest_club(rules.pack)))
+            Leading::TwoOfClubs => (0..players)
+                .find(|&seat| hands[seat].iter().any(|c| c == lowest_club(rules)))
                 .unwrap(),
         };
         let mut broken = false;
-        let mut won = vec![0i64; 4];
+        let mut won = vec![0i64; players];
         for (number, trick) in tricks.iter().enumerate() {
             assert_eq!(seat_of(&trick["leader"]), leader);
             let cards = cards_of(&trick["cards"]);
-            assert_eq!(cards.len(), 4);
+            assert_eq!(cards.len(), players, "a card from each player");
             if number == 0 && rules.leading == Leading::TwoOfClubs {
-                assert_eq!(cards[0], lowest_club(rules.pack), "the lowest club leads");
+                assert_eq!(cards[0], lowest_club(rules), "the lowest club leads");
             }
             let led = suit(&cards[0]);
             let restricted = match rules.spades_lead {
@@ -446,7 +475,7 @@ impl Checker {
                 self.seen.trumps_led_early += 1;
             }
             for (i, card) in cards.iter().enumerate() {
-                let player = (leader + i) % 4;
+                let player = (leader + i) % players;
                 let hand = &hands[player];
                 assert!(hand.contains(card), "{player} plays {card} he does not hold");
                 if i > 0 && suit(card) != led {
@@ -460,7 +489,7 @@ impl Checker {
                 }
                 hands[player].retain(|c| c != card);
             }
-            let best = (0..4)
+            let best = (0..players)
                 .max_by_key(|&i| {
                     let card = &cards[i];
                     let class = if is_trump(card) {
@@ -473,7 +502,7 @@ impl Checker {
                     (class, strength(card, rules.pack))
                 })
                 .unwrap();
-            let winner = (leader + best) % 4;
+            let winner = (leader + best) % players;
             assert_eq!(seat_of(&trick["winner"]), winner, "winner of {cards:?}");
             won[winner] += 1;
             broken |= cards.iter().any(|c| is_trump(c));
@@ -534,15 +563,16 @@ impl Checker {
             }
         }
         let mut boston = false;
+        let all = rules.hand_size() as i64;
         if contract > 0 {
             let value = match contract {
                 10 if rules.ten_for_two_hundred => 200,
-                13 if rules.moon && rules.ten_for_two_hundred => 500,
-                13 if rules.moon => 200,
+                c if c == all && rules.moon && rules.ten_for_two_hundred => 500,
+                c if c == all && rules.moon => 200,
                 _ => 10 * contract,
             };
             self.seen.ten_for_two_hundred += usize::from(rules.ten_for_two_hundred && contract == 10);
-            self.seen.moons += usize::from(rules.moon && contract == 13);
+            self.seen.moons += usize::from(rules.moon && contract == all);
             let over = counted - contract;
             // A blind bid is set only by falling short.
             let too_many = !blind
@@ -555,7 +585,7 @@ impl Checker {
                 self.seen.team_blinds_made += usize::from(blind);
                 bags += over;
                 self.sets_in_row[team] = 0;
-                boston = rules.boston_wins && contract >= 10 && counted == 13;
+                boston = rules.boston_wins && contract >= 10 && counted == all;
                 self.seen.bostons += usize::from(boston);
             } else {
                 change -= if blind && rules.team_blind_set_doubled {

@@ -157,6 +157,27 @@ fn solo_games_follow_the_rules() {
 }
 
 #[test]
+fn three_player_games_follow_the_rules() {
+    let checker = check_games("three-player", Rules::preset("three-player"), GAMES);
+    assert!(checker.seen.nils > 100, "nils: {}", checker.seen.nils);
+    assert_eq!(checker.seen.passes, 0);
+}
+
+/// Three players with the jokers hold 18 cards each, and a moon is all 18.
+#[test]
+fn three_player_games_with_jokers_follow_the_rules() {
+    let spec = r#"{"preset":"three-player","deck":"jokers","moon":true,"boston_wins":true}"#;
+    let expected = Rules {
+        pack: rules::Pack::Jokers,
+        moon: true,
+        boston_wins: true,
+        ..Rules::preset("three-player")
+    };
+    let seen = check_games(spec, expected, 1_000).seen;
+    assert!(seen.jokers_played > 1000, "jokers played: {}", seen.jokers_played);
+}
+
+#[test]
 fn new_york_games_follow_the_rules() {
     let seen = check_games("new-york", Rules::preset("new-york"), GAMES).seen;
     assert_eq!(seen.nils + seen.blind_nils, 0);

@@ -39,6 +39,7 @@ pub enum Bidding {
 #[derive(Clone, PartialEq, Debug)]
 pub struct Rules {
     pub partners: bool,
+    pub players: i64,
     pub target: i64,
     pub mercy: Option<i64>,
     pub max_hands: Option<i64>,
@@ -143,6 +144,7 @@ impl Rules {
         };
         Rules {
             partners: flag(set, "partners"),
+            players: number(set, "players"),
             target: number(set, "target"),
             mercy: optional(set, "mercy"),
             max_hands: optional(set, "max_hands"),
@@ -180,6 +182,7 @@ impl Rules {
     pub fn classic() -> Rules {
         Rules {
             partners: true,
+            players: 4,
             target: 500,
             mercy: Some(-500),
             max_hands: None,
@@ -305,14 +308,31 @@ impl Rules {
                 team_blind_set_doubled: false,
                 ..classic
             },
+            "three-player" => Rules {
+                partners: false,
+                players: 3,
+                blind_nil_pass: 0,
+                leading: Leading::TwoOfClubs,
+                ..classic
+            },
             other => panic!("no preset {other} in docs/rules.md"),
         }
     }
 
-    /// How many teams keep a score: two partnerships, or four players in
-    /// solo.
+    /// How many teams keep a score: two partnerships, or each player
+    /// alone (four in solo, three in the three-player game).
     pub fn teams(&self) -> usize {
-        if self.partners { 2 } else { 4 }
+        if self.partners { 2 } else { self.players as usize }
+    }
+
+    /// Cards in each hand, and tricks in each hand: the 52 cards shared by
+    /// four, or 51 (54 with the jokers) by three.
+    pub fn hand_size(&self) -> usize {
+        match (self.players, self.pack) {
+            (3, Pack::Jokers) => 18,
+            (3, _) => 17,
+            _ => 13,
+        }
     }
 
     pub fn team_of(&self, seat: usize) -> usize {
@@ -334,7 +354,7 @@ impl Rules {
 
 /// Every preset the server offers, as `GET /api/presets` and the table in
 /// `docs/rules.md` list them.
-pub const PRESETS: [&str; 17] = [
+pub const PRESETS: [&str; 18] = [
     "classic",
     "tournament",
     "board-4",
@@ -352,4 +372,5 @@ pub const PRESETS: [&str; 17] = [
     "deuce-high",
     "solo",
     "new-york",
+    "three-player",
 ];

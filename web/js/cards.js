@@ -79,7 +79,11 @@ export function sortForProtocol(cards, deck = 'standard') {
     SUITS.indexOf(suitOf(b)) - SUITS.indexOf(suitOf(a)) || rankValue(b, deck) - rankValue(a, deck));
 }
 
-/** The seat that wins a complete trick, given its leader, its cards in play order and the pack. */
+/**
+ * The seat that wins a complete trick, given its leader, its cards in play
+ * order and the pack. A complete trick holds a card from each player, so
+ * its length is the number of seats it went round.
+ */
 export function trickWinner(leader, cards, deck = 'standard') {
   let best = 0;
   for (let i = 1; i < cards.length; i += 1) {
@@ -90,5 +94,5 @@ export function trickWinner(leader, cards, deck = 'standard') {
       : suitOf(b) === 'S';
     if (beats) best = i;
   }
-  return (leader + best) % 4;
+  return (leader + best) % cards.length;
 }

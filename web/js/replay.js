@@ -13,7 +13,8 @@ export function handSteps(record) {
   record.passes.forEach((pass, index) => steps.push({ kind: 'pass', index, seat: pass.from }));
   record.tricks.forEach((trick, t) => {
     trick.cards.forEach((card, index) => {
-      steps.push({ kind: 'play', trick: t, index, seat: (trick.leader + index) % 4, card });
+      // A trick holds one card per player: it went round that many seats.
+      steps.push({ kind: 'play', trick: t, index, seat: (trick.leader + index) % trick.cards.length, card });
     });
     steps.push({ kind: 'trick', trick: t, seat: trick.winner });
   });
@@ -30,9 +31,9 @@ export function positionAt(record, stepIndex) {
   const steps = handSteps(record);
   const last = Math.max(0, Math.min(stepIndex, steps.length - 1));
   const hands = record.hands.map((cards) => [...cards]);
-  const bids = [null, null, null, null];
+  const bids = record.hands.map(() => null);
   const passes = [];
-  const tricksWon = [0, 0, 0, 0];
+  const tricksWon = record.hands.map(() => 0);
   let trick = null;
   let lastTrick = null;
   for (const step of steps.slice(0, last + 1)) {

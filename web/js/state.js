@@ -7,13 +7,21 @@
 import { sortForDisplay, suitOf } from './cards.js';
 
 // In solo (a rule set with `partners: false`) each player is a team of his
-// own, numbered as his seat, and has no partner. Without rules (before a
-// game is known) the table is taken to have partners.
+// own, numbered as his seat, and has no partner. A three-player game
+// (`players: 3`) is played that way in seats 0 to 2. Without rules (before
+// a game is known) the table is taken to have four seats and partners.
 export const hasPartners = (rules) => rules?.partners !== false;
+export const playersOf = (rules) => (rules?.players === 3 ? 3 : 4);
 export const teamOf = (seat, rules) => (hasPartners(rules) ? seat % 2 : seat);
-export const teamsOf = (rules) => (hasPartners(rules) ? [0, 1] : [0, 1, 2, 3]);
+export const teamsOf = (rules) => (hasPartners(rules) ? [0, 1] : seatsOf(rules));
+export const seatsOf = (rules) => Array.from({ length: playersOf(rules) }, (_, seat) => seat);
 export const partnerOf = (seat, rules) => (hasPartners(rules) ? (seat + 2) % 4 : null);
-export const nextSeat = (seat) => (seat + 1) % 4;
+export const nextSeat = (seat, rules) => (seat + 1) % playersOf(rules);
+/** Cards dealt to each player: 13, or 17 for three (18 with the jokers). */
+export const handSizeOf = (rules) => {
+  if (playersOf(rules) === 4) return 13;
+  return rules?.deck === 'jokers' ? 18 : 17;
+};
 
 // Events that an action of a seat causes, with the seat that acted. They
 // confirm an action of ours, and they end that seat's part of the turn.
@@ -74,8 +82,9 @@ export class TableState {
     this.gameNumber = null;
     this.gameId = null;
     this.phase = 'waiting';
-    this.score = [0, 0];
-    this.bags = [0, 0];
+    // One running total per team of the room's rules, zero before a game.
+    this.score = teamsOf(this.rules).map(() => 0);
+    this.bags = teamsOf(this.rules).map(() => 0);
     this.handScores = [];
     this.winner = null;
     this.abandoned = false;
@@ -88,15 +97,15 @@ export class TableState {
     this.cards = [];
     this.hidden = false;
     this.blindNilOffered = false;
-    this.handSizes = [0, 0, 0, 0];
-    this.bids = [null, null, null, null];
+    this.handSizes = seatsOf(this.rules).map(() => 0);
+    this.bids = seatsOf(this.rules).map(() => null);
     this.passes = [];
     this.exchanges = [];
     this.passChosen = [];
     this.myPassChosen = null;
     this.trick = null;
     this.tricks = [];
-    this.tricksWon = [0, 0, 0, 0];
+    this.tricksWon = seatsOf(this.rules).map(() => 0);
     this.spadesBroken = false;
     this.turn = null;
     this.pending = null;
@@ -300,8 +309,9 @@ const HANDLERS = {
     this.exchanges = this.passes.map(({ from, to, cards }) => ({ from, to, count: cards.length }));
     this.myPassChosen = game.pass_chosen ? [...game.pass_chosen] : null;
     this.passChosen = this.myPassChosen && this.seat !== null ? [this.seat] : [];
-    this.trick = game.trick && game.trick.cards.length ? playsOf(game.trick) : null;
-    this.tricks = game.tricks.map((trick) => ({ ...playsOf(trick), winner: trick.winner }));
+    const players = playersOf(game.rules);
+    this.trick = game.trick && game.trick.cards.length ? playsOf(game.trick, players) : null;
+    this.tricks = game.tricks.map((trick) => ({ ...playsOf(trick, players), winner: trick.winner }));
     this.tricksWon = [...game.tricks_won];
     this.spadesBroken = game.spades_broken;
     this.turn = game.turn ? turnOf(game.turn, message.seq, this.now()) : null;
@@ -349,7 +359,7 @@ const HANDLERS = {
     this.cards = message.cards ? [...message.cards] : [];
     this.blindNilOffered = Boolean(message.blind_nil_offered);
     this.hidden = !message.cards && this.blindNilOffered;
-    this.handSizes = [13, 13, 13, 13];
+    this.handSizes = seatsOf(this.rules).map(() => handSizeOf(this.rules));
     this.addLog({ seq: message.seq, kind: 'hand_started', hand: message.hand, dealer: message.dealer });
   },
 
@@ -399,7 +409,7 @@ const HANDLERS = {
     if (seat === this.seat) this.cards = this.cards.filter((c) => c !== card);
     this.handSizes[seat] = Math.max(0, this.handSizes[seat] - 1);
     if (suitOf(card) === 'S') this.spadesBroken = true;
-    if (!this.trick || this.trick.plays.length === 4) this.trick = { leader: seat, plays: [] };
+    if (!this.trick || this.trick.plays.length === playersOf(this.rules)) this.trick = { leader: seat, plays: [] };
     this.trick.plays.push({ seat, card });
     this.addLog({ seq: message.seq, kind: 'play', seat, card });
   },
@@ -474,11 +484,11 @@ const HANDLERS = {
   },
 };
 
-/** A trick view as `{leader, plays: [{seat, card}]}`. */
-function playsOf(trick) {
+/** A trick view as `{leader, plays: [{seat, card}]}`, among `players` seats. */
+function playsOf(trick, players) {
   return {
     leader: trick.leader,
-    plays: trick.cards.map((card, i) => ({ seat: (trick.leader + i) % 4, card })),
+    plays: trick.cards.map((card, i) => ({ seat: (trick.leader + i) % players, card })),
   };
 }
 

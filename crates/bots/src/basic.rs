@@ -166,8 +166,8 @@ pub fn choose_bid(k: &Knowledge) -> Bid {
             tricks += 1;
         }
     }
-    // The last bidder keeps the table's total at thirteen or under: more
-    // than that and somebody must be set.
+    // The last bidder keeps the table's total at the number of tricks or
+    // under: more than that and somebody must be set.
     let others: u8 = Seat::ALL
         .into_iter()
         .filter(|&other| other != seat)
@@ -178,10 +178,11 @@ pub fn choose_bid(k: &Knowledge) -> Bid {
         })
         .sum();
     let bids_made = Seat::ALL.iter().filter(|&&other| k.bids[other].is_some()).count();
-    if bids_made == 3 && others + tricks > 13 {
-        tricks = 13u8.saturating_sub(others).max(1);
+    let (players, all) = (k.rules.seating().seat_count(), k.rules.hand_size());
+    if bids_made == players - 1 && others + tricks > all {
+        tricks = all.saturating_sub(others).max(1);
     }
-    Bid::Tricks(tricks.clamp(1, 13))
+    Bid::Tricks(tricks.clamp(1, all))
 }
 
 /// The bid the table's rules allow (board, suicide, whiz, mirror, no nil)

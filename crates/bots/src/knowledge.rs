@@ -8,7 +8,8 @@
 
 use arrayvec::ArrayVec;
 use spades_engine::{
-    Bid, BySeat, ByTeam, Card, CardSet, PassRecord, Position, RuleSet, Seat, Suit, Team, TrickRecord, View,
+    Bid, BySeat, ByTeam, Card, CardSet, MAX_TRICKS, PassRecord, Position, RuleSet, Seat, Seating, Suit, Team,
+    TrickRecord, View,
 };
 
 /// A set of suits as four bits, by [`Suit::index`].
@@ -38,6 +39,8 @@ impl Suits {
 /// The trick on the table.
 #[derive(Clone, Debug)]
 pub struct Trick {
+    /// Who plays: the trick goes round four seats, or three.
+    pub seating: Seating,
     pub leader: Seat,
     /// The cards played to it so far, in order.
     pub cards: ArrayVec<Card, 4>,
@@ -58,7 +61,7 @@ impl Trick {
 
     /// The seat that played the card at `position` (0 is the lead).
     pub fn player(&self, position: usize) -> Seat {
-        self.leader.plus(position as u8)
+        self.seating.plus(self.leader, position as u8)
     }
 
     /// Whether `seat` has played to this trick.
@@ -80,7 +83,7 @@ impl Trick {
 
     /// The seats still to play to this trick after the one playing now.
     pub fn still_to_play(&self) -> impl Iterator<Item = Seat> + '_ {
-        (self.len() + 1..4).map(|position| self.player(position))
+        (self.len() + 1..self.seating.seat_count()).map(|position| self.player(position))
     }
 }
 
@@ -115,6 +118,8 @@ pub struct Seen<'a> {
     pub tricks: &'a [TrickRecord],
     /// The cards on the table, in the order played.
     pub trick: &'a [Card],
+    /// Who led the cards on the table (any seat while the table is empty).
+    pub trick_leader: Seat,
     /// The exchanges this seat gave or received this hand.
     pub passes: &'a [PassRecord],
 }
@@ -134,7 +139,7 @@ pub struct Knowledge {
     pub score: ByTeam<i32>,
     pub bags: ByTeam<i32>,
     /// The complete tricks of this hand.
-    pub tricks: ArrayVec<TrickRecord, 13>,
+    pub tricks: ArrayVec<TrickRecord, { MAX_TRICKS as usize }>,
     /// The exchanges this seat gave or received.
     pub passes: ArrayVec<PassRecord, 4>,
     /// Every card played this hand, the trick on the table included.
@@ -173,6 +178,7 @@ impl Knowledge {
             bids: *view.bids(),
             tricks: view.tricks(),
             trick: view.current_trick().1,
+            trick_leader: view.current_trick().0,
             passes: &passes,
         }))
     }
@@ -180,6 +186,7 @@ impl Knowledge {
     /// Works out what follows from what a seat has seen.
     pub fn from_seen(seen: &Seen<'_>) -> Knowledge {
         let seat = seen.seat;
+        let seating = seen.rules.seating();
         let hand = seen.hand.unwrap_or(CardSet::EMPTY);
         let mut played = CardSet::EMPTY;
         let mut played_by = BySeat::<CardSet>::default();
@@ -198,7 +205,7 @@ impl Knowledge {
                     }
                 }
                 for (position, &card) in cards.iter().enumerate() {
-                    let player = leader.plus(position as u8);
+                    let player = seating.plus(leader, position as u8);
                     if card.suit() != lead.suit() {
                         void[player].insert(lead.suit());
                     }
@@ -211,10 +218,7 @@ impl Knowledge {
             note_trick(trick.leader, &trick.cards, &mut played, &mut played_by);
             tricks_won[trick.winner] += 1;
         }
-        let leader = seen
-            .tricks
-            .last()
-            .map_or(seen.dealer.next(), |trick| trick.winner);
+        let leader = seen.tricks.last().map_or(seen.trick_leader, |trick| trick.winner);
         note_trick(leader, seen.trick, &mut played, &mut played_by);
 
         let mut known = BySeat::<CardSet>::default();
@@ -245,13 +249,21 @@ impl Knowledge {
             played_by,
             received,
             given,
-            unseen: seen.rules.deck.cards() - hand - played,
+            unseen: seen.rules.pack() - hand - played,
             void,
             known,
-            // Exchanges swap equal numbers of cards, so a seat holds 13
-            // less what it has played.
-            hand_sizes: BySeat::from_fn(|seat| 13 - played_by[seat].len() as u8),
+            // Exchanges swap equal numbers of cards, so a seat holds a
+            // hand's size less what it has played (the empty seat of the
+            // three-player game nothing).
+            hand_sizes: BySeat::from_fn(|seat| {
+                if seat.index() < seating.seat_count() {
+                    seen.rules.hand_size() - played_by[seat].len() as u8
+                } else {
+                    0
+                }
+            }),
             trick: Trick {
+                seating,
                 leader,
                 cards: seen.trick.iter().copied().collect(),
             },
@@ -264,7 +276,7 @@ impl Knowledge {
     /// `hands` says, to set a game up from; `None` before every seat has bid.
     pub fn position(&self, hands: BySeat<CardSet>) -> Option<Position<'_>> {
         let mut bids = BySeat::from_fn(|_| Bid::Nil);
-        for seat in Seat::ALL {
+        for seat in self.rules.seating().seats() {
             bids[seat] = self.bids[seat]?;
         }
         Some(Position {
@@ -328,7 +340,7 @@ impl Knowledge {
     /// the team plays as if it had bid them all.
     pub fn contract(&self, team: Team) -> u8 {
         if self.is_unbid_hand() {
-            return 13;
+            return self.rules.hand_size();
         }
         let seats = self.rules.seating().seats_of(team);
         spades_engine::score::team_contract(seats.iter().filter_map(|seat| self.bids[seat]))
@@ -351,7 +363,7 @@ impl Knowledge {
     }
 
     pub fn tricks_left(&self) -> u8 {
-        13 - self.tricks_done
+        self.rules.hand_size() - self.tricks_done
     }
 
     /// The cards `seat` was dealt, were it holding `now`: what it has

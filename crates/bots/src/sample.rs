@@ -8,7 +8,9 @@ use crate::basic::{BID_ROUNDING, estimate_tricks, nil_danger};
 use crate::knowledge::Knowledge;
 
 /// Deals the unseen cards to the other three seats at random, consistently
-/// with `k`. The bot's own hand is in the result as it is.
+/// with `k`. The bot's own hand is in the result as it is. In the
+/// three-player game the empty seat is one of the three, with no room, so
+/// it is dealt nothing.
 pub fn sample_hands(k: &Knowledge, rng: &mut GameRng) -> BySeat<CardSet> {
     let me = k.seat;
     let others = [me.plus(1), me.plus(2), me.plus(3)];

@@ -227,8 +227,8 @@ mod guessing_hidden_hands {
     use super::*;
 
     /// Plays a random game to a random point of a hand's play.
-    fn midway(seed: u64, stop: u32) -> Game {
-        let mut game = Game::new(RuleSet::CLASSIC, seed).unwrap();
+    fn midway(rules: RuleSet, seed: u64, stop: u32) -> Game {
+        let mut game = Game::new(rules, seed).unwrap();
         let mut players: [AnyPlayer; 4] =
             std::array::from_fn(|i| Kind::Random.player(seed + i as u64, Budget::REPEATABLE));
         let mut plays = 0;
@@ -249,8 +249,12 @@ mod guessing_hidden_hands {
         #![proptest_config(ProptestConfig::with_cases(200))]
 
         #[test]
-        fn guesses_agree_with_everything_seen(seed in any::<u64>(), stop in 0u32..50, viewer in 0u8..4) {
-            let game = midway(seed, stop);
+        fn guesses_agree_with_everything_seen(seed in any::<u64>(), stop in 0u32..50, viewer in 0u8..4, three in any::<bool>()) {
+            // Half the games are three-player ones, whose viewer is one of
+            // seats 0 to 2.
+            let rules = if three { Preset::ThreePlayer.rules() } else { RuleSet::CLASSIC };
+            let viewer = viewer % rules.seating().seat_count() as u8;
+            let game = midway(rules, seed, stop);
             prop_assume!(game.phase() == Phase::Playing);
             let view = game.view(Viewer::Seat(seat(viewer)));
             let k = Knowledge::new(&view).unwrap();
@@ -301,14 +305,19 @@ proptest! {
 
     #[test]
     fn strong_bots_only_make_legal_actions(seed in any::<u64>()) {
-        // The tournament's rules, and a short jokers game whose first hand
-        // is played without bids.
+        // The tournament's rules, a short jokers game whose first hand is
+        // played without bids, and a short three-player game with jokers.
         let jokers = RuleSet {
             unbid_first_hand: true,
             max_hands: Some(2),
             ..Preset::Jokers.rules()
         };
-        for rules in [RuleSet::TOURNAMENT, jokers] {
+        let three = RuleSet {
+            max_hands: Some(2),
+            deck: spades_engine::Deck::Jokers,
+            ..Preset::ThreePlayer.rules()
+        };
+        for rules in [RuleSet::TOURNAMENT, jokers, three] {
             let mut game = Game::new(rules, seed).unwrap();
             let mut players: [AnyPlayer; 4] = std::array::from_fn(|i| match i {
                 0 | 2 => AnyPlayer::Strong(Box::new(strong(2, seed + i as u64))),

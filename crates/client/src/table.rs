@@ -3,7 +3,7 @@
 use spades_bots::knowledge::{Knowledge, Seen};
 use spades_engine::{
     Action, Bid, BidChoices, BySeat, ByTeam, Card, CardSet, Deck, Legal, PassRecord, Rank, RuleSet, Seat,
-    Suit, Team, TrickCards, TrickRecord,
+    Seating, Suit, Team, TrickCards, TrickRecord,
 };
 use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BidView, ClientMessage, Expected, MessageId, ServerMessage, TurnView};
@@ -112,13 +112,17 @@ impl TableState {
                     self.dealer = Some(game.dealer);
                     self.cards = game.cards.unwrap_or_default();
                     self.hidden = game.cards.is_none() && game.seat.is_some();
-                    self.bids = game.bids;
+                    self.bids = [None; 4];
+                    for (place, bid) in self.bids.iter_mut().zip(&game.bids) {
+                        *place = *bid;
+                    }
+                    let seating = state.rules.seating();
                     self.trick = game
                         .trick
                         .cards
                         .iter()
                         .enumerate()
-                        .map(|(i, &card)| (game.trick.leader.plus(i as u8), card))
+                        .map(|(i, &card)| (seating.plus(game.trick.leader, i as u8), card))
                         .collect();
                     self.tricks = game
                         .tricks
@@ -229,7 +233,7 @@ impl TableState {
                 if Some(*seat) == self.seat {
                     self.cards.remove(*card);
                 }
-                if self.trick.len() == 4 {
+                if self.trick.len() >= self.seating().seat_count() {
                     self.trick.clear();
                 }
                 self.trick.push((*seat, *card));
@@ -416,6 +420,8 @@ impl TableState {
             bids: BySeat(self.bids.map(|view| view.and_then(bid))),
             tricks: &tricks,
             trick: &trick,
+            // With no card on the table the leader does not matter.
+            trick_leader: self.trick.first().map_or(self.seat?, |&(seat, _)| seat),
             passes: &passes,
         };
         Some(Knowledge::from_seen(&seen))
@@ -441,6 +447,11 @@ impl TableState {
             },
             Expected::Play => Legal::Play(self.deck().set(turn.legal?)),
         })
+    }
+
+    /// Who plays in which seats (four seats until the rules are known).
+    fn seating(&self) -> Seating {
+        self.rules.map_or(Seating::Partners, |rules| rules.seating())
     }
 
     /// The pack of the game being played (the standard one until the rules

@@ -45,10 +45,12 @@ pub enum Preset {
     Solo,
     #[cfg_attr(feature = "serde", serde(rename = "new-york"))]
     NewYork,
+    #[cfg_attr(feature = "serde", serde(rename = "three-player"))]
+    ThreePlayer,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 17] = [
+    pub const ALL: [Preset; 18] = [
         Preset::Classic,
         Preset::Tournament,
         Preset::Board4,
@@ -66,6 +68,7 @@ impl Preset {
         Preset::DeuceHigh,
         Preset::Solo,
         Preset::NewYork,
+        Preset::ThreePlayer,
     ];
 
     /// The name used in the protocol, the API and on the command line.
@@ -88,6 +91,7 @@ impl Preset {
             Preset::DeuceHigh => "deuce-high",
             Preset::Solo => "solo",
             Preset::NewYork => "new-york",
+            Preset::ThreePlayer => "three-player",
         }
     }
 
@@ -118,6 +122,9 @@ impl Preset {
             }
             Preset::NewYork => {
                 "Jokers with both red twos out, no nil, board 4, at most two bags, blind 6 when 100 behind, two sets in a row lose."
+            }
+            Preset::ThreePlayer => {
+                "Three players, each alone, 17 cards each with the two of clubs out; the three of clubs leads the first trick."
             }
         }
     }
@@ -209,6 +216,13 @@ impl Preset {
                 unbid_first_hand: true,
                 team_blind: 6,
                 team_blind_set_doubled: false,
+                ..classic
+            },
+            Preset::ThreePlayer => RuleSet {
+                partners: false,
+                players: 3,
+                blind_nil_pass: 0,
+                leading: Leading::TwoOfClubs,
                 ..classic
             },
         }

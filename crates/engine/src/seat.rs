@@ -187,12 +187,29 @@ impl Seating {
     }
 }
 
-/// One value per seat.
+/// One value per seat. It reads back from three values too (those of the
+/// three-player game, whose fourth seat keeps its default), as the hand
+/// history writes them.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "serde", serde(transparent))]
 pub struct BySeat<T>(pub [T; 4]);
+
+#[cfg(feature = "serde")]
+impl<'de, T: serde::Deserialize<'de> + Default> serde::Deserialize<'de> for BySeat<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<BySeat<T>, D::Error> {
+        let values = Vec::<T>::deserialize(deserializer)?;
+        let count = values.len();
+        if count != 3 && count != 4 {
+            return Err(serde::de::Error::custom(format!(
+                "{count} values where a game has 4 seats, or 3 in the three-player game"
+            )));
+        }
+        let mut values = values.into_iter();
+        Ok(BySeat::from_fn(|_| values.next().unwrap_or_default()))
+    }
+}
 
 impl<T> BySeat<T> {
     pub fn from_fn(mut f: impl FnMut(Seat) -> T) -> BySeat<T> {
@@ -201,6 +218,12 @@ impl<T> BySeat<T> {
 
     pub fn iter(&self) -> impl Iterator<Item = (Seat, &T)> {
         Seat::ALL.into_iter().zip(self.0.iter())
+    }
+
+    /// The values of the seats that `seating` plays, seat 0 first: all
+    /// four, or the first three in the three-player game.
+    pub fn played(&self, seating: Seating) -> &[T] {
+        &self.0[..seating.seat_count()]
     }
 }
 

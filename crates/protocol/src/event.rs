@@ -57,11 +57,12 @@ impl RoomEvent {
 #[serde(tag = "type", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum EventKind {
-    /// The seats or the members of the room changed.
+    /// The seats or the members of the room changed. One entry per seat
+    /// of the game (four, or three in a three-player room).
     // The seats are boxed so that the other kinds, far more common, stay
     // small.
     Seats {
-        seats: Box<[Option<SeatInfo>; 4]>,
+        seats: Box<[Option<SeatInfo>]>,
         spectators: u32,
         owner: PlayerInfo,
     },
@@ -119,8 +120,9 @@ pub enum EventKind {
     },
     HandScored {
         hand: u32,
-        tricks_won: [u8; 4],
-        /// One entry per team: two with partners, four in solo.
+        /// One entry per seat of the game.
+        tricks_won: Vec<u8>,
+        /// One entry per team: two with partners, three or four without.
         teams: Vec<TeamScoreView>,
     },
     /// The game ended; `winner` is absent when it was abandoned.

@@ -2,9 +2,7 @@
 //! line. `docs/hand-history.md` describes every field.
 
 use serde::{Deserialize, Serialize};
-use spades_engine::{
-    BidRecord, BySeat, ByTeam, CardSet, HandRecord, PassRecord, RuleSet, Seat, Team, TrickRecord,
-};
+use spades_engine::{BidRecord, ByTeam, CardSet, HandRecord, PassRecord, RuleSet, Seat, Team, TrickRecord};
 
 /// One line of a hand history, borrowing the engine's record.
 #[derive(Serialize, Debug)]
@@ -17,11 +15,13 @@ pub struct HandLine<'a> {
     /// The rule set in full, so that a game replays from its record alone.
     pub rule_set: &'a RuleSet,
     pub dealer: Seat,
-    pub hands: &'a BySeat<CardSet>,
+    /// Each seat's cards as dealt, one entry per seat of the game.
+    pub hands: &'a [CardSet],
     pub bids: &'a [BidRecord],
     pub passes: &'a [PassRecord],
     pub tricks: &'a [TrickRecord],
-    pub tricks_won: &'a BySeat<u8>,
+    /// One entry per seat of the game.
+    pub tricks_won: &'a [u8],
     pub hand_score: &'a ByTeam<i32>,
     pub score: &'a ByTeam<i32>,
     pub bags: &'a ByTeam<i32>,
@@ -36,11 +36,11 @@ impl<'a> HandLine<'a> {
             rules: rules.name(),
             rule_set: rules,
             dealer: record.dealer,
-            hands: &record.hands,
+            hands: record.hands.played(rules.seating()),
             bids: &record.bids,
             passes: &record.passes,
             tricks: &record.tricks,
-            tricks_won: &record.tricks_won,
+            tricks_won: record.tricks_won.played(rules.seating()),
             hand_score: &record.hand_score,
             score: &record.score,
             bags: &record.bags,
@@ -79,7 +79,11 @@ mod tests {
 
     /// Plays the first hand of a game with the lowest legal action.
     fn first_hand() -> HandRecord {
-        let mut game = Game::new(RuleSet::CLASSIC, 3).unwrap();
+        first_hand_of(RuleSet::CLASSIC)
+    }
+
+    fn first_hand_of(rules: RuleSet) -> HandRecord {
+        let mut game = Game::new(rules, 3).unwrap();
         while game.hand_number() == 0 {
             let seat = game.to_act().first().unwrap();
             let action = match game.legal(seat) {
@@ -136,5 +140,21 @@ mod tests {
         assert_eq!(back.game, 7);
         assert_eq!(back.rules, "classic");
         assert_eq!(back.record, record);
+    }
+
+    #[test]
+    fn a_three_player_line_has_three_seats_and_reads_back() {
+        let rules = spades_engine::Preset::ThreePlayer.rules();
+        let record = first_hand_of(rules);
+        let json = HandLine::new(0, &rules, &record).to_json();
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["hands"].as_array().unwrap().len(), 3);
+        assert_eq!(value["hands"][0].as_array().unwrap().len(), 17);
+        assert_eq!(value["tricks_won"].as_array().unwrap().len(), 3);
+        assert_eq!(value["bids"].as_array().unwrap().len(), 3);
+        assert_eq!(value["tricks"].as_array().unwrap().len(), 17);
+        assert_eq!(value["tricks"][0]["cards"].as_array().unwrap().len(), 3);
+        assert_eq!(value["score"].as_array().unwrap().len(), 3);
+        assert_eq!(OwnedHandLine::parse(&json).unwrap().record, record);
     }
 }

@@ -403,8 +403,9 @@ pub struct RoomSummary {
     pub rules: String,
     pub private: bool,
     pub status: RoomStatus,
-    /// The seated players, seat 0 first; `null` for a free seat.
-    pub seats: [Option<PlayerInfo>; 4],
+    /// The seated players, seat 0 first, one entry per seat of the game
+    /// (four, or three in a three-player room); `null` for a free seat.
+    pub seats: Vec<Option<PlayerInfo>>,
     pub spectators: u32,
 }
 
@@ -513,8 +514,10 @@ pub struct GameView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cards: Option<CardSet>,
     pub blind_nil_offered: bool,
-    pub hand_sizes: [u8; 4],
-    pub bids: [Option<BidView>; 4],
+    /// Cards in each seat's hand, one entry per seat of the game.
+    pub hand_sizes: Vec<u8>,
+    /// Each seat's bid, one entry per seat of the game.
+    pub bids: Vec<Option<BidView>>,
     /// Passes the viewer gave or received this hand.
     pub passes: Vec<PassView>,
     /// Cards the viewer chose in a simultaneous exchange that have not moved.
@@ -523,7 +526,8 @@ pub struct GameView {
     pub trick: TrickView,
     /// The completed tricks of this hand.
     pub tricks: Vec<TrickView>,
-    pub tricks_won: [u8; 4],
+    /// Tricks each seat took this hand, one entry per seat of the game.
+    pub tricks_won: Vec<u8>,
     pub spades_broken: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<TurnView>,
@@ -543,7 +547,9 @@ pub struct RoomState {
     pub bots: BotLevel,
     pub status: RoomStatus,
     pub owner: PlayerInfo,
-    pub seats: [Option<SeatInfo>; 4],
+    /// One entry per seat of the game (four, or three in a three-player
+    /// room); `null` for a free seat.
+    pub seats: Vec<Option<SeatInfo>>,
     pub spectators: u32,
     /// The viewer's seat, if he has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -657,7 +663,8 @@ pub enum ServerMessage {
         room: String,
         seat: Seat,
         rules: Preset,
-        seats: [PlayerInfo; 4],
+        /// The players in seat order, one per seat of the game.
+        seats: Vec<PlayerInfo>,
     },
 
     /// The player's table in a tournament is open and its game has begun:
@@ -738,6 +745,9 @@ pub enum ErrorCode {
     NotInRoom,
     SeatTaken,
     NotSeated,
+    /// The seat named does not exist at this table (seat 3 of a
+    /// three-player room).
+    NoSuchSeat,
     GameInProgress,
     NotEnoughPlayers,
     NoGame,

@@ -270,7 +270,7 @@ mod tests {
             number: 0,
             rules: serde_json::json!({}),
             seed: 7,
-            players: [player; 4],
+            players: vec![player; 4],
             started_at: now,
             tournament: None,
         };

@@ -77,7 +77,8 @@ impl Ticket {
 #[derive(Clone, Debug)]
 pub struct Match {
     pub preset: Preset,
-    pub seats: [Option<Entry>; 4],
+    /// One entry per seat of the preset's game: four, or three.
+    pub seats: Vec<Option<Entry>>,
 }
 
 /// The outcome of a player leaving the queue.
@@ -189,23 +190,25 @@ impl Queue {
                 let distance = |i: usize| (self.tickets[i].rating() - rating).abs();
                 distance(a).total_cmp(&distance(b))
             });
+            // A table holds as many players as the preset's game seats.
+            let table = ticket.preset.rules().seating().seat_count();
             let mut group = vec![anchor];
             let mut seats = ticket.size();
             for other in candidates {
-                let fits = seats + self.tickets[other].size() <= 4
+                let fits = seats + self.tickets[other].size() <= table
                     && group
                         .iter()
                         .all(|&member| self.compatible(&self.tickets[member], &self.tickets[other], now));
                 if fits {
                     group.push(other);
                     seats += self.tickets[other].size();
-                    if seats == 4 {
+                    if seats == table {
                         break;
                     }
                 }
             }
             let waited_enough = now.saturating_duration_since(ticket.since) >= self.rules.max_wait;
-            if seats == 4 || waited_enough {
+            if seats == table || waited_enough {
                 for &member in &group {
                     used[member] = true;
                 }
@@ -227,7 +230,8 @@ impl Queue {
 /// the two teams are as even as their ratings allow, bots in what is left.
 fn seat(tickets: Vec<Ticket>) -> Match {
     let preset = tickets[0].preset;
-    let mut seats: [Option<Entry>; 4] = Default::default();
+    let table = preset.rules().seating().seat_count();
+    let mut seats: Vec<Option<Entry>> = (0..table).map(|_| None).collect();
     let mut singles: Vec<Entry> = Vec::new();
     let mut teams = Team::ALL.into_iter();
     for ticket in tickets {
@@ -241,15 +245,16 @@ fn seat(tickets: Vec<Ticket>) -> Match {
         }
     }
     singles.sort_by(|a, b| b.rating.total_cmp(&a.rating));
-    let order: Vec<Seat> = if singles.len() == 4 {
+    let order: Vec<Seat> = if singles.len() == 4 && table == 4 {
         // The best and the weakest partner each other against the two
         // between: best, second, third and weakest go to seats 0, 1, 3, 2.
         [0, 1, 3, 2].map(|i| Seat::ALL[i]).to_vec()
     } else {
         // Free seats team by team, so that two players completed by bots
         // are partners.
-        let mut free: Vec<Seat> = Seat::ALL
-            .into_iter()
+        let mut free: Vec<Seat> = Seat::ALL[..table]
+            .iter()
+            .copied()
             .filter(|seat| seats[seat.index()].is_none())
             .collect();
         free.sort_by_key(|seat| (seat.index() % 2, seat.index()));
@@ -373,6 +378,27 @@ mod tests {
             "partners sit opposite: {names:?}"
         );
         assert_eq!(seat_of("x") % 2, seat_of("y") % 2);
+    }
+
+    #[test]
+    fn three_player_tables_seat_three() {
+        let now = Instant::now();
+        let mut queue = Queue::new(RULES);
+        for name in ["a", "b", "c", "d"] {
+            queue.join(Entry {
+                preset: Preset::ThreePlayer,
+                ..entry(name, 1500.0, now)
+            });
+        }
+        let tables = queue.make_matches(now);
+        assert_eq!(tables.len(), 1, "three of the four make a table at once");
+        assert_eq!(tables[0].seats.len(), 3);
+        assert_eq!(seated(&tables[0]).len(), 3);
+        assert_eq!(queue.tickets.len(), 1);
+        // The last waits, then plays with two bots in seats 1 and 2.
+        let later = queue.make_matches(now + Duration::from_secs(20));
+        assert_eq!(names(&later[0]).len(), 3);
+        assert_eq!(names(&later[0])[1..], [None, None]);
     }
 
     #[test]

@@ -105,6 +105,7 @@ pub fn game_view(
     viewer: Viewer,
 ) -> GameView {
     let view = game.view(viewer);
+    let seating = game.seating();
     GameView {
         game: number,
         game_id: id.to_string(),
@@ -117,8 +118,13 @@ pub fn game_view(
         seat: view.seat(),
         cards: view.hand(),
         blind_nil_offered: view.blind_nil_offered(),
-        hand_sizes: view.hand_sizes().0,
-        bids: view.bids().0.map(|bid| bid.map(bid_view)),
+        hand_sizes: view.hand_sizes().played(seating).to_vec(),
+        bids: view
+            .bids()
+            .played(seating)
+            .iter()
+            .map(|bid| bid.map(bid_view))
+            .collect(),
         passes: view
             .passes()
             .map(|pass| PassView {
@@ -138,7 +144,7 @@ pub fn game_view(
                 winner: Some(trick.winner),
             })
             .collect(),
-        tricks_won: view.tricks_won().0,
+        tricks_won: view.tricks_won().played(seating).to_vec(),
         spades_broken: view.spades_broken(),
         turn: turn_view(game, clocks, viewer),
         winner: view.winner(),

@@ -374,7 +374,8 @@ pub struct NewGame {
     pub number: u32,
     pub rules: serde_json::Value,
     pub seed: u64,
-    pub players: [Uuid; 4],
+    /// The players' accounts in seat order, one per seat of the game.
+    pub players: Vec<Uuid>,
     pub started_at: OffsetDateTime,
     /// The tournament table the game is played at, if any.
     pub tournament: Option<TableLink>,
@@ -474,7 +475,8 @@ pub struct GameSummary {
     pub winner: Option<i16>,
     pub score0: Option<i32>,
     pub score1: Option<i32>,
-    /// The third and fourth players' scores of a solo game.
+    /// The third and fourth players' scores of a game without partners
+    /// (the fourth absent with three players).
     pub score2: Option<i32>,
     pub score3: Option<i32>,
 }
@@ -485,6 +487,7 @@ impl GameSummary {
         let two = [self.score0?, self.score1?];
         match (self.score2, self.score3) {
             (Some(third), Some(fourth)) => Some(vec![two[0], two[1], third, fourth]),
+            (Some(third), None) => Some(vec![two[0], two[1], third]),
             _ => Some(two.to_vec()),
         }
     }

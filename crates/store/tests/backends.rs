@@ -110,7 +110,7 @@ fn new_game(players: [Uuid; 4]) -> NewGame {
         number: 0,
         rules: serde_json::json!({"target": 500}),
         seed: u64::MAX - 5,
-        players,
+        players: players.to_vec(),
         started_at: now(),
         tournament: None,
     }

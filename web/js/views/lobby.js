@@ -28,7 +28,7 @@ const RULE_FIELDS = [
 
 // The house rules chosen from a list; the first choice keeps the preset's.
 const CHOICE_FIELDS = [
-  ['partners', 'Players', [['true', 'Two partnerships'], ['false', 'Solo: each on his own']]],
+  ['partners', 'Players', [['true', 'Two partnerships'], ['false', 'Solo: each on his own'], ['three', 'Three, each on his own']]],
   ['deck', 'Pack', [['standard', 'Standard 52'], ['jokers', 'Jokers (2♣ and 2♥ out)'], ['new_york', 'New York jokers (2♦ and 2♥ out)'], ['deuce_high', 'Two of spades high']]],
   ['bidding', 'Bidding', [['standard', 'Standard'], ['suicide', 'Suicide'], ['whiz', 'Whiz (your spades or nil)'], ['mirror', 'Mirror (your spades)']]],
   ['leading', 'First lead', [['left_of_dealer', "Dealer's left"], ['dealer', 'Dealer'], ['two_of_clubs', 'Two of clubs']]],
@@ -36,7 +36,7 @@ const CHOICE_FIELDS = [
   ['nil', 'Nil', [['true', 'Allowed'], ['false', 'Not allowed']]],
   ['nil_after_partner', 'Nil only after partner bids', [['true', 'Yes'], ['false', 'No']]],
   ['ten_for_two_hundred', '10 for 200', [['true', 'Yes'], ['false', 'No']]],
-  ['moon', 'Moon (13) bonus', [['true', 'Yes'], ['false', 'No']]],
+  ['moon', 'Moon (every trick) bonus', [['true', 'Yes'], ['false', 'No']]],
   ['boston_wins', 'Boston wins the game', [['true', 'Yes'], ['false', 'No']]],
   ['set_at_double', 'Set when taking twice the bid', [['true', 'Yes'], ['false', 'No']]],
   ['unbid_first_hand', 'First hand without bids', [['true', 'Yes'], ['false', 'No']]],
@@ -188,11 +188,11 @@ export function mount(root, app) {
     }
     fill(roomsBody, rooms.map((room) => {
       const seated = room.seats.filter(Boolean);
-      const canSit = room.status !== 'playing' && seated.length < 4;
+      const canSit = room.status !== 'playing' && seated.length < room.seats.length;
       return h('tr', { 'data-testid': 'room-row', 'data-room': room.room },
         h('th', { scope: 'row' }, h('span', { class: 'room-name' }, room.name), ' ', h('code', {}, room.room)),
         h('td', {}, room.rules),
-        h('td', {}, `${seated.length}/4 `,
+        h('td', {}, `${seated.length}/${room.seats.length} `,
           h('span', { class: 'hint' }, seated.map((p) => (p.bot ? `${p.name} (bot)` : p.name)).join(', ')),
           room.spectators ? h('span', { class: 'hint' }, ` · ${room.spectators} watching`) : null),
         h('td', {}, room.status),
@@ -306,6 +306,13 @@ function buildCreateForm(app) {
       for (const [key, select] of Object.entries(choices)) {
         if (select.value === 'true' || select.value === 'false') rules[key] = select.value === 'true';
         else if (select.value) rules[key] = select.value;
+      }
+      // Three players sit without partners.
+      if (rules.partners === 'three') {
+        rules.partners = false;
+        rules.players = 3;
+      } else if (rules.partners !== undefined) {
+        rules.players = 4;
       }
       // Solo has nobody to pass cards to: the exchanges are off unless
       // the player set them (and the server then says why it refuses).

@@ -129,7 +129,7 @@ export function mount(root, app, gameId) {
       h('p', { 'data-testid': 'replay-position', role: 'status' }, stepText(record, position, seatNames)),
       h('div', { class: 'felt replay-felt' },
         // Partnerships wear their colours; in solo nobody shares one.
-        [0, 1, 2, 3].map((seat) => h('section', { class: `seat pos-${positionOf({ seat: null }, seat)}${game.rules?.partners === false ? '' : ` team-${seat % 2}`}`, 'data-testid': `replay-seat-${seat}` },
+        record.hands.map((_, seat) => h('section', { class: `seat pos-${positionOf({ seat: null, rules: game.rules }, seat)}${game.rules?.partners === false ? '' : ` team-${seat % 2}`}`, 'data-testid': `replay-seat-${seat}` },
           h('div', { class: 'seat-compass' }, SEAT_NAMES[seat]),
           h('div', { class: 'seat-name' }, seatNames[seat]),
           h('div', { class: 'seat-score' }, `${bidText(position.bids[seat]) ?? 'No bid yet'} · Took ${position.tricksWon[seat]}`),
@@ -138,7 +138,7 @@ export function mount(root, app, gameId) {
         h('div', { class: 'felt-center' },
           h('div', { class: 'trick', 'data-testid': 'replay-trick' },
             (position.trick ?? (position.step.kind === 'trick' ? position.lastTrick : null))?.plays.map(({ seat, card }) => cardFace(card, {
-              extra: `in-trick pos-${positionOf({ seat: null }, seat)}`, seat, testid: `replay-trick-card-${seat}`,
+              extra: `in-trick pos-${positionOf({ seat: null, rules: game.rules }, seat)}`, seat, testid: `replay-trick-card-${seat}`,
               label: `${seatNames[seat]} played ${cardName(card)}`,
             })) ?? []))),
       position.scored ? scoreBlock(record, seatNames) : null);
@@ -171,9 +171,9 @@ function stepText(record, position, names) {
 }
 
 function scoreBlock(record, names) {
-  // A record has one score per team: two partnerships, or four players
-  // alone in solo, each numbered as his seat.
-  const solo = record.score.length === 4;
+  // A record has one score per team: two partnerships, or each player
+  // alone (four in solo, three in a three-player game), numbered as his seat.
+  const solo = record.rule_set ? record.rule_set.partners === false : record.score.length !== 2;
   const teams = record.score.map((_, t) => t);
   const seatsOf = (t) => (solo ? [t] : [t, t + 2]);
   const team = (t) => seatsOf(t).map((seat) => names[seat]).join(' & ');

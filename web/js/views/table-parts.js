@@ -5,19 +5,24 @@
 import { h } from '../dom.js';
 import { cardBack, cardFace } from './card.js';
 import { cardName, shortName } from '../cards.js';
-import { hasPartners, teamOf, teamsOf } from '../state.js';
+import { handSizeOf, hasPartners, playersOf, teamOf, teamsOf } from '../state.js';
 
 export const SEAT_NAMES = ['North', 'East', 'South', 'West'];
 export const POSITIONS = ['bottom', 'left', 'top', 'right'];
+/** Three players sit at the bottom and on either side; the top stays empty. */
+export const POSITIONS_OF_THREE = ['bottom', 'left', 'right'];
 
 /**
  * Where a seat sits on screen: one's own seat at the bottom; for a
  * watcher or a replay, South at the bottom, so that North is at the top,
- * East on the right and West on the left, as their names say.
+ * East on the right and West on the left, as their names say. At a
+ * three-player table the player to one's left plays next, as at four.
  */
 export function positionOf(state, seat) {
   const base = state.seat ?? 2;
-  return POSITIONS[(seat - base + 4) % 4];
+  const players = playersOf(state.rules);
+  const places = players === 3 ? POSITIONS_OF_THREE : POSITIONS;
+  return places[(seat - base + players) % players];
 }
 
 /** A team's name: its players' names, or its compass name while seats are empty. */
@@ -54,6 +59,7 @@ export function expectedText(expected, passCount) {
  */
 export function seatRole(state, seat) {
   if (state.seat === null) return SEAT_NAMES[seat];
+  if (playersOf(state.rules) === 3) return ['You', 'Left opponent', 'Right opponent'][(seat - state.seat + 3) % 3];
   const across = hasPartners(state.rules) ? 'Partner' : 'Opponent across';
   return ['You', 'Left opponent', across, 'Right opponent'][(seat - state.seat + 4) % 4];
 }
@@ -192,7 +198,10 @@ export function scoreTable(state) {
 /** The house rules a rule set turns on, each in a few words. */
 export function rulesInWords(rules) {
   const words = [];
-  if (rules.partners === false) words.push('solo: each player on his own, no partners');
+  if (playersOf(rules) === 3) {
+    const out = rules.deck === 'jokers' ? 'all 52 cards and both jokers' : 'the two of clubs out';
+    words.push(`three players, each on his own, ${handSizeOf(rules)} cards each (${out})`);
+  } else if (rules.partners === false) words.push('solo: each player on his own, no partners');
   if (rules.deck === 'jokers') words.push('jokers: big joker, little joker and the two of spades above the ace');
   if (rules.deck === 'new_york') words.push('New York jokers: big joker, little joker and the two of spades above the ace; both red twos out');
   if (rules.deck === 'deuce_high') words.push('the two of spades is the highest trump');
@@ -202,8 +211,9 @@ export function rulesInWords(rules) {
   if (rules.nil_after_partner) words.push('nil only after your partner bids');
   if (rules.min_team_bid) words.push(`teams bid at least ${rules.min_team_bid}`);
   if (rules.ten_for_two_hundred) words.push('10 for 200');
-  if (rules.moon) words.push(`a moon (13) is worth ${rules.ten_for_two_hundred ? 500 : 200}`);
-  if (rules.boston_wins) words.push('taking all 13 on a bid of 10 or more wins');
+  const all = handSizeOf(rules);
+  if (rules.moon) words.push(`a moon (${all}) is worth ${rules.ten_for_two_hundred ? 500 : 200}`);
+  if (rules.boston_wins) words.push(`taking all ${all} on a bid of 10 or more wins`);
   if (rules.bag_value !== undefined && rules.bag_value !== 1) words.push(`a bag is worth ${rules.bag_value}`);
   if (rules.max_overtricks !== null && rules.max_overtricks !== undefined) words.push(`set with more than ${rules.max_overtricks} overtricks`);
   if (rules.set_at_double) words.push('set when taking twice the bid');
@@ -215,7 +225,12 @@ export function rulesInWords(rules) {
   }
   if (rules.sets_to_lose) words.push(`${rules.sets_to_lose} sets in a row lose`);
   if (rules.leading === 'dealer') words.push('the dealer leads');
-  if (rules.leading === 'two_of_clubs') words.push('the two of clubs leads');
+  if (rules.leading === 'two_of_clubs') {
+    // The lowest club in play leads: the two is out with the jokers at
+    // four, and without them at three.
+    const twoOut = (rules.deck === 'jokers') === (playersOf(rules) === 4);
+    words.push(`the ${twoOut ? 'three' : 'two'} of clubs leads`);
+  }
   if (rules.spades_lead === 'any_time') words.push('spades may be led at any time');
   if (rules.spades_lead === 'from_fourth_trick') words.push('spades may be led from the fourth trick');
   if (rules.nil_value !== 100 || rules.blind_nil_value !== 200) words.push(`nil ${rules.nil_value}, blind nil ${rules.blind_nil_value}`);

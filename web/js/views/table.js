@@ -7,7 +7,7 @@ import { fill, findByKey, focusKey, formatClock, h, redraw } from '../dom.js';
 import { sortForProtocol, shortName } from '../cards.js';
 import { hashFor } from '../router.js';
 import { describe } from '../messages.js';
-import { partnerOf, teamOf, teamsOf } from '../state.js';
+import { handSizeOf, partnerOf, teamOf, teamsOf } from '../state.js';
 import { cardButton } from './card.js';
 import {
   bidText, describeEntry, expectedText, handScoreSummary, handScoreTable, hiddenHand, lastTrickPanel,
@@ -232,7 +232,7 @@ export function mount(root, app, code) {
     const turn = state.turn;
     let text;
     if (state.phase === 'game over') text = 'Game over.';
-    else if (!state.playing) text = state.seatedCount < 4 ? 'Waiting for four players.' : 'Ready to start.';
+    else if (!state.playing) text = state.seatedCount < state.seats.length ? `Waiting for ${state.seats.length === 3 ? 'three' : 'four'} players.` : 'Ready to start.';
     else if (state.pending) text = 'Sending…';
     else if (!turn) text = 'Waiting…';
     else if (state.myTurn) text = `Your turn: ${expectedText(turn.expected, turn.passCount)}.`;
@@ -265,10 +265,10 @@ export function mount(root, app, code) {
     }
     if (!state.playing && state.phase !== 'game over' && seated) {
       parts.push(h('button', {
-        type: 'button', class: 'primary', 'data-testid': 'start-game', disabled: state.seatedCount < 4,
+        type: 'button', class: 'primary', 'data-testid': 'start-game', disabled: state.seatedCount < state.seats.length,
         onclick: () => send(client.startGame()),
       }, 'Start game'));
-      if (state.seatedCount < 4) {
+      if (state.seatedCount < state.seats.length) {
         parts.push(h('p', { class: 'hint' }, state.isOwner
           ? 'Fill the empty seats with bots, or share the link and wait for players.'
           : 'Waiting for players to fill the empty seats.'));
@@ -383,7 +383,7 @@ export function mount(root, app, code) {
     }
     hand.hidden = false;
     if (state.hidden) {
-      const count = state.handSizes[state.seat] || 13;
+      const count = state.handSizes[state.seat] || handSizeOf(state.rules);
       redraw(hand, `hidden ${count}`, () => hiddenHand(count));
       hand.setAttribute('aria-label', 'Your hand (hidden)');
       return;
@@ -395,6 +395,8 @@ export function mount(root, app, code) {
     // Cards look unplayable only when a choice is being made; the rest of
     // the time the hand is simply shown.
     hand.classList.toggle('acting', choosing || state.expected === 'play');
+    // A three-player hand of 17 or 18 cards overlaps more to fit the screen.
+    hand.classList.toggle('many', state.cards.length > 13);
     const received = state.exchange.got;
     const key = JSON.stringify([state.cards, legal, choosing, [...view.selected], received, view.handFocus]);
     redraw(hand, key, () => handButtons(legal, choosing, received));

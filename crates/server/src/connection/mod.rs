@@ -280,11 +280,6 @@ impl Session {
                 bots,
             } => {
                 let rules = match rules.resolve() {
-                    Ok(rules) if rules.players == 3 => {
-                        let message =
-                            "rule players: rooms seat four players; three-player tables are not open yet";
-                        return self.send_error(Some(id), ErrorCode::BadRules, message.to_string());
-                    }
                     Ok(rules) => rules,
                     Err(error) => return self.send_error(Some(id), ErrorCode::BadRules, error.to_string()),
                 };
@@ -365,7 +360,7 @@ impl Session {
             return self.send_error(
                 Some(id),
                 ErrorCode::BadPartner,
-                "solo is played without partners: queue alone",
+                "this preset is played without partners: queue alone",
             );
         }
         let partner = match partner {

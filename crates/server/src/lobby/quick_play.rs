@@ -100,13 +100,18 @@ impl Lobby {
     /// seats, and sends each player `matched` with his seat.
     fn open_table(&mut self, table: matchmaking::Match) {
         let code = self.unused_code(true);
-        let players: [PlayerRef; 4] = std::array::from_fn(|i| match &table.seats[i] {
-            Some(entry) => entry.player.clone(),
-            None => PlayerRef::bot(BotLevel::Basic, i as u8),
-        });
+        let players: Vec<PlayerRef> = table
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, seat)| match seat {
+                Some(entry) => entry.player.clone(),
+                None => PlayerRef::bot(BotLevel::Basic, i as u8),
+            })
+            .collect();
         let name = format!("Quick play ({})", table.preset.name());
         self.open_matched(code.clone(), name, table.preset.rules(), players.clone(), None);
-        let seats = players.clone().map(|player| player.info());
+        let seats: Vec<spades_protocol::ws::PlayerInfo> = players.iter().map(PlayerRef::info).collect();
         for (seat, player) in Seat::ALL.into_iter().zip(&players) {
             if let Some(outbox) = self.queued.remove(&player.id) {
                 let matched = ServerMessage::Matched {

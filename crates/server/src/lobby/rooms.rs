@@ -89,7 +89,7 @@ impl Lobby {
             table.code,
             table.name,
             table.rules,
-            table.players,
+            table.players.to_vec(),
             Some(table.link),
         );
         true
@@ -103,7 +103,7 @@ impl Lobby {
         code: Arc<str>,
         name: String,
         rules: RuleSet,
-        players: [PlayerRef; 4],
+        players: Vec<PlayerRef>,
         tournament: Option<TableLink>,
     ) {
         let owner = players
@@ -123,7 +123,7 @@ impl Lobby {
             bots: BotLevel::Basic,
             tournament,
         };
-        self.open_room(settings, room::Opening::Matched(Box::new(players)));
+        self.open_room(settings, room::Opening::Matched(players));
     }
 
     /// Reopens the room of a game the server was playing when it stopped,
@@ -224,7 +224,7 @@ mod tests {
             rules: "standard".into(),
             private,
             status,
-            seats: [None, None, None, None],
+            seats: vec![None; 4],
             spectators: 0,
         }
     }

@@ -31,9 +31,14 @@ impl Room {
         self.stage.playing().is_some()
     }
 
+    /// The seats of this room's game: four, or three in a three-player
+    /// room, whose seat 3 stays empty.
+    pub(super) fn seat_list(&self) -> impl Iterator<Item = Seat> + use<> {
+        self.settings.rules.seating().seats()
+    }
+
     pub(super) fn seated(&self) -> impl Iterator<Item = (Seat, Arc<str>)> + '_ {
-        Seat::ALL
-            .into_iter()
+        self.seat_list()
             .filter_map(|seat| self.seats[seat.index()].clone().map(|player| (seat, player)))
     }
 
@@ -44,17 +49,19 @@ impl Room {
             .count() as u32
     }
 
-    pub(super) fn seat_infos(&self) -> [Option<SeatInfo>; 4] {
-        Seat::ALL.map(|seat| {
-            let member = self.members.get(self.seats[seat.index()].as_ref()?)?;
-            Some(SeatInfo {
-                seat,
-                player: member.player.info(),
-                // A bot is always there.
-                connected: member.outbox.is_some() || member.is_bot(),
-                away: self.stage.table().is_some_and(|table| table.away.contains(seat)),
+    pub(super) fn seat_infos(&self) -> Vec<Option<SeatInfo>> {
+        self.seat_list()
+            .map(|seat| {
+                let member = self.members.get(self.seats[seat.index()].as_ref()?)?;
+                Some(SeatInfo {
+                    seat,
+                    player: member.player.info(),
+                    // A bot is always there.
+                    connected: member.outbox.is_some() || member.is_bot(),
+                    away: self.stage.table().is_some_and(|table| table.away.contains(seat)),
+                })
             })
-        })
+            .collect()
     }
 
     pub(super) fn summary(&self) -> RoomSummary {
@@ -64,10 +71,13 @@ impl Room {
             rules: self.settings.rules.name().to_string(),
             private: self.settings.private,
             status: self.status(),
-            seats: Seat::ALL.map(|seat| {
-                let player = self.seats[seat.index()].as_ref()?;
-                self.members.get(player).map(|member| member.player.info())
-            }),
+            seats: self
+                .seat_list()
+                .map(|seat| {
+                    let player = self.seats[seat.index()].as_ref()?;
+                    self.members.get(player).map(|member| member.player.info())
+                })
+                .collect(),
             spectators: self.spectators(),
         }
     }
@@ -137,7 +147,7 @@ impl Room {
     pub(super) fn emit_seats(&mut self) {
         let (seats, spectators, owner) = (self.seat_infos(), self.spectators(), self.settings.owner.info());
         self.emit(SeatSet::EMPTY, |_| EventKind::Seats {
-            seats: Box::new(seats.clone()),
+            seats: seats.clone().into_boxed_slice(),
             spectators,
             owner: owner.clone(),
         });

@@ -70,7 +70,7 @@ pub enum Opening {
     Resumed(Box<Resumed>),
     /// A quick-play table: its game starts at once with these players (bots
     /// among them), whose seats are held until they come in.
-    Matched(Box<[PlayerRef; 4]>),
+    Matched(Vec<PlayerRef>),
 }
 
 /// What a connection asks of a room on behalf of its player.
@@ -252,13 +252,17 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
 /// How a room will look to the lobby once it has opened: empty and
 /// waiting, or playing with the players of its game.
 fn opening_summary(settings: &Settings, opening: &Opening) -> RoomSummary {
+    let count = settings.rules.seating().seat_count();
     let (status, seats) = match opening {
-        Opening::Empty => (RoomStatus::Waiting, Default::default()),
+        Opening::Empty => (RoomStatus::Waiting, vec![None; count]),
         Opening::Resumed(resumed) => (
             RoomStatus::Playing,
-            resumed.players.clone().map(|p| Some(p.info())),
+            resumed.players[..count].iter().map(|p| Some(p.info())).collect(),
         ),
-        Opening::Matched(players) => (RoomStatus::Playing, (**players).clone().map(|p| Some(p.info()))),
+        Opening::Matched(players) => (
+            RoomStatus::Playing,
+            players[..count].iter().map(|p| Some(p.info())).collect(),
+        ),
     };
     RoomSummary {
         room: settings.code.to_string(),
@@ -396,7 +400,7 @@ impl Room {
         match opening {
             Opening::Empty => {}
             Opening::Resumed(resumed) => self.resume(*resumed),
-            Opening::Matched(players) => self.open_matched(*players),
+            Opening::Matched(players) => self.open_matched(players),
         }
         let timer = tokio::time::sleep_until(Instant::now());
         tokio::pin!(timer);

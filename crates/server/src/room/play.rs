@@ -152,7 +152,7 @@ impl Room {
             Event::HandEnded { hand } => {
                 let tricks_won = game
                     .last_hand()
-                    .map(|record| record.tricks_won.0)
+                    .map(|record| record.tricks_won.played(game.seating()).to_vec())
                     .unwrap_or_default();
                 // The hand's record, in the hand-history format, is stored
                 // with the action that ended it.
@@ -177,7 +177,7 @@ impl Room {
                 if let Some(teams) = teams {
                     self.emit(SeatSet::EMPTY, |_| EventKind::HandScored {
                         hand,
-                        tricks_won,
+                        tricks_won: tricks_won.clone(),
                         teams: teams.clone(),
                     });
                 }
@@ -203,7 +203,7 @@ impl Room {
         let (hand, dealer) = (game.hand_number(), game.dealer());
         let cards = Seat::ALL.map(|seat| game.view(Viewer::Seat(seat)).hand());
         let offered = Seat::ALL.map(|seat| game.is_blind_offered(seat));
-        let all: SeatSet = Seat::ALL.into_iter().collect();
+        let all: SeatSet = game.seating().seats().collect();
         self.emit(all, |viewer| EventKind::HandStarted {
             hand,
             dealer,

@@ -24,7 +24,8 @@ pub struct Resumed {
     /// How many actions the stored game holds.
     pub(super) actions: u32,
     pub(super) stats: [PlayerStats; 4],
-    pub(super) players: [PlayerRef; 4],
+    /// The players in seat order, one per seat of the game.
+    pub(super) players: Vec<PlayerRef>,
     /// Each seat's last requests that made actions, oldest first, with the
     /// room's event after each: a player who sends one again after the
     /// restart is answered as before it.
@@ -73,11 +74,18 @@ impl Resumed {
         })
         .map_err(|error| error.to_string())?;
         let actions = stored.actions.len() as u32;
-        if stored.players.len() != 4 {
-            return Err(format!("{} players stored", stored.players.len()));
+        let seats = rules.seating().seat_count();
+        if stored.players.len() != seats {
+            return Err(format!(
+                "{} players stored for {seats} seats",
+                stored.players.len()
+            ));
         }
-        let players: [PlayerRef; 4] =
-            std::array::from_fn(|i| PlayerRef::new(stored.players[i].account_id, &stored.players[i].name));
+        let players: Vec<PlayerRef> = stored
+            .players
+            .iter()
+            .map(|player| PlayerRef::new(player.account_id, &player.name))
+            .collect();
         // The room's bot level is not stored with the game; a strong bot in
         // a seat says it was strong.
         let bots = if players.iter().any(|player| player.bot == Some(BotLevel::Strong)) {
@@ -109,7 +117,7 @@ impl Resumed {
         Ok((settings, resumed))
     }
 
-    pub fn players(&self) -> &[PlayerRef; 4] {
+    pub fn players(&self) -> &[PlayerRef] {
         &self.players
     }
 }
@@ -174,7 +182,7 @@ impl Room {
 
     /// Sets up a quick-play table and starts its game: the players' seats
     /// are held for them, as after a restart, until they come in.
-    pub(super) fn open_matched(&mut self, players: [PlayerRef; 4]) {
+    pub(super) fn open_matched(&mut self, players: Vec<PlayerRef>) {
         for (seat, player) in Seat::ALL.into_iter().zip(players) {
             let key = self.seat_member(seat, player);
             if let Some(member) = self.members.get_mut(&key) {
@@ -186,8 +194,9 @@ impl Room {
             return;
         }
         let hold = Instant::now() + self.config.seat_hold;
+        let seats = self.seat_list();
         if let Some(table) = self.stage.table_mut() {
-            for seat in Seat::ALL {
+            for seat in seats {
                 if !table.bots.contains(seat) {
                     table.hold_seat(seat, hold);
                 }

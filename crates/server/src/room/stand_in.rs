@@ -58,7 +58,7 @@ impl Room {
             return false;
         };
         let server_plays = table.played_by_server();
-        let all_away = Seat::ALL.iter().all(|&seat| server_plays.contains(seat));
+        let all_away = self.seat_list().all(|seat| server_plays.contains(seat));
         all_away && self.members.values().all(|member| member.outbox.is_none())
     }
 

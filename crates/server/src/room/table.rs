@@ -152,14 +152,15 @@ impl Room {
                 )),
             };
         }
+        self.seat_exists(wanted)?;
         let free = |seat: Seat| self.seats[seat.index()].is_none();
         let seat = match wanted {
             Some(seat) if current == Some(seat) => return Ok(()),
             Some(seat) if free(seat) => seat,
             Some(seat) => return Err(Refusal::new(ErrorCode::SeatTaken, format!("{seat} is taken"))),
             None if current.is_some() => return Ok(()),
-            None => Seat::ALL
-                .into_iter()
+            None => self
+                .seat_list()
                 .find(|&seat| free(seat))
                 .ok_or_else(|| Refusal::new(ErrorCode::SeatTaken, "every seat is taken"))?,
         };
@@ -228,10 +229,10 @@ impl Room {
                 "a game is already being played",
             ));
         }
-        if self.seats.iter().any(Option::is_none) {
+        if self.seat_list().any(|seat| self.seats[seat.index()].is_none()) {
             return Err(Refusal::new(
                 ErrorCode::NotEnoughPlayers,
-                "all four seats must be taken",
+                "every seat must be taken",
             ));
         }
         if self.lifecycle.is_draining() {
@@ -243,13 +244,13 @@ impl Room {
                 "storage is unavailable: games in play go on, but none can start",
             ));
         }
-        let mut players = [Uuid::nil(); 4];
+        let mut players = vec![Uuid::nil(); self.seat_list().count()];
         let mut bots = SeatSet::EMPTY;
         for (seat, key) in self.seated() {
             let member = self
                 .members
                 .get(&key)
-                .ok_or_else(|| Refusal::new(ErrorCode::NotEnoughPlayers, "all four seats must be taken"))?;
+                .ok_or_else(|| Refusal::new(ErrorCode::NotEnoughPlayers, "every seat must be taken"))?;
             players[seat.index()] = member.player.account;
             if member.is_bot() {
                 bots.insert(seat);
@@ -335,14 +336,27 @@ impl Room {
         Ok(())
     }
 
+    /// Refuses a seat the room's game does not have: seat 3 of a
+    /// three-player room.
+    fn seat_exists(&self, seat: Option<Seat>) -> Result<(), Refusal> {
+        match seat {
+            Some(seat) if seat.index() >= self.seat_list().count() => Err(Refusal::new(
+                ErrorCode::NoSuchSeat,
+                format!("{seat} does not exist: this table seats three, in seats 0 to 2"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
     pub(super) fn add_bot(&mut self, player: &str, wanted: Option<Seat>) -> Result<(), Refusal> {
         self.owner_between_games(player)?;
+        self.seat_exists(wanted)?;
         let free = |seat: Seat| self.seats[seat.index()].is_none();
         let seat = match wanted {
             Some(seat) if free(seat) => seat,
             Some(seat) => return Err(Refusal::new(ErrorCode::SeatTaken, format!("{seat} is taken"))),
-            None => Seat::ALL
-                .into_iter()
+            None => self
+                .seat_list()
                 .find(|&seat| free(seat))
                 .ok_or_else(|| Refusal::new(ErrorCode::SeatTaken, "every seat is taken"))?,
         };

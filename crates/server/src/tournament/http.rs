@@ -129,7 +129,7 @@ async fn create(
         // Brackets, standings and table results are kept by partnership:
         // a tournament seats pairs and advances the winning pair.
         return Err(bad(
-            "tournaments are played in partnerships: the solo preset cannot be used for one",
+            "tournaments are played in partnerships: presets without partners (solo, three-player) cannot be used for one",
         ));
     }
     // Whatever the preset, a tournament game is bounded: to 300, out at
