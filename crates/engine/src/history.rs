@@ -99,6 +99,12 @@ impl TrickCards {
         self
     }
 
+    /// The four places, those after the cards played holding anything.
+    #[inline]
+    pub(crate) fn slots(&self) -> &[Card; 4] {
+        &self.cards
+    }
+
     /// The cards from a slice, or `None` for more than four.
     pub fn from_slice(cards: &[Card]) -> Option<TrickCards> {
         let mut trick = TrickCards::EMPTY;

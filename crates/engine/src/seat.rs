@@ -30,6 +30,23 @@ impl Seat {
         Seat((self.0 + (n & 3)) & 3)
     }
 
+    /// The seat after this one among the first `players` seats. For the
+    /// play loop, which knows its count of seats and must not branch on
+    /// the seating.
+    #[inline]
+    pub(crate) const fn next_among(self, players: u8) -> Seat {
+        let next = self.0 + 1;
+        Seat(if next >= players { 0 } else { next })
+    }
+
+    /// The seat `n` places after this one among the first `players` seats,
+    /// for `n` below `players`.
+    #[inline]
+    pub(crate) const fn plus_among(self, n: u8, players: u8) -> Seat {
+        let seat = self.0 + n;
+        Seat(if seat >= players { seat - players } else { seat })
+    }
+
     pub const fn partner(self) -> Seat {
         Seat(self.0 ^ 2)
     }

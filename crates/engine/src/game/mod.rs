@@ -112,6 +112,13 @@ pub struct Game {
     trick_len: u8,
     /// Cards in a hand and tricks in a hand: 13, or 17 or 18 for three.
     hand_size: u8,
+    /// The seats played (4, or 3), kept so that the play loop does not
+    /// work the seating out of the rules for every card.
+    players: u8,
+    /// The cards dealt, in byte order, the start of every shuffle: the
+    /// first `pack_len` places count.
+    pack: [Card; 54],
+    pack_len: u8,
     /// The cards of the trick being played, as a set, to find its winner.
     trick_cards: CardSet,
     /// The cards that follow the suit led to the trick being played (empty
@@ -640,8 +647,9 @@ impl Game {
         let players = seating.seat_count();
         // The pack starts in byte order, so that a seed deals the same
         // hands on every machine and in every version.
-        let mut pack: ArrayVec<Card, 54> = self.rules.pack().iter().collect();
-        self.rng.shuffle(&mut pack);
+        let mut order = self.pack;
+        let pack = &mut order[..usize::from(self.pack_len)];
+        self.rng.shuffle(pack);
         // Cards go round one at a time from the dealer's left: card `k` of
         // the shuffled pack goes to the seat `1 + k % players` places after him.
         let mut by_offset = [CardSet::EMPTY; 4];
@@ -863,14 +871,14 @@ impl Game {
             self.led = self.follows(card);
         }
         events.push(Event::CardPlayed { seat, card });
-        let seating = self.seating();
-        if usize::from(self.trick_len) < seating.seat_count() {
-            self.turn = seating.next(seat);
+        if self.trick_len < self.players {
+            self.turn = seat.next_among(self.players);
             return;
         }
 
         let trick = &mut self.tricks[number];
-        let winner = seating.plus(trick.leader, winning_position(&trick.cards, self.trick_cards));
+        let position = winning_position(trick.cards.slots(), self.trick_len, self.trick_cards);
+        let winner = trick.leader.plus_among(position, self.players);
         trick.winner = winner;
         self.tricks_won[winner] += 1;
         events.push(Event::TrickWon {
@@ -963,11 +971,11 @@ impl Game {
 /// jokers and the raised two are spades by their byte. It works on the
 /// trick as a card set, without branches on the cards, because trick
 /// winners are as unpredictable as the deal.
-fn winning_position(cards: &[Card], played: CardSet) -> u8 {
+fn winning_position(cards: &[Card; 4], len: u8, played: CardSet) -> u8 {
     let trumps = played.in_suit(Suit::Spades);
     let led = played & CardSet::suit_of(cards[0]);
     let best = if trumps.is_empty() { led } else { trumps }.highest();
     let best = best.unwrap_or(cards[0]);
-    let at = |i: usize| u8::from(cards.get(i) == Some(&best));
-    at(1) + 2 * at(2) + 3 * at(3)
+    // A trick of three leaves its fourth place holding anything.
+    u8::from(cards[1] == best) + 2 * u8::from(cards[2] == best) + 3 * u8::from(len == 4 && cards[3] == best)
 }

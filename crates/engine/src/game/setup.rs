@@ -53,6 +53,9 @@ impl Game {
                 winner: seating.next(dealer),
             }; crate::MAX_TRICKS as usize],
             hand_size: rules.hand_size(),
+            players: seating.seat_count() as u8,
+            pack: pack_order(&rules),
+            pack_len: rules.pack().len() as u8,
             tricks_done: 0,
             trick_len: 0,
             trick_cards: CardSet::EMPTY,
@@ -157,7 +160,8 @@ impl Game {
             for (seat, &card) in trick.players().zip(trick.cards.iter()) {
                 add(card, seat, &mut seen)?;
             }
-            let winner = seating.plus(trick.leader, winning_position(&trick.cards, cards));
+            let position = winning_position(trick.cards.slots(), trick.cards.len() as u8, cards);
+            let winner = seating.plus(trick.leader, position);
             if trick.winner != winner {
                 return Err(PositionError::WrongWinner { trick: number as u8 });
             }
@@ -289,6 +293,15 @@ impl fmt::Display for SetupError {
 }
 
 impl std::error::Error for SetupError {}
+
+/// The cards of the rules' pack in byte order, in the first places.
+fn pack_order(rules: &RuleSet) -> [Card; 54] {
+    let mut order = [Card::TWO_OF_SPADES; 54];
+    for (place, card) in order.iter_mut().zip(rules.pack().iter()) {
+        *place = card;
+    }
+    order
+}
 
 /// The cards a seat holds at the deal: a hand, or none for the seat left
 /// empty in the three-player game.
