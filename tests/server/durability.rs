@@ -204,7 +204,7 @@ async fn come_back(players: &mut [Player], url: &str, code: &str) {
 /// Checks a finished game against an uninterrupted replay of its stored
 /// rules, seed and actions: same hands, same winner, same score as the
 /// players were told.
-async fn check_against_replay(
+pub async fn check_against_replay(
     address: SocketAddr,
     token: &str,
     told_winner: Option<u8>,
@@ -267,7 +267,7 @@ async fn a_game_on_a_process() -> (ServerProcess, Vec<Player>, String) {
     (server, players, code)
 }
 
-fn game_over(player: &Player) -> (Option<u8>, Vec<i32>) {
+pub fn game_over(player: &Player) -> (Option<u8>, Vec<i32>) {
     player
         .received
         .iter()

@@ -7,6 +7,7 @@ mod accounts;
 mod bad_input;
 mod bots;
 mod clock;
+mod cluster;
 mod durability;
 mod frames;
 mod keepalive;

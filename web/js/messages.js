@@ -97,6 +97,7 @@ export const CLOSE_REASONS = {
   1006: 'The connection was lost. Reconnecting…',
   1007: 'The connection broke because of an error in this page. Reload it.',
   1009: 'The connection broke because of an error in this page. Reload it.',
+  1012: 'The table is moving to another server. Reconnecting…',
   4001: 'You opened the game somewhere else (another tab or device). Use it here instead?',
   4002: 'The connection went quiet and was dropped. Reconnecting…',
   4003: 'The connection took too long to start. Reconnecting…',

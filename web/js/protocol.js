@@ -28,6 +28,14 @@ const IDEMPOTENT = new Set(['ping', 'list_rooms', 'watch_lobby', 'unwatch_lobby'
 // page itself broke the protocol.
 const FATAL_CLOSES = new Set([1002, 1007, 1009]);
 
+/**
+ * How often, and how far apart, a resync answered `server_busy` is tried
+ * again: in a cluster, a room whose server is gone opens on another within
+ * seconds.
+ */
+const RESYNC_TRIES = 20;
+const RESYNC_RETRY_MS = 750;
+
 export const STATUS = Object.freeze({
   IDLE: 'idle',
   CONNECTING: 'connecting',
@@ -127,6 +135,8 @@ export class Client {
     this.heldEvents = new Map();
     this.heldTurns = [];
     this.resyncing = false;
+    /** Resyncs answered `server_busy` in a row (see `RESYNC_TRIES`). */
+    this.resyncTries = 0;
 
     // Requests by id: {message, resolve, reject, retry, sent, internal}.
     this.pending = new Map();
@@ -557,6 +567,7 @@ export class Client {
     this.send('resync', { room, last_seq: this.lastSeq }, { internal: true }).then(
       () => {
         this.resyncing = false;
+        this.resyncTries = 0;
         this.drain();
         if (connecting) this.ready();
         else if (this.heldEvents.size) this.resync(false);
@@ -564,6 +575,16 @@ export class Client {
       (error) => {
         this.resyncing = false;
         if (error.code === 'connection_lost') return;
+        // In a cluster, a room whose server is gone opens on another within
+        // seconds; until then its server answers server_busy.
+        if (error.code === 'server_busy' && this.room === room && this.resyncTries < RESYNC_TRIES) {
+          this.resyncTries += 1;
+          this.setTimer(() => {
+            if (this.room === room && this.socket) this.resync(connecting);
+          }, RESYNC_RETRY_MS);
+          return;
+        }
+        this.resyncTries = 0;
         // The room closed while we were away, or cannot be entered.
         if (this.room === room) this.enterRoom(null, 0);
         this.emit('room_lost', { room, error });

@@ -305,3 +305,26 @@ test('errors without an id are reported, and rate_limited resends the actions in
   t.clock.advance(1000);
   assert.equal(t.socket().sent.filter((m) => m.type === 'play').length, 2);
 });
+
+test('a room moving to another server (1012, then server_busy) is waited for, not lost', async () => {
+  const t = setup();
+  await inRoom(t, 5);
+  const lost = [];
+  t.client.on('room_lost', (event) => lost.push(event));
+  t.socket().serverClose(1012);
+  t.clock.advance(1000);
+  await t.welcome();
+  const first = t.socket().last('resync');
+  t.socket().receive({ type: 'error', id: first.id, code: 'server_busy', message: 'moving' });
+  await settle();
+  assert.equal(t.client.room, ROOM, 'the room is kept while it moves');
+  t.clock.advance(1000);
+  const second = t.socket().last('resync');
+  assert.notEqual(second.id, first.id, 'the resync is asked again');
+  assert.equal(second.last_seq, 5);
+  t.snapshot(t.socket(), second.id, 1500);
+  await settle();
+  assert.deepEqual(lost, []);
+  assert.equal(t.client.status, STATUS.READY);
+  assert.equal(t.room.at(-1).seq, 1500);
+});

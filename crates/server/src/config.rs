@@ -88,6 +88,12 @@ pub struct Config {
     /// An account name that administers the server: it may run tournaments
     /// and grant that permission. The first registered account always does.
     pub admin: Option<String>,
+    /// The NATS server (with JetStream) through which this server joins a
+    /// cluster of servers sharing one Postgres store; `None` runs alone.
+    pub nats_url: Option<String>,
+    /// This node's name in the cluster: letters, digits, `-` and `_`.
+    /// `None` picks a fresh one at each start.
+    pub node: Option<String>,
 }
 
 impl Default for Config {
@@ -120,6 +126,8 @@ impl Default for Config {
             queue_rating_gap: 100.0,
             queue_gap_growth: 25.0,
             admin: None,
+            nats_url: None,
+            node: None,
         }
     }
 }
@@ -156,6 +164,18 @@ impl Config {
         }
         if self.max_connections_per_address == 0 || self.max_sockets_per_address == 0 {
             return Err("each address must be allowed at least one connection and one socket".into());
+        }
+        if self.nats_url.is_some() && !self.database_url.starts_with("postgres") {
+            return Err("a cluster needs a Postgres --database that every node shares; \
+                 an SQLite file belongs to one process"
+                .into());
+        }
+        if let Some(node) = &self.node
+            && !crate::cluster::is_node_name(node)
+        {
+            return Err(format!(
+                "the node name {node:?} must be 1 to 32 letters, digits, '-' or '_'"
+            ));
         }
         if self.max_sockets_per_address != usize::MAX
             && self.max_connections_per_address >= self.max_sockets_per_address
@@ -196,6 +216,33 @@ mod tests {
         assert!(caps(usize::MAX, 128).validate().is_err());
         assert!(caps(0, 128).validate().is_err());
         assert!(caps(1, 0).validate().is_err());
+    }
+
+    #[test]
+    fn a_cluster_needs_postgres_and_a_plain_node_name() {
+        let cluster = |database: &str, node: Option<&str>| Config {
+            database_url: database.into(),
+            nats_url: Some("nats://127.0.0.1:4222".into()),
+            node: node.map(str::to_string),
+            ..Config::default()
+        };
+        let refused = cluster("sqlite:spades.db", None).validate().unwrap_err();
+        assert!(refused.contains("Postgres"), "{refused}");
+        assert_eq!(cluster("postgres://127.0.0.1/spades", None).validate(), Ok(()));
+        assert_eq!(
+            cluster("postgres://127.0.0.1/spades", Some("node-1")).validate(),
+            Ok(())
+        );
+        assert!(
+            cluster("postgres://127.0.0.1/spades", Some("a.b"))
+                .validate()
+                .is_err()
+        );
+        assert!(
+            cluster("postgres://127.0.0.1/spades", Some(""))
+                .validate()
+                .is_err()
+        );
     }
 }
 

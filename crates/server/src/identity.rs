@@ -301,6 +301,14 @@ impl Online {
         Some(previous)
     }
 
+    /// Closes the player's connection because he said hello on another
+    /// node of the cluster.
+    pub fn replaced_elsewhere(&self, player: &str) {
+        if let Some((outbox, _)) = self.connections().remove(player) {
+            outbox.close(CloseReason::Replaced);
+        }
+    }
+
     /// Forgets the connection, unless the player has already moved to a newer one.
     pub fn disconnect(&self, player: &PlayerRef, connection: ConnectionId) {
         let mut connections = self.connections();

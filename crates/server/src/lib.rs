@@ -8,6 +8,7 @@
 //! like any client.
 
 mod api;
+mod cluster;
 mod config;
 mod connection;
 mod event_log;
@@ -93,6 +94,8 @@ struct Shared {
     /// Sockets the listener closed without serving them.
     sockets_closed: Arc<SocketsClosed>,
     metrics: Arc<Metrics>,
+    /// The cluster this server is a node of, if any.
+    cluster: Option<cluster::Cluster>,
     next_connection: AtomicU64,
     /// Cancelled to close every connection.
     shutdown: CancellationToken,
@@ -102,7 +105,12 @@ struct Shared {
 impl AppState {
     /// Builds the state and starts the lobby. Must be called inside a Tokio
     /// runtime.
-    pub fn new(config: Config, store: Store, journal: Journal) -> AppState {
+    pub fn new(
+        config: Config,
+        store: Store,
+        journal: Journal,
+        cluster: Option<cluster::Cluster>,
+    ) -> AppState {
         let config = Arc::new(config);
         let lifecycle = Arc::new(Lifecycle::default());
         let login_limiter = api::LoginLimiter::new(
@@ -125,6 +133,7 @@ impl AppState {
             lifecycle.clone(),
             table_notes,
             metrics.clone(),
+            cluster.clone(),
         );
         let tournaments = tournament::spawn(
             store.clone(),
@@ -151,6 +160,7 @@ impl AppState {
                 connections: AtomicUsize::new(0),
                 metrics,
                 sockets_closed,
+                cluster,
                 next_connection: AtomicU64::new(1),
                 shutdown: CancellationToken::new(),
                 tracker: TaskTracker::new(),
@@ -172,6 +182,10 @@ impl AppState {
 
     fn metrics(&self) -> &Metrics {
         &self.shared.metrics
+    }
+
+    fn cluster(&self) -> Option<&cluster::Cluster> {
+        self.shared.cluster.as_ref()
     }
 
     fn online(&self) -> &Online {
@@ -506,6 +520,8 @@ pub enum StartError {
     Store(#[from] spades_store::StoreError),
     #[error("cannot listen: {0}")]
     Listen(#[from] io::Error),
+    #[error("cluster: {0}")]
+    Cluster(String),
 }
 
 impl Server {
@@ -522,7 +538,31 @@ impl Server {
         {
             store.set_permissions(account.id, true, true).await?;
         }
-        let state = AppState::new(config, store, journal);
+        let cluster = match &config.nats_url {
+            Some(url) => Some(
+                cluster::Cluster::join(url, config.node.as_deref())
+                    .await
+                    .map_err(|error| StartError::Cluster(error.to_string()))?,
+            ),
+            None => None,
+        };
+        let state = AppState::new(config, store, journal, cluster);
+        if let Some(cluster) = state.cluster() {
+            let load_state = state.clone();
+            let parts = cluster::Parts {
+                state: state.clone(),
+                lobby_notes: state.lobby().notes(),
+                load: Arc::new(move || cluster::Load {
+                    connections: load_state.connections(),
+                    rooms: usize::try_from(load_state.metrics().rooms.get()).unwrap_or(0),
+                }),
+                stop: state.shutdown_token(),
+            };
+            cluster
+                .start(parts)
+                .await
+                .map_err(|error| StartError::Cluster(error.to_string()))?;
+        }
         let resumed = lobby::resume_games(&state).await?;
         if resumed > 0 {
             tracing::info!(games = resumed, "resumed the games that were being played");
@@ -590,6 +630,11 @@ impl Server {
         // Everything the rooms gave the journal before stopping is stored
         // once an empty commit comes back (the journal answers in order).
         shared.journal.commit(Vec::new()).await;
+        // Only then may the other nodes of a cluster take the rooms over,
+        // from what is stored.
+        if let Some(cluster) = &shared.cluster {
+            cluster.leave().await;
+        }
         if shared.journal.is_degraded() {
             tracing::error!("stopping while the store is unavailable: held game writes are lost");
         }

@@ -45,6 +45,10 @@ pub enum CloseReason {
     ProtocolError,
     /// It sent a text frame that is not UTF-8.
     NotUtf8,
+    /// The room it was in is moving to another node of the cluster (its
+    /// node stopped or died): the client reconnects and resyncs, and finds
+    /// the room where it opened again.
+    RoomMoved,
 }
 
 impl CloseReason {
@@ -60,6 +64,7 @@ impl CloseReason {
             CloseReason::SessionEnded => 4004,
             CloseReason::ProtocolError => 1002,
             CloseReason::NotUtf8 => 1007,
+            CloseReason::RoomMoved => 1012,
         }
     }
 
@@ -74,7 +79,28 @@ impl CloseReason {
             CloseReason::SessionEnded => "session ended",
             CloseReason::ProtocolError => "WebSocket protocol error",
             CloseReason::NotUtf8 => "text frame is not UTF-8",
+            CloseReason::RoomMoved => "the room moved to another server; reconnect and resync",
         }
+    }
+
+    /// The reason a close code stands for, as another node of the cluster
+    /// sends it.
+    pub fn from_code(code: u16) -> Option<CloseReason> {
+        use CloseReason::*;
+        [
+            TooSlow,
+            Replaced,
+            Shutdown,
+            MessageTooBig,
+            Unresponsive,
+            NoHello,
+            SessionEnded,
+            ProtocolError,
+            NotUtf8,
+            RoomMoved,
+        ]
+        .into_iter()
+        .find(|reason| reason.code() == code)
     }
 }
 

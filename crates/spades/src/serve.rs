@@ -115,6 +115,15 @@ pub struct Args {
     /// random seeds]
     #[arg(long, env = "SPADES_SEED")]
     seed: Option<u64>,
+    /// A NATS server with JetStream (nats://HOST:PORT) through which this
+    /// server joins the others that share its Postgres --database, as one
+    /// service. [default: runs alone]
+    #[arg(long = "nats", env = "SPADES_NATS_URL")]
+    nats_url: Option<String>,
+    /// This node's name in a cluster: letters, digits, '-' and '_'.
+    /// [default: a fresh name at each start]
+    #[arg(long, env = "SPADES_NODE")]
+    node: Option<String>,
 }
 
 fn seconds(text: &str) -> Result<f64, String> {
@@ -172,6 +181,8 @@ impl Args {
             queue_rating_gap: self.queue_rating_gap.max(0.0),
             queue_gap_growth: self.queue_gap_growth.max(0.0),
             admin: self.admin.clone(),
+            nats_url: self.nats_url.clone(),
+            node: self.node.clone(),
         }
     }
 }

@@ -1059,6 +1059,20 @@ impl Store {
         Ok(games)
     }
 
+    /// The game being played in room `code`, if there is one.
+    pub async fn unfinished_game_in_room(&self, code: &str) -> Result<Option<StoredGame>> {
+        let sql = concat!(
+            "SELECT ",
+            game_columns!(),
+            " FROM games WHERE status = 'playing' AND room = $1 ORDER BY started_at DESC LIMIT 1"
+        );
+        let summary = on_pool!(self, pool => sqlx::query_as::<_, GameSummary>(sql).bind(code).fetch_optional(pool).await?);
+        match summary {
+            Some(summary) => Ok(Some(self.stored_game(summary).await?)),
+            None => Ok(None),
+        }
+    }
+
     /// Everything stored about one game.
     pub async fn game(&self, id: Uuid) -> Result<Option<StoredGame>> {
         let sql = concat!("SELECT ", game_columns!(), " FROM games WHERE id = $1");

@@ -441,13 +441,21 @@ impl Session {
             // bound only matters for a connection stuck in its goodbyes.
             let _ = tokio::time::timeout(REPLACE_WAIT, previous.has_departed()).await;
         }
-        let room = self
+        let mut room = self
             .state
             .lobby()
             .seated_room(player.id.clone())
             .await
             .ok()
             .flatten();
+        if let Some(cluster) = self.state.cluster() {
+            // A hello here replaces the player's connection on any other
+            // node, and his seat may be in a room of another node.
+            cluster.announce_hello(&player.id, self.outbox.id()).await;
+            if room.is_none() {
+                room = cluster.seated_room(&player.id).await;
+            }
+        }
         self.send(&ServerMessage::Welcome {
             id,
             version: PROTOCOL_VERSION,
@@ -508,8 +516,36 @@ impl Session {
     async fn find_and_enter(&mut self, id: MessageId, code: &str, last_seq: Option<u64>) {
         match self.state.lobby().find(code).await {
             Ok(Some(room)) => self.enter(room, id, last_seq).await,
-            Ok(None) => self.send_error(Some(id), ErrorCode::RoomNotFound, format!("no room {code:?}")),
+            Ok(None) => match self.find_elsewhere(code).await {
+                Ok(room) => self.enter(room, id, last_seq).await,
+                Err((code, message)) => self.send_error(Some(id), code, message),
+            },
             Err(_) => self.shutting_down(id),
+        }
+    }
+
+    /// A room that another node of the cluster owns, reached through this
+    /// connection.
+    async fn find_elsewhere(&self, code: &str) -> Result<RoomHandle, (ErrorCode, String)> {
+        let not_found = || (ErrorCode::RoomNotFound, format!("no room {code:?}"));
+        let Some(cluster) = self.state.cluster() else {
+            return Err(not_found());
+        };
+        let code = code.trim().to_ascii_uppercase();
+        match cluster.locate(&code).await {
+            Some((owner, true)) if owner != *cluster.node() => {
+                let remote = crate::cluster::RemoteRoom::new(cluster.clone(), owner, self.outbox.id());
+                Ok(RoomHandle::remote(code.into(), remote))
+            }
+            // Its node is gone, and another takes the room over within
+            // seconds, from what is stored.
+            Some((_, false)) => Err((
+                ErrorCode::ServerBusy,
+                "that room's server is gone; the room opens again on another within seconds: \
+                 try again"
+                    .into(),
+            )),
+            _ => Err(not_found()),
         }
     }
 

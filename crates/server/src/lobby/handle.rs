@@ -99,6 +99,8 @@ pub struct TournamentTable {
 #[derive(Clone, Debug)]
 pub struct LobbyHandle {
     pub(super) requests: mpsc::Sender<LobbyRequest>,
+    /// Where rooms, and the cluster, report to the lobby.
+    pub(super) notes: mpsc::UnboundedSender<room::LobbyNote>,
 }
 
 /// The lobby stopped; only during shutdown.
@@ -139,6 +141,11 @@ impl LobbyHandle {
             bots,
         };
         self.ask(|reply| LobbyRequest::Create { room, reply }).await?
+    }
+
+    /// Where the cluster tells the lobby of the other nodes' rooms.
+    pub fn notes(&self) -> mpsc::UnboundedSender<room::LobbyNote> {
+        self.notes.clone()
     }
 
     pub async fn find(&self, code: &str) -> Result<Option<RoomHandle>, LobbyGone> {

@@ -20,6 +20,7 @@ use spades_protocol::ws::RoomSummary;
 use spades_store::Store;
 use tokio::sync::mpsc;
 
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::identity::PlayerRef;
 use crate::journal::Journal;
@@ -58,6 +59,11 @@ struct Lobby {
     queued: HashMap<Arc<str>, Outbox>,
     tournaments: mpsc::UnboundedSender<room::TableNote>,
     metrics: Arc<Metrics>,
+    /// The cluster this node belongs to, if any: it hears of this node's
+    /// rooms and seats, and tells of the others' public rooms.
+    cluster: Option<Cluster>,
+    /// The other nodes' public rooms.
+    elsewhere: HashMap<Arc<str>, RoomSummary>,
 }
 
 /// How often the queue is looked at for tables, besides whenever someone
@@ -73,6 +79,7 @@ pub fn spawn(
     lifecycle: Arc<Lifecycle>,
     tournaments: mpsc::UnboundedSender<room::TableNote>,
     metrics: Arc<Metrics>,
+    cluster: Option<Cluster>,
 ) -> LobbyHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
     let (notes, mut note_rx) = mpsc::unbounded_channel();
@@ -95,6 +102,12 @@ pub fn spawn(
         queued: HashMap::new(),
         tournaments,
         metrics,
+        cluster,
+        elsewhere: HashMap::new(),
+    };
+    let handle = LobbyHandle {
+        requests,
+        notes: lobby.notes.clone(),
     };
     tokio::spawn(async move {
         let mut matching = tokio::time::interval(MATCH_INTERVAL);
@@ -113,7 +126,7 @@ pub fn spawn(
             }
         }
     });
-    LobbyHandle { requests }
+    handle
 }
 
 impl Lobby {
@@ -170,28 +183,63 @@ impl Lobby {
 
 /// Reopens a room for every game the store says was being played, before
 /// the server takes connections. Returns how many were resumed.
+///
+/// A node of a cluster reopens only the games whose rooms no node holds:
+/// the others' go on where they are, and those of a node that died are
+/// taken over once the cluster sees it gone.
 pub async fn resume_games(state: &crate::AppState) -> Result<usize, spades_store::StoreError> {
-    let store = state.store();
     let mut resumed = 0;
-    for stored in store.unfinished_games().await? {
-        let id = stored.summary.id;
-        let owner_name = store
-            .account(stored.owner)
-            .await?
-            .map(|account| account.name)
-            .unwrap_or_default();
-        let owner = PlayerRef::new(stored.owner, &owner_name);
-        match room::Resumed::from_store(stored, owner) {
-            Ok((settings, game)) => {
-                if state.lobby().resume(settings, game).await.is_err() {
-                    break;
-                }
-                resumed += 1;
-            }
-            Err(error) => {
-                tracing::error!(game = %id, %error, "cannot resume a stored game; it stays unfinished")
-            }
+    for stored in state.store().unfinished_games().await? {
+        if let Some(cluster) = state.cluster()
+            && !cluster.claim(&stored.summary.room, None).await
+        {
+            continue;
+        }
+        match resume(state, stored).await? {
+            Resumption::Opened => resumed += 1,
+            Resumption::Unreadable => {}
+            Resumption::Stopping => break,
         }
     }
     Ok(resumed)
+}
+
+/// Reopens the game being played in room `code`, if the store has one;
+/// returns whether it did.
+pub async fn resume_room(state: &crate::AppState, code: &str) -> Result<bool, spades_store::StoreError> {
+    let Some(stored) = state.store().unfinished_game_in_room(code).await? else {
+        return Ok(false);
+    };
+    Ok(matches!(resume(state, stored).await?, Resumption::Opened))
+}
+
+enum Resumption {
+    Opened,
+    /// The stored rules or actions do not make a game; it stays unfinished.
+    Unreadable,
+    Stopping,
+}
+
+async fn resume(
+    state: &crate::AppState,
+    stored: spades_store::StoredGame,
+) -> Result<Resumption, spades_store::StoreError> {
+    let id = stored.summary.id;
+    let owner_name = state
+        .store()
+        .account(stored.owner)
+        .await?
+        .map(|account| account.name)
+        .unwrap_or_default();
+    let owner = PlayerRef::new(stored.owner, &owner_name);
+    match room::Resumed::from_store(stored, owner) {
+        Ok((settings, game)) => match state.lobby().resume(settings, game).await {
+            Ok(()) => Ok(Resumption::Opened),
+            Err(_) => Ok(Resumption::Stopping),
+        },
+        Err(error) => {
+            tracing::error!(game = %id, %error, "cannot resume a stored game; it stays unfinished");
+            Ok(Resumption::Unreadable)
+        }
+    }
 }

@@ -13,6 +13,7 @@ use spades_store::TableLink;
 use super::handle::{NewRoom, TournamentTable};
 use super::room_code::new_code;
 use super::{Lobby, OpenRoom};
+use crate::cluster::RegistryNote;
 use crate::identity::PlayerRef;
 use crate::room::{self, LobbyNote, RoomHandle};
 use crate::unavailable::Unavailable;
@@ -60,7 +61,8 @@ impl Lobby {
     }
 
     pub(super) fn list_public_rooms(&self) -> Vec<RoomSummary> {
-        public_list(self.rooms.values().map(|open| &open.summary))
+        let here = self.rooms.values().map(|open| &open.summary);
+        public_list(here.chain(self.elsewhere.values()))
     }
 
     /// The code of the room where `player` holds a seat, if any.
@@ -72,7 +74,11 @@ impl Lobby {
     pub(super) fn unused_code(&self, private: bool) -> Arc<str> {
         loop {
             let code = new_code(private);
-            if !self.rooms.contains_key(code.as_str()) {
+            let elsewhere = self
+                .cluster
+                .as_ref()
+                .is_some_and(|cluster| cluster.is_code_taken(&code));
+            if !self.rooms.contains_key(code.as_str()) && !elsewhere {
                 return code.into();
             }
         }
@@ -112,7 +118,7 @@ impl Lobby {
             .cloned()
             .unwrap_or_else(|| players[0].clone());
         for player in players.iter().filter(|player| player.bot.is_none()) {
-            self.seated.insert(player.id.clone(), code.clone());
+            self.seat(player.id.clone(), code.clone());
         }
         let settings = room::Settings {
             code,
@@ -131,7 +137,9 @@ impl Lobby {
     pub(super) fn resume_room(&mut self, settings: room::Settings, game: Box<room::Resumed>) {
         let code = settings.code.clone();
         for player in game.players() {
-            self.seated.insert(player.id.clone(), code.clone());
+            if player.bot.is_none() {
+                self.seat(player.id.clone(), code.clone());
+            }
         }
         self.open_room(settings, room::Opening::Resumed(game));
         let summary = self.rooms[&code].summary.clone();
@@ -142,6 +150,9 @@ impl Lobby {
     fn open_room(&mut self, settings: room::Settings, opening: room::Opening) -> RoomHandle {
         let code = settings.code.clone();
         let (handle, summary) = room::spawn(settings, self.context(), opening);
+        self.register(&summary);
+        // A room taken over from a node that is gone is this node's now.
+        self.elsewhere.remove(&code);
         let open = OpenRoom {
             handle: handle.clone(),
             summary,
@@ -168,6 +179,7 @@ impl Lobby {
         match note {
             LobbyNote::Changed { summary } => {
                 self.publish(&summary);
+                self.register(&summary);
                 if let Some(open) = self.rooms.get_mut(summary.room.as_str()) {
                     open.summary = *summary;
                 }
@@ -181,15 +193,47 @@ impl Lobby {
                     });
                 }
                 self.seated.retain(|_, room| *room != code);
+                self.tell_cluster(|| RegistryNote::Closed { code });
             }
-            LobbyNote::Seated { player, code } => {
-                self.seated.insert(player, code);
-            }
+            LobbyNote::Seated { player, code } => self.seat(player, code),
             LobbyNote::Unseated { player, code } => {
                 if self.seated.get(&player) == Some(&code) {
                     self.seated.remove(&player);
                 }
+                self.tell_cluster(|| RegistryNote::Unseated { player, code });
             }
+            LobbyNote::Elsewhere { summary } => {
+                self.publish(&summary);
+                self.elsewhere.insert(summary.room.as_str().into(), *summary);
+            }
+            LobbyNote::GoneElsewhere { code } => {
+                if self.elsewhere.remove(&code).is_some() {
+                    self.broadcast(&ServerMessage::LobbyRoomClosed {
+                        room: code.to_string(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Records where a player is seated, here and in the cluster.
+    fn seat(&mut self, player: Arc<str>, code: Arc<str>) {
+        self.seated.insert(player.clone(), code.clone());
+        self.tell_cluster(|| RegistryNote::Seated { player, code });
+    }
+
+    /// Tells the cluster's registry how one of this node's rooms looks
+    /// now (a private room's look stays here).
+    fn register(&self, summary: &RoomSummary) {
+        self.tell_cluster(|| RegistryNote::Room {
+            code: summary.room.as_str().into(),
+            summary: (!summary.private).then(|| summary.clone()),
+        });
+    }
+
+    fn tell_cluster(&self, note: impl FnOnce() -> RegistryNote) {
+        if let Some(cluster) = &self.cluster {
+            cluster.note(note());
         }
     }
 

@@ -138,13 +138,32 @@ pub enum RoomRequest {
     },
 }
 
-/// What rooms tell the lobby.
+/// What rooms (and, in a cluster, the registry of the other nodes'
+/// rooms) tell the lobby.
 #[derive(Debug)]
 pub enum LobbyNote {
-    Changed { summary: Box<RoomSummary> },
-    Closed { code: Arc<str> },
-    Seated { player: Arc<str>, code: Arc<str> },
-    Unseated { player: Arc<str>, code: Arc<str> },
+    Changed {
+        summary: Box<RoomSummary>,
+    },
+    Closed {
+        code: Arc<str>,
+    },
+    Seated {
+        player: Arc<str>,
+        code: Arc<str>,
+    },
+    Unseated {
+        player: Arc<str>,
+        code: Arc<str>,
+    },
+    /// A public room of another node opened or changed.
+    Elsewhere {
+        summary: Box<RoomSummary>,
+    },
+    /// A room of another node closed or became private.
+    GoneElsewhere {
+        code: Arc<str>,
+    },
 }
 
 /// What a tournament table tells the tournament, once the write behind it
@@ -162,7 +181,17 @@ pub enum TableNote {
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
     code: Arc<str>,
-    requests: mpsc::Sender<RoomRequest>,
+    route: Route,
+}
+
+/// How requests reach the room.
+#[derive(Clone, Debug)]
+enum Route {
+    /// Its task runs on this node.
+    Local(mpsc::Sender<RoomRequest>),
+    /// Another node of the cluster runs it, for one connection of this
+    /// node.
+    Remote(crate::cluster::RemoteRoom),
 }
 
 /// The room has closed.
@@ -174,8 +203,20 @@ impl RoomHandle {
         &self.code
     }
 
+    /// The handle through which `connection` reaches a room that another
+    /// node owns.
+    pub fn remote(code: Arc<str>, remote: crate::cluster::RemoteRoom) -> RoomHandle {
+        RoomHandle {
+            code,
+            route: Route::Remote(remote),
+        }
+    }
+
     pub async fn send(&self, request: RoomRequest) -> Result<(), RoomGone> {
-        self.requests.send(request).await.map_err(|_| RoomGone)
+        match &self.route {
+            Route::Local(requests) => requests.send(request).await.map_err(|_| RoomGone),
+            Route::Remote(remote) => remote.send(&self.code, request).await,
+        }
     }
 
     /// Takes the player out of the room and waits until the room has let
@@ -186,6 +227,9 @@ impl RoomHandle {
     /// while the store is down; the wait is bounded so that the connection
     /// is not held for the length of an outage.
     pub async fn leave(&self, player: Arc<str>) -> Result<(), RoomGone> {
+        if let Route::Remote(remote) = &self.route {
+            return remote.leave(&self.code, &player).await;
+        }
         let (left, done) = oneshot::channel();
         self.send(RoomRequest::Leave { player, left }).await?;
         match tokio::time::timeout(LEAVE_WAIT, done).await {
@@ -221,7 +265,7 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
     let (thoughts, thought_rx) = mpsc::unbounded_channel();
     let handle = RoomHandle {
         code: settings.code.clone(),
-        requests,
+        route: Route::Local(requests),
     };
     let summary = opening_summary(&settings, &opening);
     let room = Room {

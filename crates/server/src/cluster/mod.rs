@@ -1,0 +1,349 @@
+//! Several servers as one service: the nodes of a cluster share a Postgres
+//! store and a NATS server with JetStream, through which they know each
+//! other, find each other's rooms and pass a player's requests and a
+//! room's messages between the node of the connection and the room's.
+//!
+//! What lives where (ARCHITECTURE.md has the whole design):
+//! - bucket `spades_nodes`: each node's heartbeat and load, written every
+//!   [`HEARTBEAT`]; a node not heard from for [`NODE_TIMEOUT`] is dead;
+//! - bucket `spades_rooms`: each open room's owner (the node whose task
+//!   runs it) and, for a public room, its lobby summary;
+//! - bucket `spades_seats`: the room where each player holds a seat;
+//! - subject `spades.node.<node>.rooms`: requests for the rooms of a node,
+//!   from connections on other nodes (`owner.rs`);
+//! - subject `spades.node.<node>.out.<connection>`: a room's messages for
+//!   a connection of another node (`relay.rs`);
+//! - subject `spades.hello.<player>`: a player said hello somewhere, so
+//!   that his connection on any other node is replaced.
+//!
+//! This file holds the node's handle, joining and the heartbeat;
+//! `directory.rs` the rooms' and seats' registry and the takeover of a dead
+//! node's rooms; `wire.rs` what travels between nodes.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_nats::jetstream::{self, kv};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use crate::outbox::{ConnectionId, Outbox};
+
+mod directory;
+mod owner;
+mod relay;
+mod wire;
+
+pub use directory::RegistryNote;
+pub use relay::RemoteRoom;
+
+/// How often a node writes its heartbeat.
+pub const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// How long a node may go unheard before the others take it for dead and
+/// take its rooms over. A few heartbeats, so that one late write is not a
+/// death.
+pub const NODE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// How long the rooms and seats buckets keep an entry that is not written
+/// again: live entries are written every 30 seconds, and the markers that
+/// closed rooms leave behind go after this.
+pub const ENTRY_LIFE: Duration = Duration::from_secs(120);
+
+const NODES_BUCKET: &str = "spades_nodes";
+const ROOMS_BUCKET: &str = "spades_rooms";
+const SEATS_BUCKET: &str = "spades_seats";
+
+/// Whether `name` can name a node: it becomes part of NATS subjects and
+/// bucket keys, so it is kept to letters, digits, `-` and `_`.
+pub fn is_node_name(name: &str) -> bool {
+    (1..=32).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Why the node could not join its cluster.
+#[derive(Debug, thiserror::Error)]
+pub enum JoinError {
+    #[error("cannot reach NATS at {url}: {reason}")]
+    Connect { url: String, reason: String },
+    #[error("NATS JetStream refused the bucket {bucket}: {reason}")]
+    Bucket { bucket: &'static str, reason: String },
+    #[error("NATS refused a subscription: {0}")]
+    Subscribe(String),
+}
+
+/// A node's handle on its cluster. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Cluster {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    node: Arc<str>,
+    client: async_nats::Client,
+    nodes: kv::Store,
+    rooms: kv::Store,
+    seats: kv::Store,
+    /// When each node was last heard from, by this node's clock.
+    heard: Mutex<HashMap<Arc<str>, Instant>>,
+    /// When this node started watching the others: before a full
+    /// [`NODE_TIMEOUT`] has passed, it cannot tell a dead node from one it
+    /// has not heard yet.
+    watching_since: Instant,
+    /// Every open room of the cluster, as the rooms bucket says.
+    directory: Mutex<HashMap<Arc<str>, directory::RoomEntry>>,
+    /// This node's writes to the buckets, applied in order by one task.
+    registry: mpsc::UnboundedSender<directory::Registry>,
+    registry_rx: Mutex<Option<mpsc::UnboundedReceiver<directory::Registry>>>,
+    /// This node's connections that are in a room of another node: where
+    /// the room's messages for each go, and which node owns the room.
+    relays: Mutex<HashMap<ConnectionId, (Outbox, Arc<str>)>>,
+    /// The seats this node's rooms gave, as written to the seats bucket.
+    my_seats: Mutex<HashMap<Arc<str>, Arc<str>>>,
+    /// The connections of other nodes in this node's rooms.
+    served: Mutex<HashMap<owner::ServedKey, owner::Served>>,
+    /// Numbers for the connections that rooms of this node see for
+    /// players connected elsewhere; above every local connection's number.
+    next_remote: AtomicU64,
+}
+
+/// What a node reports of itself in its heartbeat.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
+pub struct Load {
+    pub connections: usize,
+    pub rooms: usize,
+}
+
+impl Cluster {
+    /// Connects to NATS and opens (or creates) the cluster's buckets.
+    pub async fn join(url: &str, node: Option<&str>) -> Result<Cluster, JoinError> {
+        let node: Arc<str> = match node {
+            Some(node) => node.into(),
+            None => uuid::Uuid::new_v4().simple().to_string()[..12].into(),
+        };
+        let client = async_nats::ConnectOptions::new()
+            .name(format!("spades node {node}"))
+            // Room messages are small and frequent: a larger buffer would
+            // only hold more of them back when the server is slow.
+            .client_capacity(65_536)
+            .connect(url)
+            .await
+            .map_err(|error| JoinError::Connect {
+                url: url.to_string(),
+                reason: error.to_string(),
+            })?;
+        let jetstream = jetstream::new(client.clone());
+        let nodes = bucket(&jetstream, NODES_BUCKET, Duration::from_secs(60)).await?;
+        let rooms = bucket(&jetstream, ROOMS_BUCKET, ENTRY_LIFE).await?;
+        let seats = bucket(&jetstream, SEATS_BUCKET, ENTRY_LIFE).await?;
+        let (registry, registry_rx) = mpsc::unbounded_channel();
+        tracing::info!(%node, "joined the cluster");
+        Ok(Cluster {
+            inner: Arc::new(Inner {
+                node,
+                client,
+                nodes,
+                rooms,
+                seats,
+                heard: Mutex::new(HashMap::new()),
+                watching_since: Instant::now(),
+                directory: Mutex::new(HashMap::new()),
+                registry,
+                registry_rx: Mutex::new(Some(registry_rx)),
+                relays: Mutex::new(HashMap::new()),
+                served: Mutex::new(HashMap::new()),
+                my_seats: Mutex::new(HashMap::new()),
+                next_remote: AtomicU64::new(1 << 62),
+            }),
+        })
+    }
+
+    /// This node's name.
+    pub fn node(&self) -> &Arc<str> {
+        &self.inner.node
+    }
+
+    /// A number for the connection through which a room of this node
+    /// serves a player connected to another node.
+    fn remote_connection_id(&self) -> ConnectionId {
+        self.inner.next_remote.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Whether `node` is alive: this node itself, or one heard from within
+    /// [`NODE_TIMEOUT`]. A node not heard from at all counts as alive
+    /// until this node has watched for that long.
+    pub fn is_alive(&self, node: &str) -> bool {
+        if node == &*self.inner.node {
+            return true;
+        }
+        let now = Instant::now();
+        match lock(&self.inner.heard).get(node) {
+            Some(heard) => now.duration_since(*heard) < NODE_TIMEOUT,
+            None => now.duration_since(self.inner.watching_since) < NODE_TIMEOUT,
+        }
+    }
+
+    /// Starts the node's tasks: the heartbeat, the watches on the other
+    /// nodes and the rooms, the registry's writer, and the subscriptions
+    /// for requests to this node's rooms, messages for its connections and
+    /// players' hellos. They stop when `stop` is cancelled.
+    pub async fn start(&self, parts: Parts) -> Result<(), JoinError> {
+        let subscribe = |subject: String| {
+            let client = self.inner.client.clone();
+            async move {
+                client
+                    .subscribe(subject)
+                    .await
+                    .map_err(|error| JoinError::Subscribe(error.to_string()))
+            }
+        };
+        let node = &self.inner.node;
+        let requests = subscribe(format!("spades.node.{node}.rooms")).await?;
+        let outgoing = subscribe(format!("spades.node.{node}.out.*")).await?;
+        let hellos = subscribe("spades.hello.*".to_string()).await?;
+        let registry = lock(&self.inner.registry_rx).take();
+        let stop = parts.stop.clone();
+        tokio::spawn(self.clone().heartbeat(parts.load.clone(), stop.clone()));
+        tokio::spawn(self.clone().watch_nodes(stop.clone()));
+        tokio::spawn(self.clone().watch_rooms(parts.lobby_notes.clone(), stop.clone()));
+        if let Some(registry) = registry {
+            tokio::spawn(self.clone().write_registry(registry));
+        }
+        tokio::spawn(self.clone().serve_rooms(requests, parts.clone()));
+        tokio::spawn(self.clone().relay_in(outgoing, stop.clone()));
+        tokio::spawn(self.clone().replace_elsewhere(hellos, parts.clone()));
+        tokio::spawn(self.clone().take_over(parts));
+        Ok(())
+    }
+
+    /// Writes this node's heartbeat until the node stops, then removes it,
+    /// so that the others take its rooms over at once rather than after
+    /// [`NODE_TIMEOUT`].
+    async fn heartbeat(self, load: Arc<dyn Fn() -> Load + Send + Sync>, stop: CancellationToken) {
+        let mut beat = tokio::time::interval(HEARTBEAT);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                () = stop.cancelled() => break,
+                _ = beat.tick() => {}
+            }
+            let body = serde_json::to_vec(&load()).unwrap_or_default();
+            if let Err(error) = self.inner.nodes.put(&*self.inner.node, body.into()).await {
+                tracing::warn!(%error, "cannot write the node's heartbeat");
+            }
+        }
+    }
+
+    /// Says this node is leaving: the others take its rooms over at once.
+    pub async fn leave(&self) {
+        if let Err(error) = self.inner.nodes.delete(&*self.inner.node).await {
+            tracing::warn!(%error, "cannot remove the node's heartbeat");
+        }
+        let _ = self.inner.client.flush().await;
+    }
+
+    /// Follows the other nodes' heartbeats.
+    async fn watch_nodes(self, stop: CancellationToken) {
+        use futures_util::StreamExt;
+        let mut watch = match self.inner.nodes.watch_with_history(">").await {
+            Ok(watch) => watch,
+            Err(error) => {
+                tracing::error!(%error, "cannot watch the cluster's nodes");
+                return;
+            }
+        };
+        loop {
+            let entry = tokio::select! {
+                () = stop.cancelled() => return,
+                entry = watch.next() => entry,
+            };
+            let Some(Ok(entry)) = entry else {
+                tracing::error!("the watch on the cluster's nodes ended");
+                return;
+            };
+            let node: Arc<str> = entry.key.as_str().into();
+            let mut heard = lock(&self.inner.heard);
+            match entry.operation {
+                kv::Operation::Put => {
+                    heard.insert(node, Instant::now());
+                }
+                // A node that left says so: it is dead from now on.
+                kv::Operation::Delete | kv::Operation::Purge => {
+                    let long_ago = Instant::now().checked_sub(NODE_TIMEOUT);
+                    heard.insert(node, long_ago.unwrap_or(self.inner.watching_since));
+                }
+            }
+        }
+    }
+}
+
+/// What the cluster's tasks need of the rest of the server.
+#[derive(Clone)]
+pub struct Parts {
+    /// The server: its lobby, its connections, its store.
+    pub state: crate::AppState,
+    /// Where the lobby hears of the other nodes' rooms.
+    pub lobby_notes: mpsc::UnboundedSender<crate::room::LobbyNote>,
+    /// Reads this node's load for its heartbeat.
+    pub load: Arc<dyn Fn() -> Load + Send + Sync>,
+    pub stop: CancellationToken,
+}
+
+impl std::fmt::Debug for Parts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parts").finish_non_exhaustive()
+    }
+}
+
+/// Opens a bucket, creating it if it does not exist yet. Every node asks
+/// for the same settings, so whichever creates it, it is the same bucket.
+///
+/// The bucket's stream is made here, with the settings a key-value bucket
+/// has, rather than by the client's `create_key_value`: that first reads
+/// the account's limits, in a form that NATS servers before 2.10 do not
+/// send.
+async fn bucket(
+    jetstream: &jetstream::Context,
+    name: &'static str,
+    max_age: Duration,
+) -> Result<kv::Store, JoinError> {
+    let refused = |error: &dyn std::fmt::Display| JoinError::Bucket {
+        bucket: name,
+        reason: error.to_string(),
+    };
+    if let Ok(store) = jetstream.get_key_value(name).await {
+        return Ok(store);
+    }
+    let created = jetstream
+        .get_or_create_stream(jetstream::stream::Config {
+            name: format!("KV_{name}"),
+            subjects: vec![format!("$KV.{name}.>")],
+            max_messages_per_subject: 1,
+            max_age,
+            discard: jetstream::stream::DiscardPolicy::New,
+            allow_rollup: true,
+            deny_delete: true,
+            allow_direct: true,
+            storage: jetstream::stream::StorageType::File,
+            num_replicas: 1,
+            ..Default::default()
+        })
+        .await;
+    created.map_err(|error| refused(&error))?;
+    jetstream
+        .get_key_value(name)
+        .await
+        .map_err(|error| refused(&error))
+}
+
+/// Locks a map of the cluster's state. Each lock is held for one map
+/// operation, so a panic elsewhere cannot have left one half changed.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -1,0 +1,426 @@
+//! Several servers as one service: three `spades` processes on one
+//! Postgres database and a NATS server of the test's own, with players
+//! spread over them.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use spades_client::{Client, ClientError};
+use spades_protocol::ws::{ClientMessage, ErrorCode, RulesSpec, ServerMessage};
+use spades_store::Store;
+use tokio::time::Instant;
+
+use crate::durability::{ServerProcess, check_against_replay, free_port, game_over};
+use crate::support::*;
+
+/// A NATS server with JetStream, in a folder of its own.
+struct Nats {
+    child: Child,
+    port: u16,
+    folder: PathBuf,
+}
+
+impl Nats {
+    /// Starts one, or says why it cannot (outside CI only).
+    async fn start() -> Option<Nats> {
+        let binary = [
+            "/usr/sbin/nats-server",
+            "/usr/bin/nats-server",
+            "/usr/local/bin/nats-server",
+        ]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|path| path.exists());
+        let Some(binary) = binary else {
+            assert!(!required(), "CI: nats-server is not installed");
+            eprintln!("no nats-server: the cluster tests are skipped");
+            return None;
+        };
+        let port = free_port();
+        let folder = std::env::temp_dir().join(format!("spades-nats-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let child = Command::new(binary)
+            .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+            .arg(&folder)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nats-server starts");
+        let nats = Nats { child, port, folder };
+        for _ in 0..200 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+                return Some(nats);
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("nats-server did not come up");
+    }
+
+    fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for Nats {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
+}
+
+/// A fresh database on the Postgres of `DATABASE_URL`, dropped at the end.
+struct Database {
+    admin_url: String,
+    name: String,
+}
+
+impl Database {
+    async fn create() -> Option<Database> {
+        let Ok(admin_url) = std::env::var("DATABASE_URL") else {
+            assert!(!required(), "CI: DATABASE_URL is not set");
+            eprintln!("DATABASE_URL is not set: the cluster tests are skipped");
+            return None;
+        };
+        let admin = Store::open(&admin_url).await.expect("Postgres at DATABASE_URL");
+        let name = format!("spades_cluster_{}_{}", std::process::id(), free_port());
+        admin.create_database(&name).await.expect("creates a database");
+        admin.close().await;
+        Some(Database { admin_url, name })
+    }
+
+    fn url(&self) -> String {
+        let base = self.admin_url.split('?').next().unwrap_or(&self.admin_url);
+        let server = &base[..base.rfind('/').expect("a database in the URL")];
+        format!("{server}/{}", self.name)
+    }
+}
+
+impl Drop for Database {
+    fn drop(&mut self) {
+        let (url, name) = (self.admin_url.clone(), self.name.clone());
+        // Dropped outside the test's runtime, which may be ending.
+        let _ = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                if let Ok(admin) = Store::open(&url).await {
+                    let _ = admin.drop_database(&name).await;
+                    admin.close().await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+/// Nodes of one cluster.
+struct TestCluster {
+    nodes: Vec<Option<ServerProcess>>,
+    database: Database,
+    nats: Nats,
+}
+
+impl TestCluster {
+    /// Starts `count` nodes, named `a`, `b`, `c`..., or `None` where the
+    /// machine lacks NATS or Postgres (outside CI only).
+    async fn start(count: usize) -> Option<TestCluster> {
+        let nats = Nats::start().await?;
+        let database = Database::create().await?;
+        let mut cluster = TestCluster {
+            nodes: Vec::new(),
+            database,
+            nats,
+        };
+        for i in 0..count {
+            let node = cluster.start_node(i).await;
+            cluster.nodes.push(Some(node));
+        }
+        Some(cluster)
+    }
+
+    async fn start_node(&self, i: usize) -> ServerProcess {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
+        command
+            .env("SPADES_NATS_URL", self.nats.url())
+            .env("SPADES_NODE", node_name(i));
+        ServerProcess::start_with(command, &self.database.url(), free_port()).await
+    }
+
+    fn url(&self, i: usize) -> String {
+        self.nodes[i].as_ref().expect("a running node").url()
+    }
+
+    fn node(&self, i: usize) -> &ServerProcess {
+        self.nodes[i].as_ref().expect("a running node")
+    }
+}
+
+fn node_name(i: usize) -> String {
+    ((b'a' + i as u8) as char).to_string()
+}
+
+fn is_lobby_room(message: &ServerMessage, code: &str) -> bool {
+    matches!(message, ServerMessage::LobbyRoom { room } if room.room == code)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_opened_on_one_node_is_in_every_nodes_lobby_within_a_second() {
+    let Some(cluster) = TestCluster::start(3).await else {
+        return;
+    };
+    let mut watcher = Player::connect(&cluster.url(2), "Watcher").await;
+    watcher
+        .request(|id| ClientMessage::WatchLobby { id })
+        .await
+        .unwrap();
+    let mut owner = Player::connect(&cluster.url(0), "Owner").await;
+    let opened = Instant::now();
+    let code = owner.create_room(RulesSpec::default(), false).await;
+    watcher
+        .wait_for(Duration::from_secs(1), |m| is_lobby_room(m, &code))
+        .await;
+    eprintln!("the room reached another node's lobby in {:?}", opened.elapsed());
+
+    for node in [1, 2] {
+        let mut lister = Player::connect(&cluster.url(node), &format!("Lister{node}")).await;
+        let reply = lister
+            .request(|id| ClientMessage::ListRooms { id })
+            .await
+            .unwrap();
+        let ServerMessage::Rooms { rooms, .. } = reply else {
+            panic!("{reply:?}")
+        };
+        let listed = rooms
+            .iter()
+            .find(|room| room.room == code)
+            .expect("listed on every node");
+        assert_eq!(listed.seats.len(), 4);
+    }
+
+    // A private room of node b is listed nowhere, and a room that closes
+    // leaves every lobby.
+    let mut hider = Player::connect(&cluster.url(1), "Hider").await;
+    let hidden = hider.create_room(RulesSpec::default(), true).await;
+    owner.request(|id| ClientMessage::LeaveRoom { id }).await.unwrap();
+    let closed = watcher
+        .wait_for(
+            Duration::from_secs(1),
+            |m| matches!(m, ServerMessage::LobbyRoomClosed { room } if *room == code),
+        )
+        .await;
+    assert!(matches!(closed, ServerMessage::LobbyRoomClosed { .. }));
+    let seen_hidden = watcher.received.iter().any(|m| is_lobby_room(m, &hidden));
+    assert!(!seen_hidden, "a private room is never shown in a lobby");
+}
+
+/// Joins `code` through a player's node: the first join of a room that
+/// opened a moment ago on another node may race its registration.
+async fn join_anywhere(player: &mut Player, code: &str) {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let room = code.to_string();
+        match player.request(|id| ClientMessage::JoinRoom { id, room }).await {
+            Ok(ServerMessage::Snapshot { .. }) => return,
+            Err(ClientError::Refused {
+                code: ErrorCode::RoomNotFound,
+                ..
+            }) if Instant::now() < deadline => tokio::time::sleep(Duration::from_millis(50)).await,
+            other => panic!("{}: cannot join {code}: {other:?}", player.name),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_players_on_three_nodes_and_a_spectator_play_a_whole_game() {
+    let Some(cluster) = TestCluster::start(3).await else {
+        return;
+    };
+    // North on a, whose room it is; East and West on b; South on c; the
+    // spectator on c.
+    let homes = [0, 1, 2, 1];
+    let mut players = Vec::new();
+    for (name, &home) in ["North", "East", "South", "West"].iter().zip(&homes) {
+        players.push(Player::connect(&cluster.url(home), name).await);
+    }
+    let code = players[0].create_room(RulesSpec::default(), false).await;
+    for player in players.iter_mut().skip(1) {
+        join_anywhere(player, &code).await;
+    }
+    for (seat, player) in players.iter_mut().enumerate() {
+        player.sit(seat as u8).await;
+    }
+    let mut spectator = Player::connect(&cluster.url(2), "Spectator").await;
+    join_anywhere(&mut spectator, &code).await;
+    players[0].start_game().await;
+    let mut others = [spectator];
+    play_games(&mut players, &mut others, 1, GAME_DEADLINE).await;
+
+    let (winner, score) = game_over(&players[0]);
+    for player in players.iter().chain(others.iter()) {
+        assert_eq!(player.gaps, 0, "{} saw every event in order", player.name);
+        assert_eq!(game_over(player), (winner, score.clone()), "{}", player.name);
+    }
+    let spectator = &others[0];
+    assert!(spectator.table.games_over >= 1, "the spectator saw the game end");
+    check_against_replay(cluster.node(1).address, &players[1].token, winner, score).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hello_on_another_node_replaces_the_connection() {
+    let Some(cluster) = TestCluster::start(2).await else {
+        return;
+    };
+    let mut first = Player::connect(&cluster.url(0), "Traveller").await;
+    let code = first.create_room(RulesSpec::default(), false).await;
+    first.sit(0).await;
+    for seat in 1..4 {
+        first
+            .request(|id| ClientMessage::AddBot {
+                id,
+                seat: spades_engine::Seat::new(seat),
+            })
+            .await
+            .unwrap();
+    }
+    first.start_game().await;
+    let second = Player::sign_in(&cluster.url(1), "Traveller", &first.token).await;
+    assert_eq!(second.id, first.id);
+    // The game's events go on until the replaced message, which comes
+    // before the close.
+    first
+        .wait_for(Duration::from_secs(2), |m| matches!(m, ServerMessage::Replaced))
+        .await;
+    let closed = first.client.try_recv(Duration::from_secs(2)).await;
+    assert!(closed.is_err(), "the old connection is closed: {closed:?}");
+
+    // His seat follows him: a welcome on any node names the room, and
+    // he gets back into his seat through it.
+    for node in [1, 0] {
+        let mut again = Client::connect(&cluster.url(node)).await.unwrap();
+        let welcome = again.hello_again(&first.token).await.unwrap();
+        let ServerMessage::Welcome { room, .. } = welcome else {
+            panic!("{welcome:?}")
+        };
+        assert_eq!(room.as_deref(), Some(code.as_str()), "welcome on node {node}");
+        let joined = again
+            .request(|id| ClientMessage::JoinRoom {
+                id,
+                room: code.clone(),
+            })
+            .await
+            .unwrap();
+        let ServerMessage::Snapshot { state, .. } = joined else {
+            panic!("{joined:?}")
+        };
+        assert_eq!(
+            state.your_seat.map(|seat| seat.index()),
+            Some(0),
+            "back in his seat"
+        );
+    }
+}
+
+/// Brings a player back after his connection was lost, through node
+/// `home`: hello with his token, then resync, again until the room has
+/// opened on its new node or `deadline` passes.
+async fn come_back_through(player: &mut Player, url: &str, code: &str, deadline: Instant) {
+    loop {
+        let mut client = Client::connect(url).await.expect("reconnects");
+        client.continue_ids(&player.client);
+        client
+            .hello_again(&player.token)
+            .await
+            .expect("the token still works");
+        player.client = client;
+        let (room, last_seq) = (code.to_string(), player.table.last_seq);
+        match player
+            .request(|id| ClientMessage::Resync { id, room, last_seq })
+            .await
+        {
+            Ok(ServerMessage::Snapshot { .. }) => {
+                player.table.dropped();
+                return;
+            }
+            // The room's new node has not opened it yet; or this node
+            // still took the old one for alive, and closed the connection
+            // (status 1012) on learning that it is gone.
+            Err(ClientError::Refused { code: refused, .. })
+                if Instant::now() < deadline
+                    && matches!(refused, ErrorCode::ServerBusy | ErrorCode::RoomNotFound) =>
+            {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Err(ClientError::Closed) if Instant::now() < deadline => {}
+            other => panic!("{}: cannot resync into {code}: {other:?}", player.name),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_whose_node_is_killed_goes_on_on_another_within_ten_seconds() {
+    let Some(mut cluster) = TestCluster::start(3).await else {
+        return;
+    };
+    // The room is node a's; its players are on every node.
+    let homes = [0, 1, 2, 1];
+    let mut players = Vec::new();
+    for (name, &home) in ["North", "East", "South", "West"].iter().zip(&homes) {
+        players.push(Player::connect(&cluster.url(home), name).await);
+    }
+    let code = players[0].create_room(RulesSpec::default(), false).await;
+    for player in players.iter_mut().skip(1) {
+        join_anywhere(player, &code).await;
+    }
+    for (seat, player) in players.iter_mut().enumerate() {
+        player.sit(seat as u8).await;
+    }
+    players[0].start_game().await;
+    crate::durability::play_into_hand(&mut players, 1, 6).await;
+    let seen: Vec<u64> = players.iter().map(|p| p.table.last_seq).collect();
+    let events_before: Vec<usize> = players.iter().map(|p| p.received.len()).collect();
+
+    let killed = Instant::now();
+    cluster.nodes[0].take().expect("node a").kill();
+    // Every player comes back through a node that is still up.
+    let deadline = killed + Duration::from_secs(10);
+    for (i, player) in players.iter_mut().enumerate() {
+        let home = if homes[i] == 0 { 2 } else { homes[i] };
+        come_back_through(player, &cluster.url(home), &code, deadline).await;
+    }
+    eprintln!(
+        "the game was back for every player {:?} after the kill",
+        killed.elapsed()
+    );
+    assert!(killed.elapsed() < Duration::from_secs(10));
+    for (player, &before) in players.iter().zip(&seen) {
+        assert!(
+            player.table.last_seq > before,
+            "{}: seq goes on above {before}",
+            player.name
+        );
+    }
+    play_games(&mut players, &mut [], 1, GAME_DEADLINE).await;
+    let (winner, score) = game_over(&players[0]);
+    for (player, &before) in players.iter().zip(&events_before) {
+        assert!(player.received.len() > before, "{} kept what he saw", player.name);
+        assert_eq!(game_over(player), (winner, score.clone()));
+    }
+    check_against_replay(cluster.node(1).address, &players[1].token, winner, score).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_node_refuses_to_start_on_sqlite() {
+    let output = Command::new(env!("CARGO_BIN_EXE_spades"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--database"])
+        .arg(fresh_database())
+        .args(["--nats", "nats://127.0.0.1:1"])
+        .output()
+        .expect("the binary runs");
+    assert!(!output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(said.contains("Postgres"), "{said}");
+}
