@@ -424,3 +424,27 @@ async fn a_cluster_node_refuses_to_start_on_sqlite() {
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(said.contains("Postgres"), "{said}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failed_logins_on_one_node_count_on_the_others() {
+    let Some(cluster) = TestCluster::start(2).await else {
+        return;
+    };
+    let (a, b) = (
+        Api::new(cluster.node(0).address),
+        Api::new(cluster.node(1).address),
+    );
+    assert_eq!(a.register("Carol", "carol's password").await.status, 201);
+    for _ in 0..5 {
+        assert_eq!(a.login("carol", "nope nope").await.status, 401);
+    }
+    // The other node hears of each failure as it is counted.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let locked = b.login("Carol", "carol's password").await;
+    assert_eq!(
+        locked.status, 429,
+        "locked on the other node too: {}",
+        locked.body
+    );
+    assert_eq!(locked.value()["error"], "too_many_attempts");
+}

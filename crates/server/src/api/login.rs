@@ -51,6 +51,32 @@ pub(super) struct Attempt {
     at: Instant,
 }
 
+/// An attempt as the nodes of a cluster tell each other of it, so that
+/// the limits hold across nodes: counted when it is made, forgiven when
+/// it succeeds.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct SharedAttempt {
+    /// The SHA-256 of the lowercase name, as `LoginKey::Name` keeps it.
+    name: [u8; 32],
+    /// The counted part of the client's address.
+    address: Option<IpAddr>,
+    succeeded: bool,
+}
+
+impl Attempt {
+    /// The attempt as other nodes hear of it.
+    pub(super) fn shared(&self, succeeded: bool) -> Option<SharedAttempt> {
+        let LoginKey::Name(name, address) = self.name else {
+            return None;
+        };
+        Some(SharedAttempt {
+            name,
+            address,
+            succeeded,
+        })
+    }
+}
+
 impl LoginLimiter {
     /// A limit of 0 counts as 1: nobody could ever log in otherwise.
     pub fn new(per_name: usize, per_address: usize, window: Duration) -> LoginLimiter {
@@ -146,6 +172,27 @@ impl LoginLimiter {
         }
     }
 
+    /// Counts, or forgives, an attempt made on another node of the cluster.
+    pub fn heard(&self, shared: &SharedAttempt) {
+        let name = LoginKey::Name(shared.name, shared.address);
+        let address = LoginKey::Address(shared.address);
+        let mut attempts = self
+            .attempts
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if shared.succeeded {
+            attempts.remove(&name);
+            if let Some(times) = attempts.get_mut(&address) {
+                times.pop_back();
+            }
+        } else {
+            let now = Instant::now();
+            for key in [name, address] {
+                attempts.entry(key).or_default().push_back(now);
+            }
+        }
+    }
+
     /// A hash of a password nobody has, made at the server's cost (the hash
     /// carries it, so checking against it costs what checking against an
     /// account's costs).
@@ -172,6 +219,28 @@ mod tests {
                 "attempt {n} at {name} from {address:?}"
             );
         }
+    }
+
+    #[test]
+    fn attempts_heard_from_other_nodes_count_and_are_forgiven_the_same() {
+        let here = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        let there = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        for _ in 0..2 {
+            let attempt = here.attempt("Ann", HERE).unwrap();
+            there.heard(&attempt.shared(false).unwrap());
+        }
+        let third = there.attempt("ann", HERE).expect("two failures heard, one left");
+        here.heard(&third.shared(false).unwrap());
+        assert!(
+            here.attempt("Ann", HERE).is_err(),
+            "the third, made elsewhere, counts here"
+        );
+        // A success on one node forgives the name's failures on the other.
+        there.succeeded(third);
+        let forgiven = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        let attempt = forgiven.attempt("Ann", HERE).unwrap();
+        here.heard(&attempt.shared(true).unwrap());
+        assert!(here.attempt("Ann", HERE).is_ok(), "forgiven");
     }
 
     #[test]

@@ -27,7 +27,7 @@ use spades_store::Account;
 use uuid::Uuid;
 
 pub(crate) use error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, no_route, wrong_method};
-pub use login::LoginLimiter;
+pub use login::{LoginLimiter, SharedAttempt};
 pub use passwords::Passwords;
 
 use crate::AppState;
@@ -196,6 +196,9 @@ async fn login(
         )
         .retry_after(wait)
     })?;
+    if let (Some(cluster), Some(shared)) = (state.cluster(), attempt.shared(false)) {
+        cluster.share_login(&shared).await;
+    }
     let account = registered_account(&state, &body.name, &name)
         .await?
         .filter(|account| account.password_hash.is_some());
@@ -209,6 +212,9 @@ async fn login(
     let verified = state.passwords().verify(hash, body.password).await?;
     match account {
         Some(account) if verified => {
+            if let (Some(cluster), Some(shared)) = (state.cluster(), attempt.shared(true)) {
+                cluster.share_login(&shared).await;
+            }
             limiter.succeeded(attempt);
             Ok(Json(session_for(&state, account.id, &account.name).await?))
         }

@@ -14,7 +14,9 @@
 //! - subject `spades.node.<node>.out.<connection>`: a room's messages for
 //!   a connection of another node (`relay.rs`);
 //! - subject `spades.hello.<player>`: a player said hello somewhere, so
-//!   that his connection on any other node is replaced.
+//!   that his connection on any other node is replaced;
+//! - subject `spades.login.<node>`: a login attempt counted or forgiven on
+//!   that node, so that the login limits hold across nodes.
 //!
 //! This file holds the node's handle, joining and the heartbeat;
 //! `directory.rs` the rooms' and seats' registry and the takeover of a dead
@@ -207,6 +209,7 @@ impl Cluster {
         let requests = subscribe(format!("spades.node.{node}.rooms")).await?;
         let outgoing = subscribe(format!("spades.node.{node}.out.*")).await?;
         let hellos = subscribe("spades.hello.*".to_string()).await?;
+        let logins = subscribe("spades.login.*".to_string()).await?;
         let registry = lock(&self.inner.registry_rx).take();
         let stop = parts.stop.clone();
         tokio::spawn(self.clone().heartbeat(parts.load.clone(), stop.clone()));
@@ -218,6 +221,7 @@ impl Cluster {
         tokio::spawn(self.clone().serve_rooms(requests, parts.clone()));
         tokio::spawn(self.clone().relay_in(outgoing, stop.clone()));
         tokio::spawn(self.clone().replace_elsewhere(hellos, parts.clone()));
+        tokio::spawn(self.clone().hear_logins(logins, parts.clone()));
         tokio::spawn(self.clone().take_over(parts));
         Ok(())
     }
@@ -278,6 +282,37 @@ impl Cluster {
                     let long_ago = Instant::now().checked_sub(NODE_TIMEOUT);
                     heard.insert(node, long_ago.unwrap_or(self.inner.watching_since));
                 }
+            }
+        }
+    }
+}
+
+impl Cluster {
+    /// Tells the other nodes of a login attempt counted or forgiven here.
+    pub async fn share_login(&self, attempt: &crate::api::SharedAttempt) {
+        let body = serde_json::to_vec(attempt).unwrap_or_default();
+        let subject = format!("spades.login.{}", self.inner.node);
+        if let Err(error) = self.inner.client.publish(subject, body.into()).await {
+            tracing::warn!(%error, "cannot tell the cluster of a login attempt");
+        }
+    }
+
+    /// Counts the login attempts of the other nodes in this node's limiter.
+    async fn hear_logins(self, mut logins: async_nats::Subscriber, parts: Parts) {
+        use futures_util::StreamExt;
+        let own = format!("spades.login.{}", self.inner.node);
+        loop {
+            let message = tokio::select! {
+                () = parts.stop.cancelled() => return,
+                message = logins.next() => message,
+            };
+            let Some(message) = message else { return };
+            if message.subject.as_str() == own {
+                continue;
+            }
+            match serde_json::from_slice::<crate::api::SharedAttempt>(&message.payload) {
+                Ok(attempt) => parts.state.login_limiter().heard(&attempt),
+                Err(error) => tracing::warn!(%error, "a login attempt from another node does not read"),
             }
         }
     }
