@@ -146,7 +146,10 @@ impl TestCluster {
         let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
         command
             .env("SPADES_NATS_URL", self.nats.url())
-            .env("SPADES_NODE", node_name(i));
+            .env("SPADES_NODE", node_name(i))
+            // Quick-play tables fill with bots soon, so that two players
+            // make a table.
+            .env("SPADES_QUEUE_MAX_WAIT", "1");
         ServerProcess::start_with(command, &self.database.url(), free_port()).await
     }
 
@@ -447,4 +450,73 @@ async fn failed_logins_on_one_node_count_on_the_others() {
         locked.body
     );
     assert_eq!(locked.value()["error"], "too_many_attempts");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_different_nodes_are_matched_by_one_queue() {
+    let Some(cluster) = TestCluster::start(3).await else {
+        return;
+    };
+    // Node a, where the queue will be kept, has two rooms open; the table
+    // opens on a node with fewer.
+    let mut hosts = Vec::new();
+    for name in ["Host1", "Host2"] {
+        let mut host = Player::connect(&cluster.url(0), name).await;
+        host.create_room(RulesSpec::default(), false).await;
+        hosts.push(host);
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut ann = Player::connect(&cluster.url(0), "Ann").await;
+    let mut bob = Player::connect(&cluster.url(1), "Bob").await;
+    for player in [&mut ann, &mut bob] {
+        let reply = player
+            .request(|id| ClientMessage::Queue {
+                id,
+                rules: spades_engine::Preset::Classic,
+                partner: None,
+            })
+            .await
+            .expect("queued");
+        assert!(matches!(reply, ServerMessage::Queued { .. }), "{reply:?}");
+    }
+    let mut rooms = Vec::new();
+    for player in [&mut ann, &mut bob] {
+        let matched = player
+            .wait_for(Duration::from_secs(10), |m| {
+                matches!(m, ServerMessage::Matched { .. })
+            })
+            .await;
+        let ServerMessage::Matched {
+            room, seat, seats, ..
+        } = matched
+        else {
+            unreachable!()
+        };
+        assert_eq!(seats[seat.index()].name, player.name);
+        rooms.push(room);
+    }
+    assert_eq!(rooms[0], rooms[1], "one table for both");
+    // Each gets into his seat from his own node, wherever the table opened.
+    for player in [&mut ann, &mut bob] {
+        join_anywhere(player, &rooms[0]).await;
+        assert!(player.table.seat.is_some(), "{} is seated", player.name);
+    }
+    let mut open = Vec::new();
+    for node in 0..3 {
+        open.push(rooms_open(cluster.node(node)).await);
+    }
+    assert_eq!(open[0], 2.0, "the table is not on the busiest node: {open:?}");
+    assert_eq!(open[1] + open[2], 1.0, "{open:?}");
+    let mut players = [ann, bob];
+    play_games(&mut players, &mut [], 1, GAME_DEADLINE).await;
+}
+
+/// The rooms a node has open, as its `/metrics` says.
+async fn rooms_open(node: &ServerProcess) -> f64 {
+    let answer = http(node.address, "GET", "/metrics", None, None).await;
+    answer
+        .body
+        .lines()
+        .find_map(|line| line.strip_prefix("spades_rooms ")?.parse().ok())
+        .expect("spades_rooms in /metrics")
 }

@@ -578,6 +578,9 @@ pub enum UnqueueReason {
     PartnerLeft,
     /// He queued again on another connection.
     Replaced,
+    /// In a cluster, the server that kept the queue stopped or died: queue
+    /// again to wait in its successor's.
+    QueueMoved,
 }
 
 /// Everything the server can send.

@@ -196,7 +196,7 @@ impl Cluster {
     /// Writes a room's entry. A new code is created, so that two nodes
     /// never open rooms under one code; a room this node owns already (it
     /// changed, or this node took it over) is overwritten.
-    async fn write_room(&self, code: &str, summary: Option<RoomSummary>) -> Result<(), String> {
+    pub(super) async fn write_room(&self, code: &str, summary: Option<RoomSummary>) -> Result<(), String> {
         let entry = RoomEntry {
             node: self.inner.node.clone(),
             summary,
@@ -318,6 +318,7 @@ impl Cluster {
                     tracing::warn!(%node, "a node of the cluster is gone; taking its rooms over");
                     self.owner_gone(&node);
                     self.connections_gone(&node);
+                    self.queue_gone(&node);
                 }
             }
             let orphans: Vec<(Arc<str>, Arc<str>)> = lock(&self.inner.directory)

@@ -13,6 +13,10 @@
 //!   from connections on other nodes (`owner.rs`);
 //! - subject `spades.node.<node>.out.<connection>`: a room's messages for
 //!   a connection of another node (`relay.rs`);
+//! - bucket `spades_leases`: which node keeps the quick-play queue;
+//! - subjects `spades.node.<node>.queue`, `.queued.<connection>` and
+//!   `.open`: the queue's requests, its messages for a connection of
+//!   another node, and the tables it opens there (`queue.rs`);
 //! - subject `spades.hello.<player>`: a player said hello somewhere, so
 //!   that his connection on any other node is replaced;
 //! - subject `spades.login.<node>`: a login attempt counted or forgiven on
@@ -36,6 +40,7 @@ use crate::outbox::{ConnectionId, Outbox};
 
 mod directory;
 mod owner;
+mod queue;
 mod relay;
 mod wire;
 
@@ -58,6 +63,12 @@ pub const ENTRY_LIFE: Duration = Duration::from_secs(120);
 const NODES_BUCKET: &str = "spades_nodes";
 const ROOMS_BUCKET: &str = "spades_rooms";
 const SEATS_BUCKET: &str = "spades_seats";
+const LEASES_BUCKET: &str = "spades_leases";
+
+/// How long the leases bucket keeps a lease its holder stopped writing; a
+/// lease whose holder is gone is taken over sooner, once the holder has
+/// missed [`NODE_TIMEOUT`] of heartbeats.
+const LEASE_LIFE: Duration = Duration::from_secs(30);
 
 /// Whether `name` can name a node: it becomes part of NATS subjects and
 /// bucket keys, so it is kept to letters, digits, `-` and `_`.
@@ -92,8 +103,10 @@ struct Inner {
     nodes: kv::Store,
     rooms: kv::Store,
     seats: kv::Store,
-    /// When each node was last heard from, by this node's clock.
-    heard: Mutex<HashMap<Arc<str>, Instant>>,
+    leases: kv::Store,
+    /// When each node was last heard from, by this node's clock, and the
+    /// load it reported then.
+    heard: Mutex<HashMap<Arc<str>, (Instant, Load)>>,
     /// When this node started watching the others: before a full
     /// [`NODE_TIMEOUT`] has passed, it cannot tell a dead node from one it
     /// has not heard yet.
@@ -106,6 +119,10 @@ struct Inner {
     /// This node's connections that are in a room of another node: where
     /// the room's messages for each go, and which node owns the room.
     relays: Mutex<HashMap<ConnectionId, (Outbox, Arc<str>)>>,
+    /// This node's connections queued at another node's quick-play queue.
+    queued: Mutex<HashMap<ConnectionId, (Outbox, Arc<str>)>>,
+    /// The connections of other nodes queued here.
+    queue_served: Mutex<HashMap<owner::ServedKey, Outbox>>,
     /// The seats this node's rooms gave, as written to the seats bucket.
     my_seats: Mutex<HashMap<Arc<str>, Arc<str>>>,
     /// The connections of other nodes in this node's rooms.
@@ -144,6 +161,7 @@ impl Cluster {
         let nodes = bucket(&jetstream, NODES_BUCKET, Duration::from_secs(60)).await?;
         let rooms = bucket(&jetstream, ROOMS_BUCKET, ENTRY_LIFE).await?;
         let seats = bucket(&jetstream, SEATS_BUCKET, ENTRY_LIFE).await?;
+        let leases = bucket(&jetstream, LEASES_BUCKET, LEASE_LIFE).await?;
         let (registry, registry_rx) = mpsc::unbounded_channel();
         tracing::info!(%node, "joined the cluster");
         Ok(Cluster {
@@ -153,6 +171,7 @@ impl Cluster {
                 nodes,
                 rooms,
                 seats,
+                leases,
                 heard: Mutex::new(HashMap::new()),
                 watching_since: Instant::now(),
                 directory: Mutex::new(HashMap::new()),
@@ -161,6 +180,8 @@ impl Cluster {
                 relays: Mutex::new(HashMap::new()),
                 served: Mutex::new(HashMap::new()),
                 my_seats: Mutex::new(HashMap::new()),
+                queued: Mutex::new(HashMap::new()),
+                queue_served: Mutex::new(HashMap::new()),
                 next_remote: AtomicU64::new(1 << 62),
             }),
         })
@@ -186,9 +207,26 @@ impl Cluster {
         }
         let now = Instant::now();
         match lock(&self.inner.heard).get(node) {
-            Some(heard) => now.duration_since(*heard) < NODE_TIMEOUT,
+            Some((heard, _)) => now.duration_since(*heard) < NODE_TIMEOUT,
             None => now.duration_since(self.inner.watching_since) < NODE_TIMEOUT,
         }
+    }
+
+    /// The live node with the fewest rooms (this one when it ties), where a
+    /// new table opens.
+    pub fn least_loaded(&self) -> Arc<str> {
+        let heard = lock(&self.inner.heard);
+        let mine = heard
+            .get(&self.inner.node)
+            .map_or(usize::MAX, |(_, load)| load.rooms);
+        let now = Instant::now();
+        heard
+            .iter()
+            .filter(|(_, (at, _))| now.duration_since(*at) < NODE_TIMEOUT)
+            .map(|(node, (_, load))| (load.rooms, node))
+            .filter(|(rooms, _)| *rooms < mine)
+            .min()
+            .map_or_else(|| self.inner.node.clone(), |(_, node)| node.clone())
     }
 
     /// Starts the node's tasks: the heartbeat, the watches on the other
@@ -208,6 +246,9 @@ impl Cluster {
         let node = &self.inner.node;
         let requests = subscribe(format!("spades.node.{node}.rooms")).await?;
         let outgoing = subscribe(format!("spades.node.{node}.out.*")).await?;
+        let queued = subscribe(format!("spades.node.{node}.queued.*")).await?;
+        let queue = subscribe(format!("spades.node.{node}.queue")).await?;
+        let tables = subscribe(format!("spades.node.{node}.open")).await?;
         let hellos = subscribe("spades.hello.*".to_string()).await?;
         let logins = subscribe("spades.login.*".to_string()).await?;
         let registry = lock(&self.inner.registry_rx).take();
@@ -220,6 +261,10 @@ impl Cluster {
         }
         tokio::spawn(self.clone().serve_rooms(requests, parts.clone()));
         tokio::spawn(self.clone().relay_in(outgoing, stop.clone()));
+        tokio::spawn(self.clone().relay_in(queued, stop.clone()));
+        tokio::spawn(self.clone().serve_queue(queue, parts.clone()));
+        tokio::spawn(self.clone().serve_tables(tables, parts.clone()));
+        tokio::spawn(self.clone().keep_leases(parts.clone()));
         tokio::spawn(self.clone().replace_elsewhere(hellos, parts.clone()));
         tokio::spawn(self.clone().hear_logins(logins, parts.clone()));
         tokio::spawn(self.clone().take_over(parts));
@@ -275,12 +320,14 @@ impl Cluster {
             let mut heard = lock(&self.inner.heard);
             match entry.operation {
                 kv::Operation::Put => {
-                    heard.insert(node, Instant::now());
+                    let load = serde_json::from_slice(&entry.value).unwrap_or_default();
+                    heard.insert(node, (Instant::now(), load));
                 }
                 // A node that left says so: it is dead from now on.
                 kv::Operation::Delete | kv::Operation::Purge => {
                     let long_ago = Instant::now().checked_sub(NODE_TIMEOUT);
-                    heard.insert(node, long_ago.unwrap_or(self.inner.watching_since));
+                    let at = long_ago.unwrap_or(self.inner.watching_since);
+                    heard.insert(node, (at, Load::default()));
                 }
             }
         }

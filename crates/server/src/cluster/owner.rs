@@ -183,7 +183,7 @@ async fn detach(served: Served) {
 /// Drains the outbox a room holds for a connection of another node into
 /// that connection's subject, until the outbox is closed; then says why,
 /// if the room's side closed it for a reason the client must hear.
-async fn relay_out(client: async_nats::Client, subject: String, receiver: OutboxReceiver) {
+pub(super) async fn relay_out(client: async_nats::Client, subject: String, receiver: OutboxReceiver) {
     let killed = receiver.killed();
     loop {
         let mut batches = Vec::new();

@@ -135,8 +135,9 @@ fn account_of(player: &str) -> uuid::Uuid {
 }
 
 impl Cluster {
-    /// Takes the messages that rooms of other nodes send this node's
-    /// connections, and puts each batch into its connection's outbox.
+    /// Takes the messages that rooms of other nodes (or the queue's node)
+    /// send this node's connections, and puts each batch into its
+    /// connection's outbox.
     pub(super) async fn relay_in(self, mut outgoing: async_nats::Subscriber, stop: CancellationToken) {
         loop {
             let message = tokio::select! {
@@ -152,19 +153,37 @@ impl Cluster {
             else {
                 continue;
             };
-            let Some(outbox) = lock(&self.inner.relays)
-                .get(&connection)
-                .map(|(outbox, _)| outbox.clone())
-            else {
+            // A room's messages come on `out`, the queue's on `queued`.
+            let from_queue = message.subject.as_str().contains(".queued.");
+            let outbox = if from_queue {
+                lock(&self.inner.queued)
+                    .get(&connection)
+                    .map(|(outbox, _)| outbox.clone())
+            } else {
+                lock(&self.inner.relays)
+                    .get(&connection)
+                    .map(|(outbox, _)| outbox.clone())
+            };
+            let Some(outbox) = outbox else {
                 continue;
             };
             match wire::decode(&message.payload) {
                 Some(Outgoing::Batch(batch)) => {
                     outbox.send_batch(batch);
                 }
-                Some(Outgoing::Close(reason)) => {
+                Some(Outgoing::Close(reason)) if !from_queue => {
                     lock(&self.inner.relays).remove(&connection);
                     outbox.close(reason);
+                }
+                // The queue's side closing ends the queue's messages, not
+                // the connection: its player is told he left the queue.
+                Some(Outgoing::Close(_)) => {
+                    if lock(&self.inner.queued).remove(&connection).is_some() {
+                        let notice = spades_protocol::ws::ServerMessage::Unqueued {
+                            reason: spades_protocol::ws::UnqueueReason::QueueMoved,
+                        };
+                        outbox.send(axum::extract::ws::Utf8Bytes::from(notice.to_json()));
+                    }
                 }
                 None => tracing::warn!(connection, "a room's message from another node does not read"),
             }

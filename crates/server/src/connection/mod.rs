@@ -109,6 +109,8 @@ struct Session {
     watching_lobby: bool,
     /// Whether the player queued for quick play on this connection.
     queued: bool,
+    /// The node of the cluster whose queue he joined, when not this one.
+    queue_node: Option<std::sync::Arc<str>>,
     limit: RateLimit,
 }
 
@@ -122,6 +124,7 @@ impl Session {
             room: None,
             watching_lobby: false,
             queued: false,
+            queue_node: None,
             limit,
         }
     }
@@ -143,11 +146,16 @@ impl Session {
             let _ = self.state.lobby().unwatch(self.outbox.id()).await;
         }
         if self.queued {
-            let _ = self
-                .state
-                .lobby()
-                .disconnected(player.id.clone(), self.outbox.id())
-                .await;
+            match (&self.queue_node, self.state.cluster()) {
+                (Some(node), Some(cluster)) => cluster.disconnected_at(node, &player, self.outbox.id()).await,
+                _ => {
+                    let _ = self
+                        .state
+                        .lobby()
+                        .disconnected(player.id.clone(), self.outbox.id())
+                        .await;
+                }
+            }
         }
         self.state.online().disconnect(&player, self.outbox.id());
     }
@@ -331,11 +339,17 @@ impl Session {
                     .await
             }
             ClientMessage::Queue { id, rules, partner } => self.queue(id, player, rules, partner).await,
-            ClientMessage::LeaveQueue { id } => match self.state.lobby().leave_queue(me).await {
-                Ok(true) => self.ack(id),
-                Ok(false) => self.send_error(Some(id), ErrorCode::NotQueued, "you are not in the queue"),
-                Err(_) => self.shutting_down(id),
-            },
+            ClientMessage::LeaveQueue { id } => {
+                let left = match (&self.queue_node, self.state.cluster()) {
+                    (Some(node), Some(cluster)) => Ok(cluster.leave_queue_at(node, &player).await),
+                    _ => self.state.lobby().leave_queue(me).await,
+                };
+                match left {
+                    Ok(true) => self.ack(id),
+                    Ok(false) => self.send_error(Some(id), ErrorCode::NotQueued, "you are not in the queue"),
+                    Err(_) => self.shutting_down(id),
+                }
+            }
             ClientMessage::Bid { id, bid, blind } => {
                 let bid = match Bid::from_parts(bid, blind) {
                     Ok(bid) => bid,
@@ -388,6 +402,28 @@ impl Session {
             partner,
             since: tokio::time::Instant::now(),
         };
+        // In a cluster, one node keeps the queue for every node.
+        if let Some(cluster) = self.state.cluster() {
+            let Some(node) = cluster.queue_node().await else {
+                let message = "the quick-play queue cannot be reached now; try again";
+                return self.send_error(Some(id), ErrorCode::ServerBusy, message);
+            };
+            if node != *cluster.node() {
+                let cluster = cluster.clone();
+                match cluster
+                    .queue_at(&node, entry, id.clone(), self.outbox.clone())
+                    .await
+                {
+                    Ok(()) => {
+                        self.queued = true;
+                        self.queue_node = Some(node);
+                    }
+                    Err((code, message)) => self.send_error(Some(id), code, message),
+                }
+                return;
+            }
+        }
+        self.queue_node = None;
         match self
             .state
             .lobby()

@@ -65,6 +65,12 @@ pub(super) enum LobbyRequest {
         table: Box<TournamentTable>,
         reply: oneshot::Sender<bool>,
     },
+    /// Opens, on this node, a table that the cluster's quick-play queue
+    /// made, and tells its players; false if a room has its code already.
+    OpenTable {
+        table: Box<super::Table>,
+        reply: oneshot::Sender<bool>,
+    },
     /// Reopens a room around a game that was being played when the server
     /// stopped.
     Resume {
@@ -172,6 +178,14 @@ impl LobbyHandle {
 
     pub async fn open_tournament_table(&self, table: TournamentTable) -> Result<bool, LobbyGone> {
         self.ask(|reply| LobbyRequest::OpenTournamentTable {
+            table: Box::new(table),
+            reply,
+        })
+        .await
+    }
+
+    pub async fn open_table_here(&self, table: super::Table) -> Result<bool, LobbyGone> {
+        self.ask(|reply| LobbyRequest::OpenTable {
             table: Box::new(table),
             reply,
         })

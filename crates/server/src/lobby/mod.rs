@@ -37,6 +37,7 @@ mod rooms;
 
 use handle::LobbyRequest;
 pub use handle::{LobbyHandle, TournamentTable};
+pub use quick_play::{Table, tell};
 pub use room_code::new_code;
 
 /// A room the lobby has opened, and how it looked at its last report.
@@ -64,6 +65,9 @@ struct Lobby {
     cluster: Option<Cluster>,
     /// The other nodes' public rooms.
     elsewhere: HashMap<Arc<str>, RoomSummary>,
+    /// The lobby's own address, which a table opened on another node
+    /// comes back to when that node does not open it.
+    me: Option<LobbyHandle>,
 }
 
 /// How often the queue is looked at for tables, besides whenever someone
@@ -104,11 +108,15 @@ pub fn spawn(
         metrics,
         cluster,
         elsewhere: HashMap::new(),
+        me: None,
     };
     let handle = LobbyHandle {
         requests,
         notes: lobby.notes.clone(),
     };
+    if lobby.cluster.is_some() {
+        lobby.me = Some(handle.clone());
+    }
     tokio::spawn(async move {
         let mut matching = tokio::time::interval(MATCH_INTERVAL);
         matching.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -168,6 +176,9 @@ impl Lobby {
             }
             LobbyRequest::OpenTournamentTable { table, reply } => {
                 let _ = reply.send(self.open_tournament_table(*table));
+            }
+            LobbyRequest::OpenTable { table, reply } => {
+                let _ = reply.send(self.open_table_here(*table));
             }
             LobbyRequest::Resume {
                 settings,

@@ -2,8 +2,10 @@
 //! and the connections of the players in it, opens a room for every table
 //! the queue makes, and tells each player where he sits.
 
+use std::sync::Arc;
+
 use axum::extract::ws::Utf8Bytes;
-use spades_engine::Seat;
+use spades_engine::{Preset, Seat};
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomStatus, ServerMessage, UnqueueReason};
 
 use super::Lobby;
@@ -97,7 +99,8 @@ impl Lobby {
     }
 
     /// Opens the room of a table the queue made, with bots in its empty
-    /// seats, and sends each player `matched` with his seat.
+    /// seats, on the least loaded node of the cluster (this one when alone),
+    /// and sends each player `matched` with his seat once it is open.
     fn open_table(&mut self, table: matchmaking::Match) {
         let code = self.unused_code(true);
         let players: Vec<PlayerRef> = table
@@ -109,9 +112,8 @@ impl Lobby {
                 None => PlayerRef::bot(BotLevel::Basic, i as u8),
             })
             .collect();
-        let name = format!("Quick play ({})", table.preset.name());
-        self.open_matched(code.clone(), name, table.preset.rules(), players.clone(), None);
         let seats: Vec<spades_protocol::ws::PlayerInfo> = players.iter().map(PlayerRef::info).collect();
+        let mut told = Vec::new();
         for (seat, player) in Seat::ALL.into_iter().zip(&players) {
             if let Some(outbox) = self.queued.remove(&player.id) {
                 let matched = ServerMessage::Matched {
@@ -120,9 +122,66 @@ impl Lobby {
                     rules: table.preset,
                     seats: seats.clone(),
                 };
-                outbox.send(Utf8Bytes::from(matched.to_json()));
+                told.push((outbox, matched));
             }
         }
-        tracing::info!(room = %code, preset = table.preset.name(), "quick-play table opened");
+        let opened = Table {
+            code,
+            name: format!("Quick play ({})", table.preset.name()),
+            preset: table.preset,
+            players,
+            told,
+        };
+        let elsewhere = self
+            .cluster
+            .as_ref()
+            .map(|cluster| (cluster.clone(), cluster.least_loaded()))
+            .filter(|(cluster, node)| node != cluster.node());
+        match (elsewhere, self.me.clone()) {
+            (Some((cluster, node)), Some(me)) => {
+                tracing::info!(room = %opened.code, %node, "quick-play table sent to a less loaded node");
+                cluster.open_table_on(node, opened, me);
+            }
+            _ => {
+                self.open_table_here(opened);
+            }
+        }
+    }
+
+    /// Opens a quick-play table's room on this node and sends its players
+    /// `matched`; false if a room has its code already.
+    pub(super) fn open_table_here(&mut self, table: Table) -> bool {
+        if self.rooms.contains_key(&table.code) {
+            return false;
+        }
+        let Table {
+            code,
+            name,
+            preset,
+            players,
+            told,
+        } = table;
+        self.open_matched(code.clone(), name, preset.rules(), players, None);
+        tell(told);
+        tracing::info!(room = %code, preset = preset.name(), "quick-play table opened");
+        true
+    }
+}
+
+/// A table made by the queue, with what each of its players is told.
+#[derive(Debug)]
+pub struct Table {
+    pub code: Arc<str>,
+    pub name: String,
+    pub preset: Preset,
+    pub players: Vec<PlayerRef>,
+    /// Each queued player's connection and the `matched` message for him.
+    pub told: Vec<(Outbox, ServerMessage)>,
+}
+
+/// Sends each player of a table his `matched`.
+pub fn tell(told: Vec<(Outbox, ServerMessage)>) {
+    for (outbox, matched) in told {
+        outbox.send(Utf8Bytes::from(matched.to_json()));
     }
 }
