@@ -354,14 +354,14 @@ async fn sigterm_tells_clients_and_the_game_resumes_after_the_restart() {
 
 /// How a test stops the server.
 #[derive(Clone, Copy, Debug)]
-enum Stop {
+pub enum Stop {
     Kill,
     Term,
 }
 
 /// Stops the server as told and waits until it is gone; returns its
 /// database and port for the next start.
-async fn stop_server(mut server: ServerProcess, stop: Stop) -> (String, u16) {
+pub async fn stop_server(mut server: ServerProcess, stop: Stop) -> (String, u16) {
     match stop {
         Stop::Kill => server.kill(),
         Stop::Term => {

@@ -342,34 +342,36 @@ impl Cluster {
         }
     }
 
-    /// Makes this node the owner of room `code` if its entry is absent
-    /// (`dead` is `None`) or still names the node `dead`: a
-    /// compare-and-set, so that one node alone wins.
+    /// Makes this node the owner of room `code` if its entry is absent or
+    /// still names the node `dead` (with `None`, this node's own name: a
+    /// room of its earlier run): a compare-and-set, so that one node alone
+    /// wins.
     pub async fn claim(&self, code: &str, dead: Option<&str>) -> bool {
         let entry = RoomEntry {
             node: self.inner.node.clone(),
             summary: None,
         };
         let body = serde_json::to_vec(&entry).unwrap_or_default();
-        let claimed = match dead {
-            None => self.inner.rooms.create(code, body.into()).await.is_ok(),
-            Some(dead) => match self.inner.rooms.entry(code).await {
-                Ok(Some(current)) if current.operation == kv::Operation::Put => {
-                    let owner = serde_json::from_slice::<RoomEntry>(&current.value)
-                        .map(|room| room.node)
-                        .ok();
-                    owner.as_deref() == Some(dead)
-                        && self
-                            .inner
-                            .rooms
-                            .update(code, body.into(), current.revision)
-                            .await
-                            .is_ok()
-                }
-                // Its entry expired or was removed meanwhile.
-                Ok(_) => self.inner.rooms.create(code, body.into()).await.is_ok(),
-                Err(_) => false,
-            },
+        // A room left by an earlier run of this node, under its name, is
+        // taken like a dead node's.
+        let dead = dead.unwrap_or(&self.inner.node);
+        let claimed = match self.inner.rooms.entry(code).await {
+            Ok(Some(current)) if current.operation == kv::Operation::Put => {
+                let owner = serde_json::from_slice::<RoomEntry>(&current.value)
+                    .map(|room| room.node)
+                    .ok();
+                owner.as_deref() == Some(dead)
+                    && self
+                        .inner
+                        .rooms
+                        .update(code, body.into(), current.revision)
+                        .await
+                        .is_ok()
+            }
+            // No entry: nobody holds the room, or its entry expired or was
+            // removed meanwhile.
+            Ok(_) => self.inner.rooms.create(code, body.into()).await.is_ok(),
+            Err(_) => false,
         };
         if claimed {
             self.remember(code, entry);

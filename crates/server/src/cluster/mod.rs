@@ -127,6 +127,10 @@ struct Inner {
     my_seats: Mutex<HashMap<Arc<str>, Arc<str>>>,
     /// The connections of other nodes in this node's rooms.
     served: Mutex<HashMap<owner::ServedKey, owner::Served>>,
+    /// Cancelled once the node has stopped its rooms and left: its
+    /// heartbeat and the service of its rooms' requests run until then,
+    /// so that no other node takes a room over while it still runs here.
+    left: CancellationToken,
     /// Numbers for the connections that rooms of this node see for
     /// players connected elsewhere; above every local connection's number.
     next_remote: AtomicU64,
@@ -183,6 +187,7 @@ impl Cluster {
                 queued: Mutex::new(HashMap::new()),
                 queue_served: Mutex::new(HashMap::new()),
                 next_remote: AtomicU64::new(1 << 62),
+                left: CancellationToken::new(),
             }),
         })
     }
@@ -253,7 +258,10 @@ impl Cluster {
         let logins = subscribe("spades.login.*".to_string()).await?;
         let registry = lock(&self.inner.registry_rx).take();
         let stop = parts.stop.clone();
-        tokio::spawn(self.clone().heartbeat(parts.load.clone(), stop.clone()));
+        tokio::spawn(
+            self.clone()
+                .heartbeat(parts.load.clone(), self.inner.left.clone()),
+        );
         tokio::spawn(self.clone().watch_nodes(stop.clone()));
         tokio::spawn(self.clone().watch_rooms(parts.lobby_notes.clone(), stop.clone()));
         if let Some(registry) = registry {
@@ -271,9 +279,8 @@ impl Cluster {
         Ok(())
     }
 
-    /// Writes this node's heartbeat until the node stops, then removes it,
-    /// so that the others take its rooms over at once rather than after
-    /// [`NODE_TIMEOUT`].
+    /// Writes this node's heartbeat until the node has left (see
+    /// [`Cluster::leave`]).
     async fn heartbeat(self, load: Arc<dyn Fn() -> Load + Send + Sync>, stop: CancellationToken) {
         let mut beat = tokio::time::interval(HEARTBEAT);
         beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -289,8 +296,11 @@ impl Cluster {
         }
     }
 
-    /// Says this node is leaving: the others take its rooms over at once.
+    /// Says this node is leaving, once its rooms have stopped and what
+    /// they stored is written: the others take its rooms over at once,
+    /// rather than after [`NODE_TIMEOUT`].
     pub async fn leave(&self) {
+        self.inner.left.cancel();
         if let Err(error) = self.inner.nodes.delete(&*self.inner.node).await {
             tracing::warn!(%error, "cannot remove the node's heartbeat");
         }

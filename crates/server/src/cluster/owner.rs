@@ -35,9 +35,12 @@ impl Cluster {
     /// Takes the requests that other nodes' connections send this node's
     /// rooms, one at a time, in the order they come.
     pub(super) async fn serve_rooms(self, mut requests: async_nats::Subscriber, parts: Parts) {
+        // Served until the node has left, so that a client that comes back
+        // while its rooms stop is told to wait rather than nothing.
+        let left = self.inner.left.clone();
         loop {
             let message = tokio::select! {
-                () = parts.stop.cancelled() => return,
+                () = left.cancelled() => return,
                 message = requests.next() => message,
             };
             let Some(message) = message else { return };
@@ -65,6 +68,14 @@ impl Cluster {
         let subject = format!("spades.node.{node}.out.{}", forwarded.connection);
         match forwarded.request {
             Request::Join { ref name, ref id } | Request::Resync { ref name, ref id, .. } => {
+                if parts.state.is_shutting_down() {
+                    let message = "this room's server is stopping; the room opens again on another \
+                                   within seconds: try again"
+                        .to_string();
+                    return self
+                        .refuse(&subject, id.clone(), ErrorCode::ServerBusy, message)
+                        .await;
+                }
                 let Ok(Some(room)) = parts.state.lobby().find(&forwarded.room).await else {
                     let message = format!("no room {:?}", forwarded.room);
                     return self
