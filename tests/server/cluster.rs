@@ -736,3 +736,54 @@ async fn every_node_restarted_in_turn_ends_none_of_twenty_games() {
         check_against_replay(restarted[0].address, &pair[0].player.token, winner, score).await;
     }
 }
+
+/// The hands a node has scored, as its `/metrics` says.
+async fn hands_scored(node: &ServerProcess) -> f64 {
+    let answer = http(node.address, "GET", "/metrics", None, None).await;
+    answer
+        .body
+        .lines()
+        .find_map(|line| line.strip_prefix("spades_hands_total ")?.parse().ok())
+        .expect("spades_hands_total in /metrics")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_knockout_of_eight_players_on_three_nodes_runs_to_its_places() {
+    use crate::tournaments::{account, check_knockout, create, play_tournament, tables_announced};
+    let Some(cluster) = TestCluster::start(3).await else {
+        return;
+    };
+    let a = cluster.node(0).address;
+    let (organiser, _) = account(a, "Organiser").await;
+    let settings = serde_json::json!({"name": "Spread", "format": "knockout", "max_players": 8});
+    let id = create(a, &organiser, settings).await;
+    // The players are spread over the nodes, and register through them.
+    let mut players = Vec::new();
+    for i in 0..8 {
+        let node = i % 3;
+        let name = format!("ko{i}");
+        let (token, _) = account(cluster.node(node).address, &name).await;
+        players.push(Player::sign_in(&cluster.url(node), &name, &token).await);
+    }
+    for (i, player) in players.iter().enumerate() {
+        let node = cluster.node(i % 3).address;
+        Api::new(node).enter(&player.token, &id).await.expect(201);
+    }
+    let view = play_tournament(a, &mut players, &id, Duration::from_secs(300)).await;
+    check_knockout(&view, 8);
+    for player in &players {
+        assert!(
+            !tables_announced(player).is_empty(),
+            "{} was told of his table",
+            player.name
+        );
+    }
+    // The tables were played on more than one node.
+    let mut busy = 0;
+    for node in 0..3 {
+        if hands_scored(cluster.node(node)).await > 0.0 {
+            busy += 1;
+        }
+    }
+    assert!(busy >= 2, "the tables were spread over the nodes");
+}

@@ -20,13 +20,13 @@ use crate::durability::{ServerProcess, free_port};
 use crate::support::*;
 
 /// Registers an account; returns its token and id.
-async fn account(address: SocketAddr, name: &str) -> (String, String) {
+pub(crate) async fn account(address: SocketAddr, name: &str) -> (String, String) {
     let session = Api::new(address).account(name).await;
     (session.token, session.player.id)
 }
 
 /// Creates a tournament as `organizer`; returns its id.
-async fn create(address: SocketAddr, organizer: &str, settings: Value) -> String {
+pub(crate) async fn create(address: SocketAddr, organizer: &str, settings: Value) -> String {
     let answer = Api::new(address)
         .create_tournament(organizer, settings)
         .await
@@ -69,7 +69,7 @@ async fn entrants(
 }
 
 /// The tables a player has been sent to, in order.
-fn tables_announced(player: &Player) -> Vec<(u32, String)> {
+pub(crate) fn tables_announced(player: &Player) -> Vec<(u32, String)> {
     player
         .received
         .iter()
@@ -82,7 +82,7 @@ fn tables_announced(player: &Player) -> Vec<(u32, String)> {
 
 /// Plays every table the players are sent to until the tournament is
 /// finished, and returns its final view.
-async fn play_tournament(
+pub(crate) async fn play_tournament(
     address: SocketAddr,
     players: &mut [Player],
     id: &str,
@@ -145,7 +145,7 @@ fn winners(table: &Table) -> [u32; 2] {
     }
 }
 
-fn places(view: &TournamentView) -> HashMap<u32, u32> {
+pub(crate) fn places(view: &TournamentView) -> HashMap<u32, u32> {
     view.entrants
         .iter()
         .map(|e| (e.entry, e.place.expect("a place")))
@@ -155,7 +155,7 @@ fn places(view: &TournamentView) -> HashMap<u32, u32> {
 /// Checks a finished knockout: each stage seats exactly the winners of the
 /// one before, nobody partners anyone twice, and the places follow the
 /// stage each pair went out in.
-fn check_knockout(view: &TournamentView, entries: usize) {
+pub(crate) fn check_knockout(view: &TournamentView, entries: usize) {
     assert_eq!(view.summary.status, TournamentStatus::Finished);
     let stages = stages(view);
     let expected_stages = (entries / 4).trailing_zeros() as usize + 1;

@@ -142,6 +142,7 @@ impl AppState {
             lifecycle.clone(),
             table_rx,
             metrics.clone(),
+            cluster.clone(),
         );
         AppState {
             shared: Arc::new(Shared {

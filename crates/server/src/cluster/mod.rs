@@ -13,7 +13,12 @@
 //!   from connections on other nodes (`owner.rs`);
 //! - subject `spades.node.<node>.out.<connection>`: a room's messages for
 //!   a connection of another node (`relay.rs`);
-//! - bucket `spades_leases`: which node keeps the quick-play queue;
+//! - bucket `spades_leases`: which node keeps the quick-play queue, and
+//!   which runs the tournaments;
+//! - subjects `spades.node.<node>.open_tournament`, `spades.notice.<player>`
+//!   and `spades.tournament.<id>`: a tournament table to open on a node, a
+//!   message for a player wherever he is connected, and a tournament that
+//!   changed, for its watchers on every node (`tournaments.rs`);
 //! - subjects `spades.node.<node>.queue`, `.queued.<connection>` and
 //!   `.open`: the queue's requests, its messages for a connection of
 //!   another node, and the tables it opens there (`queue.rs`);
@@ -42,6 +47,7 @@ mod directory;
 mod owner;
 mod queue;
 mod relay;
+mod tournaments;
 mod wire;
 
 pub use directory::RegistryNote;
@@ -64,6 +70,11 @@ const NODES_BUCKET: &str = "spades_nodes";
 const ROOMS_BUCKET: &str = "spades_rooms";
 const SEATS_BUCKET: &str = "spades_seats";
 const LEASES_BUCKET: &str = "spades_leases";
+
+/// The lease that names the node keeping the quick-play queue.
+pub const QUEUE_LEASE: &str = "queue";
+/// The lease that names the node running the tournaments.
+pub const TOURNAMENTS_LEASE: &str = "tournaments";
 
 /// How long the leases bucket keeps a lease its holder stopped writing; a
 /// lease whose holder is gone is taken over sooner, once the holder has
@@ -218,20 +229,26 @@ impl Cluster {
     }
 
     /// The live node with the fewest rooms (this one when it ties), where a
-    /// new table opens.
+    /// new table opens. The choice counts as one room more on that node
+    /// until its next heartbeat, so that tables opened in the same moment
+    /// spread.
     pub fn least_loaded(&self) -> Arc<str> {
-        let heard = lock(&self.inner.heard);
+        let mut heard = lock(&self.inner.heard);
         let mine = heard
             .get(&self.inner.node)
             .map_or(usize::MAX, |(_, load)| load.rooms);
         let now = Instant::now();
-        heard
+        let chosen = heard
             .iter()
             .filter(|(_, (at, _))| now.duration_since(*at) < NODE_TIMEOUT)
             .map(|(node, (_, load))| (load.rooms, node))
             .filter(|(rooms, _)| *rooms < mine)
             .min()
-            .map_or_else(|| self.inner.node.clone(), |(_, node)| node.clone())
+            .map_or_else(|| self.inner.node.clone(), |(_, node)| node.clone());
+        if let Some((_, load)) = heard.get_mut(&chosen) {
+            load.rooms += 1;
+        }
+        chosen
     }
 
     /// Starts the node's tasks: the heartbeat, the watches on the other
@@ -254,6 +271,9 @@ impl Cluster {
         let queued = subscribe(format!("spades.node.{node}.queued.*")).await?;
         let queue = subscribe(format!("spades.node.{node}.queue")).await?;
         let tables = subscribe(format!("spades.node.{node}.open")).await?;
+        let tournament_tables = subscribe(format!("spades.node.{node}.open_tournament")).await?;
+        let notices = subscribe("spades.notice.*".to_string()).await?;
+        let tournaments = subscribe("spades.tournament.*".to_string()).await?;
         let hellos = subscribe("spades.hello.*".to_string()).await?;
         let logins = subscribe("spades.login.*".to_string()).await?;
         let registry = lock(&self.inner.registry_rx).take();
@@ -273,6 +293,12 @@ impl Cluster {
         tokio::spawn(self.clone().serve_queue(queue, parts.clone()));
         tokio::spawn(self.clone().serve_tables(tables, parts.clone()));
         tokio::spawn(self.clone().keep_leases(parts.clone()));
+        tokio::spawn(
+            self.clone()
+                .serve_tournament_tables(tournament_tables, parts.clone()),
+        );
+        tokio::spawn(self.clone().deliver_notices(notices, parts.clone()));
+        tokio::spawn(self.clone().follow_tournaments(tournaments, parts.clone()));
         tokio::spawn(self.clone().replace_elsewhere(hellos, parts.clone()));
         tokio::spawn(self.clone().hear_logins(logins, parts.clone()));
         tokio::spawn(self.clone().take_over(parts));

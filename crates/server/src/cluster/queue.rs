@@ -18,18 +18,15 @@ use serde::{Deserialize, Serialize};
 use spades_engine::Preset;
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, ServerMessage};
 
-use super::{Cluster, NODE_TIMEOUT, Parts, lock, wire};
+use super::{Cluster, NODE_TIMEOUT, Parts, QUEUE_LEASE, TOURNAMENTS_LEASE, lock, wire};
 use crate::identity::PlayerRef;
 use crate::lobby::{Table, tell};
 use crate::matchmaking;
 use crate::outbox::{self, ConnectionId, Outbox};
 
-/// The lease that names the node keeping the queue.
-const QUEUE_LEASE: &str = "queue";
-
 /// How long a node waits for the queue's node, or a table's node, to
 /// answer.
-const ASK_WAIT: Duration = Duration::from_secs(5);
+pub(super) const ASK_WAIT: Duration = Duration::from_secs(5);
 
 /// What another node asks of the queue's node.
 #[derive(Debug, Serialize, Deserialize)]
@@ -89,7 +86,7 @@ impl Cluster {
     /// compare-and-set, so that one node alone gets it; its holder writes
     /// it again each time it asks, and the bucket forgets a lease nobody
     /// writes.
-    pub(super) async fn hold(&self, name: &str) -> Option<Arc<str>> {
+    pub async fn hold(&self, name: &str) -> Option<Arc<str>> {
         let me = self.inner.node.clone();
         let leases = &self.inner.leases;
         match leases.entry(name).await {
@@ -124,8 +121,8 @@ impl Cluster {
         Some(String::from_utf8_lossy(&value).as_ref().into())
     }
 
-    /// Keeps the queue's lease written while this node holds it, so that
-    /// it is not taken from a live holder.
+    /// Keeps the leases this node holds written, so that the bucket does
+    /// not forget them while their holder lives.
     pub(super) async fn keep_leases(self, parts: Parts) {
         let mut tick = tokio::time::interval(NODE_TIMEOUT / 3);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -134,8 +131,10 @@ impl Cluster {
                 () = parts.stop.cancelled() => return,
                 _ = tick.tick() => {}
             }
-            if self.holder(QUEUE_LEASE).await.as_deref() == Some(&*self.inner.node) {
-                self.hold(QUEUE_LEASE).await;
+            for lease in [QUEUE_LEASE, TOURNAMENTS_LEASE] {
+                if self.holder(lease).await.as_deref() == Some(&*self.inner.node) {
+                    self.hold(lease).await;
+                }
             }
         }
     }

@@ -67,6 +67,14 @@ impl Manager {
     /// whole stage is finished, seats the next one or ends the tournament.
     /// Watchers are sent the new view if anything changed (or `changed`).
     pub(super) async fn carry_on(&mut self, id: Uuid, mut changed: bool) {
+        // In a cluster, only the node that runs the tournaments acts; the
+        // others show what changed, and leave the rest to its next look.
+        if !self.runs_tournaments().await {
+            if changed {
+                self.show(id).await;
+            }
+            return;
+        }
         loop {
             let tournament = match self.store.tournament(id).await {
                 Ok(Some(tournament)) => tournament,
@@ -98,7 +106,7 @@ impl Manager {
             }
         }
         if changed {
-            self.broadcast(id).await;
+            self.show(id).await;
         }
     }
 

@@ -95,6 +95,11 @@ pub(super) enum Request {
         tournament: Uuid,
         connection: ConnectionId,
     },
+    /// Another node of the cluster changed the tournament: its watchers
+    /// here are sent the new view.
+    ChangedElsewhere {
+        tournament: Uuid,
+    },
 }
 
 /// The tournament task's address. Cheap to clone.
@@ -170,5 +175,10 @@ impl TournamentHandle {
                 connection,
             })
             .await;
+    }
+
+    /// Tells the watchers on this node of a change made on another node.
+    pub async fn changed_elsewhere(&self, tournament: Uuid) {
+        let _ = self.requests.send(Request::ChangedElsewhere { tournament }).await;
     }
 }

@@ -17,6 +17,7 @@
 //! `pairing.rs` the seating as plain data and `http.rs` the endpoints.
 
 mod advance;
+mod cluster;
 mod handle;
 pub(crate) mod http;
 mod pairing;
@@ -38,6 +39,7 @@ pub use handle::{Refusal, TournamentHandle};
 pub use http::routes;
 pub use watchers::view_reply;
 
+use crate::cluster::Cluster;
 use crate::identity::Online;
 use crate::lifecycle::Lifecycle;
 use crate::lobby::LobbyHandle;
@@ -57,6 +59,9 @@ struct Manager {
     store: Store,
     lobby: LobbyHandle,
     online: Arc<Online>,
+    /// The cluster this node belongs to, if any: one node at a time runs
+    /// the tournaments (see `cluster.rs` beside this file).
+    cluster: Option<Cluster>,
     /// Connections following each tournament.
     watchers: HashMap<Uuid, Vec<Outbox>>,
     metrics: Arc<Metrics>,
@@ -71,12 +76,14 @@ pub fn spawn(
     lifecycle: Arc<Lifecycle>,
     mut tables: mpsc::UnboundedReceiver<TableNote>,
     metrics: Arc<Metrics>,
+    cluster: Option<Cluster>,
 ) -> TournamentHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
     let mut manager = Manager {
         store,
         lobby,
         online,
+        cluster,
         watchers: HashMap::new(),
         metrics,
     };
@@ -90,7 +97,7 @@ pub fn spawn(
                 () = stop.cancelled() => break,
                 Some(note) = tables.recv() => match note {
                     // Only watchers need to know: the table is now playing.
-                    TableNote::Started(link) => manager.broadcast(link.tournament).await,
+                    TableNote::Started(link) => manager.show(link.tournament).await,
                     TableNote::Finished(link) => manager.carry_on(link.tournament, true).await,
                 },
                 request = request_rx.recv() => match request {
@@ -127,7 +134,7 @@ impl Manager {
             } => {
                 let result = self.unregister(tournament, account).await;
                 let _ = reply.send(result);
-                self.broadcast(tournament).await;
+                self.show(tournament).await;
             }
             Request::AddBots {
                 tournament,
@@ -145,7 +152,7 @@ impl Manager {
             Request::Cancel { tournament, reply } => {
                 let result = self.cancel(tournament).await;
                 let _ = reply.send(result);
-                self.broadcast(tournament).await;
+                self.show(tournament).await;
             }
             Request::Created { tournament } => self.start_if_due(tournament).await,
             Request::Watch {
@@ -160,6 +167,7 @@ impl Manager {
                 tournament,
                 connection,
             } => self.unwatch(tournament, connection),
+            Request::ChangedElsewhere { tournament } => self.broadcast(tournament).await,
         }
     }
 }

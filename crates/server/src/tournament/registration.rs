@@ -77,6 +77,6 @@ impl Manager {
             }
             return;
         }
-        self.broadcast(id).await;
+        self.show(id).await;
     }
 }

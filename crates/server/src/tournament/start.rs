@@ -37,7 +37,7 @@ impl Manager {
             Err(Refusal::TooFew) => {
                 tracing::info!(tournament = %id, "too few entries at the start time: cancelled");
                 let _ = self.store.cancel_tournament(id, OffsetDateTime::now_utc()).await;
-                self.broadcast(id).await;
+                self.show(id).await;
             }
             Err(refusal) => tracing::warn!(tournament = %id, ?refusal, "a tournament could not start"),
         }
@@ -101,6 +101,9 @@ impl Manager {
     /// Once a second: tournaments whose start time has come start, and every
     /// running tournament is brought up to date.
     pub(super) async fn tick(&mut self) {
+        if !self.runs_tournaments().await {
+            return;
+        }
         let now = OffsetDateTime::now_utc();
         if let Ok(due) = self.store.due_tournaments(now).await {
             for id in due {

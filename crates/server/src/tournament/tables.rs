@@ -51,7 +51,6 @@ impl Manager {
             table: table.table,
         };
         let opened = self
-            .lobby
             .open_tournament_table(TournamentTable {
                 code: table.room.as_str().into(),
                 name: name.chars().take(60).collect(),
@@ -59,8 +58,7 @@ impl Manager {
                 link,
                 players: players.clone(),
             })
-            .await
-            .unwrap_or(false);
+            .await;
         if opened {
             for (seat, player) in Seat::ALL.into_iter().zip(&players) {
                 if player.bot.is_some() {
@@ -73,7 +71,7 @@ impl Manager {
                     room: table.room.clone(),
                     seat,
                 };
-                self.online.send(&player.id, Utf8Bytes::from(message.to_json()));
+                self.notify(&player.id, Utf8Bytes::from(message.to_json())).await;
             }
         }
         opened

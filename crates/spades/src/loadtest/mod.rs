@@ -33,9 +33,20 @@ mod syscalls;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The server's WebSocket address.
-    #[arg(long, default_value = "ws://127.0.0.1:8080/ws")]
-    server: String,
+    /// The server's WebSocket address; several (repeated, or separated by
+    /// commas) for the nodes of a cluster, over which the clients are
+    /// spread (see `--layout`). The server's CPU, memory, system calls and
+    /// store are read from the first.
+    #[arg(long, default_value = "ws://127.0.0.1:8080/ws", value_delimiter = ',')]
+    server: Vec<String>,
+    /// How a table's clients are spread over several servers: `together`
+    /// puts a table's four clients on one server (tables take the servers
+    /// in turn), `apart` puts seat s of table t on server t + s, so that
+    /// partners are on different servers and most players are on another
+    /// node than their table's. Latencies are then reported apart for the
+    /// clients on their table's node and for the others.
+    #[arg(long, value_enum, default_value_t = Layout::Together)]
+    layout: Layout,
     /// Tables to run, four clients each.
     #[arg(long, default_value_t = 10)]
     tables: usize,
@@ -80,6 +91,23 @@ pub struct Args {
     /// server, so it is kept out of the measured run). 0 skips it.
     #[arg(long, default_value_t = 3.0)]
     syscalls: f64,
+}
+
+/// How a table's clients are spread over several servers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Layout {
+    Together,
+    Apart,
+}
+
+impl Layout {
+    /// The server (by index among `count`) of seat `seat` of table `table`.
+    fn server(self, table: usize, seat: usize, count: usize) -> usize {
+        match self {
+            Layout::Together => table % count,
+            Layout::Apart => (table + seat) % count,
+        }
+    }
 }
 
 /// Confirmations slower than this are listed with the moment their action
@@ -171,9 +199,10 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
             args.tables
         );
     }
+    let first_server = args.server.first().context("give a --server")?.clone();
     let pid = match args.server_pid {
         Some(pid) => Some(pid),
-        None => port_of(&args.server).and_then(listening_pid),
+        None => port_of(&first_server).and_then(listening_pid),
     };
     let before_setup = pid.and_then(ProcessStats::read);
 
@@ -184,7 +213,8 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let stagger = Duration::from_secs_f64(args.stagger);
     let mut setups = Vec::with_capacity(args.tables);
     for table in 0..args.tables {
-        let (url, ramp, totals) = (args.server.clone(), ramp.clone(), totals.clone());
+        let (urls, ramp, totals) = (args.server.clone(), ramp.clone(), totals.clone());
+        let layout = args.layout;
         let pace = Pace {
             think_ms: args.think,
             spread: args.think_spread,
@@ -192,13 +222,14 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         };
         setups.push(tokio::spawn(async move {
             let _permit = ramp.acquire_owned().await.expect("the semaphore stays open");
-            seat_table(&url, table).await.map(|clients| {
+            seat_table(&urls, layout, table).await.map(|clients| {
                 clients
                     .into_iter()
                     .enumerate()
-                    .map(|(seat, (client, state))| {
+                    .map(|(seat, (client, state, forwarded))| {
                         let seed = (table * 4 + seat) as u64;
-                        tokio::spawn(play(client, state, pace, seed, totals.clone()))
+                        let play = tokio::spawn(play(client, state, pace, seed, totals.clone()));
+                        (play, forwarded)
                     })
                     .collect::<Vec<_>>()
             })
@@ -221,7 +252,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let fuzz_totals = Arc::new(fuzz::FuzzTotals::default());
     for index in 0..args.fuzz {
         tokio::spawn(fuzz::fuzz(
-            args.server.clone(),
+            first_server.clone(),
             index,
             args.fuzz_rate,
             fuzz_totals.clone(),
@@ -232,7 +263,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let after_setup = pid.and_then(ProcessStats::read);
     let own_before = ProcessStats::read(std::process::id());
     let machine_before = MachineTimes::read();
-    let metrics_before = StoreMetrics::fetch(&args.server).await;
+    let metrics_before = StoreMetrics::fetch(&first_server).await;
     let duration = Duration::from_secs_f64(args.duration);
     let started = Instant::now();
     totals.measuring.store(true, Ordering::SeqCst);
@@ -242,7 +273,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let at_end = pid.and_then(ProcessStats::read);
     let own_at_end = ProcessStats::read(std::process::id());
     let machine_at_end = MachineTimes::read();
-    let metrics_after = StoreMetrics::fetch(&args.server).await;
+    let metrics_after = StoreMetrics::fetch(&first_server).await;
     let calls = match pid {
         Some(pid) if args.syscalls > 0.0 => Some(count_calls(pid, args.syscalls, &totals).await),
         _ => None,
@@ -250,8 +281,12 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     totals.stop.cancel();
 
     let mut latencies: Vec<u32> = Vec::new();
-    for player in players {
+    // Apart by whether the client is on its table's node, or reaches it
+    // through another.
+    let mut by_route: [Vec<u32>; 2] = Default::default();
+    for (player, forwarded) in players {
         if let Ok(samples) = player.await {
+            by_route[usize::from(forwarded)].extend(&samples);
             latencies.extend(samples);
         }
     }
@@ -274,6 +309,21 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         millis(percentile(&latencies, 0.99)),
         millis(latencies.last().copied()),
     );
+    if args.server.len() > 1 {
+        println!("servers {}, layout {:?}", args.server.len(), args.layout);
+        for (samples, route) in by_route
+            .iter_mut()
+            .zip(["on their table's node", "through another node"])
+        {
+            samples.sort_unstable();
+            println!(
+                "  clients {route}: {} actions, p50 {} p99 {}",
+                samples.len(),
+                millis(percentile(samples, 0.50)),
+                millis(percentile(samples, 0.99)),
+            );
+        }
+    }
     println!("errors {}", totals.errors.load(Ordering::SeqCst));
     report_slow(&totals, started);
     if args.fuzz > 0 {
@@ -393,10 +443,17 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
 }
 
 /// Connects four clients, seats them at a new private room and starts a game.
-async fn seat_table(url: &str, table: usize) -> anyhow::Result<Vec<(Client, TableState)>> {
+async fn seat_table(
+    urls: &[String],
+    layout: Layout,
+    table: usize,
+) -> anyhow::Result<Vec<(Client, TableState, bool)>> {
     let mut clients = Vec::with_capacity(4);
+    // The room opens on the node of seat 0, whose client creates it.
+    let owner = layout.server(table, 0, urls.len());
     for seat in 0..4 {
-        let mut client = connect(url).await?;
+        let server = layout.server(table, seat, urls.len());
+        let mut client = connect(&urls[server]).await?;
         client.timeout = Duration::from_secs(60);
         let welcome = client.hello(&format!("t{table}s{seat}")).await?;
         let ServerMessage::Welcome { player, .. } = welcome else {
@@ -406,7 +463,7 @@ async fn seat_table(url: &str, table: usize) -> anyhow::Result<Vec<(Client, Tabl
             me: Some(player.id),
             ..TableState::default()
         };
-        clients.push((client, state));
+        clients.push((client, state, server != owner));
     }
     let created = clients[0]
         .0
@@ -422,22 +479,39 @@ async fn seat_table(url: &str, table: usize) -> anyhow::Result<Vec<(Client, Tabl
         bail!("expected a snapshot, got {created:?}");
     };
     let code = state.room;
-    for (seat, (client, _)) in clients.iter_mut().enumerate() {
+    for (seat, (client, _, _)) in clients.iter_mut().enumerate() {
         if seat > 0 {
-            let room = code.clone();
-            client.request(|id| ClientMessage::JoinRoom { id, room }).await?;
+            join(client, &code).await?;
         }
         let seat = spades_engine::Seat::new(seat as u8);
         client.request(|id| ClientMessage::Sit { id, seat }).await?;
     }
     // What arrived while waiting for the replies tells each client its seat.
     // The first client starts the game when the table's turn comes.
-    for (client, state) in &mut clients {
+    for (client, state, _) in &mut clients {
         for message in client.take_pending() {
             state.apply(&message);
         }
     }
     Ok(clients)
+}
+
+/// Enters a room. On a cluster the room may have opened on another node a
+/// moment ago, before every node knows of it: a join refused with
+/// `room_not_found` is tried again for a little while.
+async fn join(client: &mut Client, code: &str) -> anyhow::Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(2);
+    loop {
+        let room = code.to_string();
+        match client.request(|id| ClientMessage::JoinRoom { id, room }).await {
+            Ok(_) => return Ok(()),
+            Err(ClientError::Refused {
+                code: spades_protocol::ws::ErrorCode::RoomNotFound,
+                ..
+            }) if Instant::now() < deadline => tokio::time::sleep(Duration::from_millis(20)).await,
+            Err(error) => return Err(error.into()),
+        }
+    }
 }
 
 /// Connects one client, and says what to change when the server turns it
