@@ -787,3 +787,25 @@ async fn a_knockout_of_eight_players_on_three_nodes_runs_to_its_places() {
     }
     assert!(busy >= 2, "the tables were spread over the nodes");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_that_loses_the_cluster_stops_before_its_rooms_are_taken_over() {
+    let Some(mut cluster) = TestCluster::start(1).await else {
+        return;
+    };
+    let mut player = Player::connect(&cluster.url(0), "Alone").await;
+    player.create_room(RulesSpec::default(), false).await;
+    // NATS goes away: the node cannot write its heartbeat any more, and
+    // the other nodes (were there any) would take its rooms over after
+    // three seconds. It stops first.
+    let lost = Instant::now();
+    let _ = cluster.nats.child.kill();
+    let _ = cluster.nats.child.wait();
+    let node = cluster.nodes[0].as_mut().expect("the node");
+    let status = node
+        .exited_within(Duration::from_secs(10))
+        .await
+        .expect("the node stops by itself");
+    assert_eq!(status.code(), Some(75), "{}", node.log());
+    assert!(lost.elapsed() < Duration::from_secs(4), "{:?}", lost.elapsed());
+}

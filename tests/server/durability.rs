@@ -129,6 +129,19 @@ impl ServerProcess {
         );
     }
 
+    /// Waits up to `within` for the process to exit by itself; its status
+    /// if it did.
+    pub async fn exited_within(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = tokio::time::Instant::now() + within;
+        while tokio::time::Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        None
+    }
+
     pub fn kill(mut self) -> (String, u16) {
         self.child.kill().expect("SIGKILL");
         let _ = self.child.wait();

@@ -66,6 +66,14 @@ pub const NODE_TIMEOUT: Duration = Duration::from_secs(3);
 /// closed rooms leave behind go after this.
 pub const ENTRY_LIFE: Duration = Duration::from_secs(120);
 
+/// How long a node goes on without writing its heartbeat before it stops
+/// itself: less than [`NODE_TIMEOUT`], so that it has stopped playing its
+/// rooms before another node takes them over.
+pub const FENCE: Duration = Duration::from_secs(2);
+
+/// The exit status of a node that stopped because it lost the cluster.
+pub const LOST_CLUSTER_EXIT: i32 = 75;
+
 const NODES_BUCKET: &str = "spades_nodes";
 const ROOMS_BUCKET: &str = "spades_rooms";
 const SEATS_BUCKET: &str = "spades_seats";
@@ -308,16 +316,36 @@ impl Cluster {
     /// Writes this node's heartbeat until the node has left (see
     /// [`Cluster::leave`]).
     async fn heartbeat(self, load: Arc<dyn Fn() -> Load + Send + Sync>, stop: CancellationToken) {
-        let mut beat = tokio::time::interval(HEARTBEAT);
-        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut last_written = Instant::now();
         loop {
+            let body = serde_json::to_vec(&load()).unwrap_or_default();
+            let put = self.inner.nodes.put(&*self.inner.node, body.into());
+            match tokio::time::timeout(HEARTBEAT, put).await {
+                Ok(Ok(_)) => last_written = Instant::now(),
+                Ok(Err(error)) => tracing::warn!(%error, "cannot write the node's heartbeat"),
+                Err(_) => tracing::warn!("the node's heartbeat was not written in time"),
+            }
+            if last_written.elapsed() >= FENCE {
+                // The others are about to take this node's rooms over: it
+                // must not go on playing them beside the new owners. Every
+                // action it confirmed is stored, so stopping now loses
+                // nothing a player has seen, as after any crash.
+                tracing::error!(
+                    "this node has not reached the cluster for {:?}; stopping at once, so that its rooms \
+                     are played by one node only",
+                    FENCE
+                );
+                std::process::exit(LOST_CLUSTER_EXIT);
+            }
+            // Sooner again after a failure, to write one before the fence.
+            let wait = if last_written.elapsed() < HEARTBEAT / 4 {
+                HEARTBEAT
+            } else {
+                HEARTBEAT / 4
+            };
             tokio::select! {
                 () = stop.cancelled() => break,
-                _ = beat.tick() => {}
-            }
-            let body = serde_json::to_vec(&load()).unwrap_or_default();
-            if let Err(error) = self.inner.nodes.put(&*self.inner.node, body.into()).await {
-                tracing::warn!(%error, "cannot write the node's heartbeat");
+                () = tokio::time::sleep(wait) => {}
             }
         }
     }
