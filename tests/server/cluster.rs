@@ -237,14 +237,13 @@ async fn join_anywhere(player: &mut Player, code: &str) {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn four_players_on_three_nodes_and_a_spectator_play_a_whole_game() {
-    let Some(cluster) = TestCluster::start(3).await else {
-        return;
-    };
-    // North on a, whose room it is; East and West on b; South on c; the
-    // spectator on c.
-    let homes = [0, 1, 2, 1];
+/// The node of each seat in the tests of a table across nodes: seat 0,
+/// which opens the room, on node a.
+const HOMES: [usize; 4] = [0, 1, 2, 1];
+
+/// Four players connected to the nodes of `homes`, one per seat, seated at
+/// a room the first opened: the players and the room's code.
+async fn seated_across(cluster: &TestCluster, homes: [usize; 4]) -> (Vec<Player>, String) {
     let mut players = Vec::new();
     for (name, &home) in ["North", "East", "South", "West"].iter().zip(&homes) {
         players.push(Player::connect(&cluster.url(home), name).await);
@@ -256,6 +255,17 @@ async fn four_players_on_three_nodes_and_a_spectator_play_a_whole_game() {
     for (seat, player) in players.iter_mut().enumerate() {
         player.sit(seat as u8).await;
     }
+    (players, code)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_players_on_three_nodes_and_a_spectator_play_a_whole_game() {
+    let Some(cluster) = TestCluster::start(3).await else {
+        return;
+    };
+    // North on a, whose room it is; East and West on b; South on c; the
+    // spectator on c.
+    let (mut players, code) = seated_across(&cluster, HOMES).await;
     let mut spectator = Player::connect(&cluster.url(2), "Spectator").await;
     join_anywhere(&mut spectator, &code).await;
     players[0].start_game().await;
@@ -369,18 +379,7 @@ async fn a_game_whose_node_is_killed_goes_on_on_another_within_ten_seconds() {
         return;
     };
     // The room is node a's; its players are on every node.
-    let homes = [0, 1, 2, 1];
-    let mut players = Vec::new();
-    for (name, &home) in ["North", "East", "South", "West"].iter().zip(&homes) {
-        players.push(Player::connect(&cluster.url(home), name).await);
-    }
-    let code = players[0].create_room(RulesSpec::default(), false).await;
-    for player in players.iter_mut().skip(1) {
-        join_anywhere(player, &code).await;
-    }
-    for (seat, player) in players.iter_mut().enumerate() {
-        player.sit(seat as u8).await;
-    }
+    let (mut players, code) = seated_across(&cluster, HOMES).await;
     players[0].start_game().await;
     crate::durability::play_into_hand(&mut players, 1, 6).await;
     let seen: Vec<u64> = players.iter().map(|p| p.table.last_seq).collect();
@@ -391,7 +390,7 @@ async fn a_game_whose_node_is_killed_goes_on_on_another_within_ten_seconds() {
     // Every player comes back through a node that is still up.
     let deadline = killed + Duration::from_secs(10);
     for (i, player) in players.iter_mut().enumerate() {
-        let home = if homes[i] == 0 { 2 } else { homes[i] };
+        let home = if HOMES[i] == 0 { 2 } else { HOMES[i] };
         come_back_through(player, &cluster.url(home), &code, deadline).await;
     }
     eprintln!(

@@ -14,7 +14,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_nats::jetstream::kv;
-use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use spades_protocol::ws::RoomSummary;
 use tokio::sync::mpsc;
@@ -247,39 +246,24 @@ impl Cluster {
     /// Follows every node's rooms, and tells the lobby of the other
     /// nodes' public rooms as they open, change and close.
     pub(super) async fn watch_rooms(self, lobby: mpsc::UnboundedSender<LobbyNote>, stop: CancellationToken) {
-        let mut watch = match self.inner.rooms.watch_with_history(">").await {
-            Ok(watch) => watch,
-            Err(error) => {
-                tracing::error!(%error, "cannot watch the cluster's rooms");
-                return;
-            }
-        };
-        loop {
-            let entry = tokio::select! {
-                () = stop.cancelled() => return,
-                entry = watch.next() => entry,
-            };
-            let Some(Ok(entry)) = entry else {
-                tracing::error!("the watch on the cluster's rooms ended");
-                return;
-            };
+        super::follow(&self.inner.rooms, "rooms", &stop, |entry| {
             let code: Arc<str> = entry.key.as_str().into();
             let before = match entry.operation {
-                kv::Operation::Put => match serde_json::from_slice::<RoomEntry>(&entry.value) {
-                    Ok(room) => {
-                        if room.node != self.inner.node {
-                            let note = match &room.summary {
-                                Some(summary) => LobbyNote::Elsewhere {
-                                    summary: Box::new(summary.clone()),
-                                },
-                                None => LobbyNote::GoneElsewhere { code: code.clone() },
-                            };
-                            let _ = lobby.send(note);
-                        }
-                        lock(&self.inner.directory).insert(code.clone(), room)
+                kv::Operation::Put => {
+                    let Ok(room) = serde_json::from_slice::<RoomEntry>(&entry.value) else {
+                        return;
+                    };
+                    if room.node != self.inner.node {
+                        let note = match &room.summary {
+                            Some(summary) => LobbyNote::Elsewhere {
+                                summary: Box::new(summary.clone()),
+                            },
+                            None => LobbyNote::GoneElsewhere { code: code.clone() },
+                        };
+                        let _ = lobby.send(note);
                     }
-                    Err(_) => continue,
-                },
+                    lock(&self.inner.directory).insert(code.clone(), room)
+                }
                 kv::Operation::Delete | kv::Operation::Purge => lock(&self.inner.directory).remove(&code),
             };
             let closed_elsewhere = entry.operation != kv::Operation::Put
@@ -287,7 +271,8 @@ impl Cluster {
             if closed_elsewhere {
                 let _ = lobby.send(LobbyNote::GoneElsewhere { code });
             }
-        }
+        })
+        .await;
     }
 
     /// Once a second, looks for nodes that died or left: closes this

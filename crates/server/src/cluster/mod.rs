@@ -363,23 +363,7 @@ impl Cluster {
 
     /// Follows the other nodes' heartbeats.
     async fn watch_nodes(self, stop: CancellationToken) {
-        use futures_util::StreamExt;
-        let mut watch = match self.inner.nodes.watch_with_history(">").await {
-            Ok(watch) => watch,
-            Err(error) => {
-                tracing::error!(%error, "cannot watch the cluster's nodes");
-                return;
-            }
-        };
-        loop {
-            let entry = tokio::select! {
-                () = stop.cancelled() => return,
-                entry = watch.next() => entry,
-            };
-            let Some(Ok(entry)) = entry else {
-                tracing::error!("the watch on the cluster's nodes ended");
-                return;
-            };
+        follow(&self.inner.nodes, "nodes", &stop, |entry| {
             let node: Arc<str> = entry.key.as_str().into();
             let mut heard = lock(&self.inner.heard);
             match entry.operation {
@@ -394,7 +378,8 @@ impl Cluster {
                     heard.insert(node, (at, Load::default()));
                 }
             }
-        }
+        })
+        .await;
     }
 }
 
@@ -486,6 +471,30 @@ async fn bucket(
         .get_key_value(name)
         .await
         .map_err(|error| refused(&error))
+}
+
+/// Hands every entry of a bucket to `seen`, its current ones first, then
+/// each change as it comes, until `stop`.
+async fn follow(bucket: &kv::Store, what: &str, stop: &CancellationToken, mut seen: impl FnMut(kv::Entry)) {
+    use futures_util::StreamExt;
+    let mut watch = match bucket.watch_with_history(">").await {
+        Ok(watch) => watch,
+        Err(error) => {
+            tracing::error!(%error, "cannot watch the cluster's {what}");
+            return;
+        }
+    };
+    loop {
+        let entry = tokio::select! {
+            () = stop.cancelled() => return,
+            entry = watch.next() => entry,
+        };
+        let Some(Ok(entry)) = entry else {
+            tracing::error!("the watch on the cluster's {what} ended");
+            return;
+        };
+        seen(entry);
+    }
 }
 
 /// Locks a map of the cluster's state. Each lock is held for one map
