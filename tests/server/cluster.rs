@@ -808,3 +808,60 @@ async fn a_node_that_loses_the_cluster_stops_before_its_rooms_are_taken_over() {
     assert_eq!(status.code(), Some(75), "{}", node.log());
     assert!(lost.elapsed() < Duration::from_secs(4), "{:?}", lost.elapsed());
 }
+
+/// Puts a player in the quick-play queue of the classic preset, with a
+/// partner to wait for when named.
+async fn queue(player: &mut Player, partner: Option<&str>) {
+    let partner = partner.map(str::to_string);
+    let reply = player
+        .request(|id| ClientMessage::Queue {
+            id,
+            rules: spades_engine::Preset::Classic,
+            partner,
+        })
+        .await
+        .expect("queued");
+    assert!(matches!(reply, ServerMessage::Queued { .. }), "{reply:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_the_queues_node_dies_its_players_are_told_and_another_node_keeps_the_queue() {
+    let Some(mut cluster) = TestCluster::start(2).await else {
+        return;
+    };
+    // Ann queues first, on node a, which so keeps the queue; Bob, on node
+    // b, waits in it there. Each waits for a partner who never comes.
+    let mut ann = Player::connect(&cluster.url(0), "Ann").await;
+    queue(&mut ann, Some("Zed")).await;
+    let mut bob = Player::connect(&cluster.url(1), "Bob").await;
+    queue(&mut bob, Some("Cy")).await;
+
+    cluster.nodes[0].take().expect("node a").kill();
+    let told = bob
+        .wait_for(Duration::from_secs(10), |m| {
+            matches!(m, ServerMessage::Unqueued { .. })
+        })
+        .await;
+    assert!(
+        matches!(
+            told,
+            ServerMessage::Unqueued {
+                reason: spades_protocol::ws::UnqueueReason::QueueMoved
+            }
+        ),
+        "{told:?}"
+    );
+    // Queueing again, he waits in node b's queue, which completes his
+    // table with bots.
+    queue(&mut bob, None).await;
+    let matched = bob
+        .wait_for(Duration::from_secs(10), |m| {
+            matches!(m, ServerMessage::Matched { .. })
+        })
+        .await;
+    let ServerMessage::Matched { room, .. } = matched else {
+        unreachable!()
+    };
+    join_anywhere(&mut bob, &room).await;
+    assert!(bob.table.seat.is_some());
+}
