@@ -865,3 +865,52 @@ async fn when_the_queues_node_dies_its_players_are_told_and_another_node_keeps_t
     join_anywhere(&mut bob, &room).await;
     assert!(bob.table.seat.is_some());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_the_tournament_runner_dies_another_node_runs_the_tournament() {
+    use crate::tournaments::{account, check_knockout, create, play_tournament};
+    let Some(mut cluster) = TestCluster::start(3).await else {
+        return;
+    };
+    let a = cluster.node(0).address;
+    let (organiser, _) = account(a, "Organiser").await;
+    let settings = serde_json::json!({"name": "Handed on", "format": "knockout", "max_players": 8});
+    let id = create(a, &organiser, settings).await;
+    // The node that took the tournaments lease runs them; it dies.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let runner = loop {
+        let runner = (0..3).find(|&i| {
+            let log = cluster.node(i).log();
+            log.lines()
+                .any(|line| line.contains("took a lease") && line.contains("tournaments"))
+        });
+        if let Some(runner) = runner {
+            break runner;
+        }
+        assert!(Instant::now() < deadline, "no node took the tournaments lease");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    cluster.nodes[runner].take().expect("the runner").kill();
+    let alive: Vec<usize> = (0..3).filter(|&i| i != runner).collect();
+    // Eight players register through the other nodes, which fills the
+    // tournament; one of those nodes takes the lease and runs it.
+    let mut players = Vec::new();
+    for i in 0..8 {
+        let node = alive[i % 2];
+        let name = format!("ko{i}");
+        let (token, _) = account(cluster.node(node).address, &name).await;
+        players.push(Player::sign_in(&cluster.url(node), &name, &token).await);
+        Api::new(cluster.node(node).address)
+            .enter(&players[i].token, &id)
+            .await
+            .expect(201);
+    }
+    let view = play_tournament(
+        cluster.node(alive[0]).address,
+        &mut players,
+        &id,
+        Duration::from_secs(300),
+    )
+    .await;
+    check_knockout(&view, 8);
+}

@@ -96,17 +96,22 @@ impl Cluster {
                     let taken = leases
                         .update(name, me.as_bytes().to_vec().into(), entry.revision)
                         .await;
-                    // Someone else took it first: he holds it now.
-                    return Some(if taken.is_ok() {
-                        me
-                    } else {
-                        self.holder(name).await?
-                    });
+                    if taken.is_err() {
+                        // Someone else took it first: he holds it now.
+                        return self.holder(name).await;
+                    }
+                    if holder != me {
+                        tracing::info!(lease = name, from = %holder, "took over a lease of a node that is gone");
+                    }
+                    return Some(me);
                 }
                 Some(holder)
             }
             Ok(_) => match leases.create(name, me.as_bytes().to_vec().into()).await {
-                Ok(_) => Some(me),
+                Ok(_) => {
+                    tracing::info!(lease = name, "took a lease");
+                    Some(me)
+                }
                 Err(_) => self.holder(name).await,
             },
             Err(error) => {
