@@ -204,31 +204,26 @@ impl Cluster {
         let owned = lock(&self.inner.directory)
             .get(code)
             .is_some_and(|known| known.node == self.inner.node);
-        if owned {
-            self.inner
-                .rooms
-                .put(code, body.into())
-                .await
-                .map_err(|e| e.to_string())?;
-            self.remember(code, entry);
-            return Ok(());
-        }
-        if self.inner.rooms.create(code, body.clone().into()).await.is_ok() {
-            self.remember(code, entry);
-            return Ok(());
-        }
-        match self.inner.rooms.entry(code).await {
-            Ok(Some(current)) => {
-                let current: Option<RoomEntry> = serde_json::from_slice(&current.value).ok();
-                match current {
-                    Some(current) if current.node != self.inner.node && self.is_alive(&current.node) => {
+        if !owned {
+            if self.inner.rooms.create(code, body.clone().into()).await.is_ok() {
+                self.remember(code, entry);
+                return Ok(());
+            }
+            // The code has an entry: a room of a node that is gone, or of
+            // a live one, which keeps it.
+            match self.inner.rooms.entry(code).await {
+                Ok(Some(current)) => {
+                    let current: Option<RoomEntry> = serde_json::from_slice(&current.value).ok();
+                    if let Some(current) = current
+                        && current.node != self.inner.node
+                        && self.is_alive(&current.node)
+                    {
                         return Err(format!("room {code} is open on node {} too", current.node));
                     }
-                    _ => {}
                 }
+                Ok(None) => {}
+                Err(error) => return Err(error.to_string()),
             }
-            Ok(None) => {}
-            Err(error) => return Err(error.to_string()),
         }
         self.inner
             .rooms

@@ -395,14 +395,8 @@ impl Cluster {
 
     /// Counts the login attempts of the other nodes in this node's limiter.
     async fn hear_logins(self, mut logins: async_nats::Subscriber, parts: Parts) {
-        use futures_util::StreamExt;
         let own = format!("spades.login.{}", self.inner.node);
-        loop {
-            let message = tokio::select! {
-                () = parts.stop.cancelled() => return,
-                message = logins.next() => message,
-            };
-            let Some(message) = message else { return };
+        while let Some(message) = next_message(&mut logins, &parts.stop).await {
             if message.subject.as_str() == own {
                 continue;
             }
@@ -471,6 +465,19 @@ async fn bucket(
         .get_key_value(name)
         .await
         .map_err(|error| refused(&error))
+}
+
+/// The next message of a subscription; `None` once `stop` is cancelled or
+/// the subscription has ended.
+async fn next_message(
+    subscription: &mut async_nats::Subscriber,
+    stop: &CancellationToken,
+) -> Option<async_nats::Message> {
+    use futures_util::StreamExt;
+    tokio::select! {
+        () = stop.cancelled() => None,
+        message = subscription.next() => message,
+    }
 }
 
 /// Hands every entry of a bucket to `seen`, its current ones first, then

@@ -11,7 +11,6 @@
 use std::sync::Arc;
 
 use axum::extract::ws::Utf8Bytes;
-use futures_util::StreamExt;
 use spades_protocol::ws::{ErrorCode, MessageId, ServerMessage};
 
 use super::wire::{self, Forwarded, Request};
@@ -38,12 +37,7 @@ impl Cluster {
         // Served until the node has left, so that a client that comes back
         // while its rooms stop is told to wait rather than nothing.
         let left = self.inner.left.clone();
-        loop {
-            let message = tokio::select! {
-                () = left.cancelled() => return,
-                message = requests.next() => message,
-            };
-            let Some(message) = message else { return };
+        while let Some(message) = super::next_message(&mut requests, &left).await {
             let forwarded: Forwarded = match serde_json::from_slice(&message.payload) {
                 Ok(forwarded) => forwarded,
                 Err(error) => {

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_nats::jetstream::kv;
-use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use spades_engine::Preset;
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, ServerMessage};
@@ -213,12 +212,7 @@ impl Cluster {
 
     /// Serves the queue for the players of the other nodes.
     pub(super) async fn serve_queue(self, mut requests: async_nats::Subscriber, parts: Parts) {
-        loop {
-            let message = tokio::select! {
-                () = parts.stop.cancelled() => return,
-                message = requests.next() => message,
-            };
-            let Some(message) = message else { return };
+        while let Some(message) = super::next_message(&mut requests, &parts.stop).await {
             let Ok(request) = serde_json::from_slice::<QueueRequest>(&message.payload) else {
                 continue;
             };
@@ -338,12 +332,7 @@ impl Cluster {
 
     /// Opens the tables the queue's node asks this node to.
     pub(super) async fn serve_tables(self, mut requests: async_nats::Subscriber, parts: Parts) {
-        loop {
-            let message = tokio::select! {
-                () = parts.stop.cancelled() => return,
-                message = requests.next() => message,
-            };
-            let Some(message) = message else { return };
+        while let Some(message) = super::next_message(&mut requests, &parts.stop).await {
             let Ok(open) = serde_json::from_slice::<OpenTable>(&message.payload) else {
                 continue;
             };

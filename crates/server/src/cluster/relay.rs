@@ -11,7 +11,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures_util::StreamExt;
 use tokio_util::sync::CancellationToken;
 
 use super::wire::{self, Forwarded, Outgoing, Request};
@@ -139,12 +138,7 @@ impl Cluster {
     /// send this node's connections, and puts each batch into its
     /// connection's outbox.
     pub(super) async fn relay_in(self, mut outgoing: async_nats::Subscriber, stop: CancellationToken) {
-        loop {
-            let message = tokio::select! {
-                () = stop.cancelled() => return,
-                message = outgoing.next() => message,
-            };
-            let Some(message) = message else { return };
+        while let Some(message) = super::next_message(&mut outgoing, &stop).await {
             let Some(connection) = message
                 .subject
                 .rsplit('.')
@@ -219,12 +213,7 @@ impl Cluster {
     /// Closes this node's connection of each player who said hello on
     /// another node since, with `replaced` (status 4001).
     pub(super) async fn replace_elsewhere(self, mut hellos: async_nats::Subscriber, parts: super::Parts) {
-        loop {
-            let message = tokio::select! {
-                () = parts.stop.cancelled() => return,
-                message = hellos.next() => message,
-            };
-            let Some(message) = message else { return };
+        while let Some(message) = super::next_message(&mut hellos, &parts.stop).await {
             let Some(player) = message.subject.rsplit('.').next() else {
                 continue;
             };

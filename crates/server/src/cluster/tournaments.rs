@@ -3,7 +3,6 @@
 //! changed tournament to its watchers there.
 
 use axum::extract::ws::Utf8Bytes;
-use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use spades_engine::RuleSet;
 use spades_protocol::ws::BotLevel;
@@ -65,12 +64,7 @@ impl Cluster {
     /// this node to: claims the code first, so that no other node can
     /// have it, and registers the room before answering.
     pub(super) async fn serve_tournament_tables(self, mut requests: async_nats::Subscriber, parts: Parts) {
-        loop {
-            let message = tokio::select! {
-                () = parts.stop.cancelled() => return,
-                message = requests.next() => message,
-            };
-            let Some(message) = message else { return };
+        while let Some(message) = super::next_message(&mut requests, &parts.stop).await {
             let opened = match serde_json::from_slice::<OpenTournamentTable>(&message.payload) {
                 Ok(open) => self.open_here(open, &parts).await,
                 Err(_) => false,
@@ -130,12 +124,7 @@ impl Cluster {
 
     /// Passes the messages for players connected to this node.
     pub(super) async fn deliver_notices(self, mut notices: async_nats::Subscriber, parts: Parts) {
-        loop {
-            let message = tokio::select! {
-                () = parts.stop.cancelled() => return,
-                message = notices.next() => message,
-            };
-            let Some(message) = message else { return };
+        while let Some(message) = super::next_message(&mut notices, &parts.stop).await {
             let Some(player) = message.subject.rsplit('.').next() else {
                 continue;
             };
@@ -157,12 +146,7 @@ impl Cluster {
 
     /// Shows the tournaments changed on other nodes to this node's watchers.
     pub(super) async fn follow_tournaments(self, mut changes: async_nats::Subscriber, parts: Parts) {
-        loop {
-            let message = tokio::select! {
-                () = parts.stop.cancelled() => return,
-                message = changes.next() => message,
-            };
-            let Some(message) = message else { return };
+        while let Some(message) = super::next_message(&mut changes, &parts.stop).await {
             if message.payload.as_ref() == self.inner.node.as_bytes() {
                 continue;
             }
