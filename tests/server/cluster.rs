@@ -288,18 +288,7 @@ async fn a_hello_on_another_node_replaces_the_connection() {
         return;
     };
     let mut first = Player::connect(&cluster.url(0), "Traveller").await;
-    let code = first.create_room(RulesSpec::default(), false).await;
-    first.sit(0).await;
-    for seat in 1..4 {
-        first
-            .request(|id| ClientMessage::AddBot {
-                id,
-                seat: spades_engine::Seat::new(seat),
-            })
-            .await
-            .unwrap();
-    }
-    first.start_game().await;
+    let code = play_with_bots(&mut first, false).await;
     let second = Player::sign_in(&cluster.url(1), "Traveller", &first.token).await;
     assert_eq!(second.id, first.id);
     // The game's events go on until the replaced message, which comes
@@ -335,6 +324,24 @@ async fn a_hello_on_another_node_replaces_the_connection() {
             "back in his seat"
         );
     }
+}
+
+/// Opens a room, seats `player` at it with three bots and starts its game;
+/// returns the room's code.
+async fn play_with_bots(player: &mut Player, private: bool) -> String {
+    let code = player.create_room(RulesSpec::default(), private).await;
+    player.sit(0).await;
+    for seat in 1..4 {
+        player
+            .request(|id| ClientMessage::AddBot {
+                id,
+                seat: spades_engine::Seat::new(seat),
+            })
+            .await
+            .unwrap();
+    }
+    player.start_game().await;
+    code
 }
 
 /// Brings a player back after his connection was lost, through node
@@ -825,6 +832,42 @@ async fn queue(player: &mut Player, partner: Option<&str>) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_in_a_game_on_any_node_cannot_queue_for_another() {
+    let Some(cluster) = TestCluster::start(2).await else {
+        return;
+    };
+    // Zed queues first, on node a, which so keeps the queue.
+    let mut zed = Player::connect(&cluster.url(0), "Zed").await;
+    queue(&mut zed, Some("Nobody")).await;
+    // Ann plays in a private room of node b, which node a's lobby does
+    // not see.
+    let mut ann = Player::connect(&cluster.url(1), "Ann").await;
+    let code = play_with_bots(&mut ann, true).await;
+    // The registry is written a few milliseconds after the game starts.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    // From the room's node the request goes to node a's queue; from node
+    // a it stays there. Either way she is refused, and the connection
+    // carries on.
+    for node in [1, 0] {
+        let mut again = Player::sign_in(&cluster.url(node), "Ann", &ann.token).await;
+        let answer = again
+            .request(|id| ClientMessage::Queue {
+                id,
+                rules: spades_engine::Preset::Classic,
+                partner: None,
+            })
+            .await;
+        assert_eq!(refused(answer), ErrorCode::GameInProgress, "on node {node}");
+        again.join_room(&code).await;
+        assert_eq!(
+            again.table.seat.map(|seat| seat.index()),
+            Some(0),
+            "still seated, on node {node}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_the_queues_node_dies_its_players_are_told_and_another_node_keeps_the_queue() {
     let Some(mut cluster) = TestCluster::start(2).await else {
         return;
@@ -877,19 +920,7 @@ async fn when_the_tournament_runner_dies_another_node_runs_the_tournament() {
     let settings = serde_json::json!({"name": "Handed on", "format": "knockout", "max_players": 8});
     let id = create(a, &organiser, settings).await;
     // The node that took the tournaments lease runs them; it dies.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let runner = loop {
-        let runner = (0..3).find(|&i| {
-            let log = cluster.node(i).log();
-            log.lines()
-                .any(|line| line.contains("took a lease") && line.contains("tournaments"))
-        });
-        if let Some(runner) = runner {
-            break runner;
-        }
-        assert!(Instant::now() < deadline, "no node took the tournaments lease");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let runner = tournament_runner(&cluster).await;
     cluster.nodes[runner].take().expect("the runner").kill();
     let alive: Vec<usize> = (0..3).filter(|&i| i != runner).collect();
     // Eight players register through the other nodes, which fills the
@@ -913,4 +944,112 @@ async fn when_the_tournament_runner_dies_another_node_runs_the_tournament() {
     )
     .await;
     check_knockout(&view, 8);
+}
+
+/// The node that took the tournaments lease, from the nodes' logs.
+async fn tournament_runner(cluster: &TestCluster) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let runner = (0..cluster.nodes.len()).find(|&i| {
+            let log = cluster.node(i).log();
+            log.lines()
+                .any(|line| line.contains("took a lease") && line.contains("tournaments"))
+        });
+        if let Some(runner) = runner {
+            return runner;
+        }
+        assert!(Instant::now() < deadline, "no node took the tournaments lease");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_the_tournament_runner_dies_mid_stage_the_next_stage_is_seated_by_another() {
+    use crate::tournaments::{account, check_knockout, create, play_tournament, tables_announced};
+    use spades_protocol::http::TableStatus;
+    let Some(mut cluster) = TestCluster::start(3).await else {
+        return;
+    };
+    let a = cluster.node(0).address;
+    let (organiser, _) = account(a, "Organiser").await;
+    let settings = serde_json::json!({"name": "Mid-stage", "format": "knockout", "max_players": 8});
+    let id = create(a, &organiser, settings).await;
+    let runner = tournament_runner(&cluster).await;
+    let alive: Vec<usize> = (0..3).filter(|&i| i != runner).collect();
+    // The runner has three rooms open, so that the first stage's tables
+    // open on the other nodes, where the players are connected too: its
+    // death then takes away only the running of the tournament.
+    let mut hosts = Vec::new();
+    for name in ["Host1", "Host2", "Host3"] {
+        let mut host = Player::connect(&cluster.url(runner), name).await;
+        host.create_room(RulesSpec::default(), false).await;
+        hosts.push(host);
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut players = Vec::new();
+    for i in 0..8 {
+        let node = alive[i % 2];
+        let name = format!("ko{i}");
+        let (token, _) = account(cluster.node(node).address, &name).await;
+        players.push(Player::sign_in(&cluster.url(node), &name, &token).await);
+        Api::new(cluster.node(node).address)
+            .enter(&players[i].token, &id)
+            .await
+            .expect(201);
+    }
+    // Every player gets to his first table and the games begin.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut joined = [false; 8];
+    while !joined.iter().all(|&j| j) {
+        for (i, player) in players.iter_mut().enumerate() {
+            player.pump().await;
+            if !joined[i]
+                && let Some((_, room)) = tables_announced(player).last().cloned()
+            {
+                player.clear_table();
+                player.join_room(&room).await;
+                joined[i] = true;
+            }
+            player.act_if_due().await;
+        }
+        assert!(Instant::now() < deadline, "the first stage was not seated");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let view = Api::new(cluster.node(alive[0]).address).tournament(&id).await;
+    assert_eq!(view.stages.len(), 1, "{view:?}");
+    assert!(
+        view.stages[0]
+            .tables
+            .iter()
+            .all(|table| table.status != TableStatus::Finished),
+        "no table of the first stage has finished: {view:?}"
+    );
+    cluster.nodes[runner].take().expect("the runner").kill();
+    drop(hosts);
+    // The first stage's games go on; another node takes the lease, sees
+    // the stage finished and seats the final.
+    let view = play_tournament(
+        cluster.node(alive[0]).address,
+        &mut players,
+        &id,
+        Duration::from_secs(300),
+    )
+    .await;
+    check_knockout(&view, 8);
+    let runners: Vec<usize> = alive
+        .iter()
+        .copied()
+        .filter(|&i| {
+            cluster
+                .node(i)
+                .log()
+                .lines()
+                .any(|line| line.contains("took over a lease") && line.contains("tournaments"))
+        })
+        .collect();
+    assert_eq!(
+        runners.len(),
+        1,
+        "one node took the tournaments over: {runners:?}"
+    );
 }

@@ -29,6 +29,11 @@ pub(super) struct RoomEntry {
     pub(super) node: Arc<str>,
     /// How the lobby shows the room; `None` for a private room.
     pub(super) summary: Option<RoomSummary>,
+    /// Whether a game is being played in it, private or not, so that any
+    /// node can tell a player who sits there that he is busy. Entries of
+    /// nodes that predate the field read as not playing.
+    #[serde(default)]
+    pub(super) playing: bool,
 }
 
 /// What a node's lobby tells the registry of its own rooms and players.
@@ -39,6 +44,7 @@ pub enum RegistryNote {
     Room {
         code: Arc<str>,
         summary: Option<RoomSummary>,
+        playing: bool,
     },
     Closed {
         code: Arc<str>,
@@ -104,6 +110,23 @@ impl Cluster {
         }
     }
 
+    /// The room where `player` is playing a game, on any live node, as far
+    /// as the registry knows: quick play refuses him while he is.
+    pub async fn playing_room(&self, player: &str) -> Option<String> {
+        let code = self.seated_room(player).await?;
+        let known = lock(&self.inner.directory)
+            .get(code.as_str())
+            .map(|entry| entry.playing);
+        let playing = match known {
+            Some(playing) => playing,
+            None => {
+                let value = self.inner.rooms.get(&code).await.ok()??;
+                serde_json::from_slice::<RoomEntry>(&value).ok()?.playing
+            }
+        };
+        playing.then_some(code)
+    }
+
     /// Applies this node's registry notes to the buckets, in order, and
     /// writes this node's entries again every [`REFRESH`], so that they
     /// outlive the buckets' expiry while this node lives.
@@ -123,7 +146,11 @@ impl Cluster {
                 }
             };
             let written = match note {
-                RegistryNote::Room { code, summary } => self.write_room(&code, summary).await,
+                RegistryNote::Room {
+                    code,
+                    summary,
+                    playing,
+                } => self.write_room(&code, summary, playing).await,
                 RegistryNote::Closed { code } => {
                     lock(&self.inner.directory).remove(&code);
                     self.inner.rooms.delete(&*code).await.map_err(|e| e.to_string())
@@ -195,10 +222,16 @@ impl Cluster {
     /// Writes a room's entry. A new code is created, so that two nodes
     /// never open rooms under one code; a room this node owns already (it
     /// changed, or this node took it over) is overwritten.
-    pub(super) async fn write_room(&self, code: &str, summary: Option<RoomSummary>) -> Result<(), String> {
+    pub(super) async fn write_room(
+        &self,
+        code: &str,
+        summary: Option<RoomSummary>,
+        playing: bool,
+    ) -> Result<(), String> {
         let entry = RoomEntry {
             node: self.inner.node.clone(),
             summary,
+            playing,
         };
         let body = serde_json::to_vec(&entry).unwrap_or_default();
         let owned = lock(&self.inner.directory)
@@ -330,6 +363,7 @@ impl Cluster {
         let entry = RoomEntry {
             node: self.inner.node.clone(),
             summary: None,
+            playing: false,
         };
         let body = serde_json::to_vec(&entry).unwrap_or_default();
         // A room left by an earlier run of this node, under its name, is

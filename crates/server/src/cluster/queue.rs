@@ -357,7 +357,7 @@ impl Cluster {
             }
             // The room is registered before the players are told of it, so
             // that their joins find it from any node.
-            if let Err(error) = self.write_room(&code, None).await {
+            if let Err(error) = self.write_room(&code, None, false).await {
                 tracing::warn!(%error, room = %code, "cannot register a quick-play table");
                 continue;
             }

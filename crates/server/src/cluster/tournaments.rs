@@ -109,7 +109,7 @@ impl Cluster {
             .open_tournament_table(table)
             .await
             .unwrap_or(false);
-        opened && self.write_room(&open.code, None).await.is_ok()
+        opened && self.write_room(&open.code, None, false).await.is_ok()
     }
 
     /// Sends a message to a player's connection, on whichever node holds

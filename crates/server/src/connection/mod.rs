@@ -404,6 +404,12 @@ impl Session {
         };
         // In a cluster, one node keeps the queue for every node.
         if let Some(cluster) = self.state.cluster() {
+            // The queue's lobby knows only the seats of its own node's
+            // rooms; the registry knows every node's.
+            if cluster.playing_room(&entry.player.id).await.is_some() {
+                let message = "you are playing a game already";
+                return self.send_error(Some(id), ErrorCode::GameInProgress, message);
+            }
             let Some(node) = cluster.queue_node().await else {
                 let message = "the quick-play queue cannot be reached now; try again";
                 return self.send_error(Some(id), ErrorCode::ServerBusy, message);

@@ -228,6 +228,7 @@ impl Lobby {
         self.tell_cluster(|| RegistryNote::Room {
             code: summary.room.as_str().into(),
             summary: (!summary.private).then(|| summary.clone()),
+            playing: summary.status == RoomStatus::Playing,
         });
     }
 

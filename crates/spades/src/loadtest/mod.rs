@@ -24,7 +24,9 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use crate::stats::percentile;
-use readings::{MachineTimes, ProcessStats, StoreMetrics, bucket_bound, listening_pid, port_of};
+use readings::{
+    MachineTimes, ProcessStats, Readings, StoreMetrics, bucket_bound, listening_pid, port_of, report_servers,
+};
 
 mod floor;
 mod fuzz;
@@ -66,10 +68,13 @@ pub struct Args {
     /// spaced; measuring begins once the last one has started.
     #[arg(long, default_value_t = 2.0)]
     stagger: f64,
-    /// The server's process id, for its CPU time and memory. Found from the
-    /// listening port when the server runs on this machine.
-    #[arg(long)]
-    server_pid: Option<u32>,
+    /// The servers' process ids, in the order of `--server`, for their CPU
+    /// time and memory. Found from each server's listening port when it
+    /// runs on this machine. With several servers, each one's figures are
+    /// reported and then their sum; the system calls and the floor are
+    /// measured on the first.
+    #[arg(long, value_delimiter = ',')]
+    server_pid: Vec<u32>,
     /// Tables being set up at once during the ramp-up.
     #[arg(long, default_value_t = 50)]
     ramp: usize,
@@ -200,11 +205,16 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         );
     }
     let first_server = args.server.first().context("give a --server")?.clone();
-    let pid = match args.server_pid {
-        Some(pid) => Some(pid),
-        None => port_of(&first_server).and_then(listening_pid),
+    let pids: Vec<Option<u32>> = if args.server_pid.is_empty() {
+        args.server
+            .iter()
+            .map(|url| port_of(url).and_then(listening_pid))
+            .collect()
+    } else {
+        args.server_pid.iter().copied().map(Some).collect()
     };
-    let before_setup = pid.and_then(ProcessStats::read);
+    let pid = pids.first().copied().flatten();
+    let before_setup = Readings::take(&pids);
 
     // Ramp up: seat every table, a few at a time.
     let totals = Arc::new(Totals::default());
@@ -260,7 +270,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         ));
     }
 
-    let after_setup = pid.and_then(ProcessStats::read);
+    let after_setup = Readings::take(&pids);
     let own_before = ProcessStats::read(std::process::id());
     let machine_before = MachineTimes::read();
     let metrics_before = StoreMetrics::fetch(&first_server).await;
@@ -270,7 +280,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     tokio::time::sleep(duration).await;
     totals.measuring.store(false, Ordering::SeqCst);
     let elapsed = started.elapsed().as_secs_f64();
-    let at_end = pid.and_then(ProcessStats::read);
+    let at_end = Readings::take(&pids);
     let own_at_end = ProcessStats::read(std::process::id());
     let machine_at_end = MachineTimes::read();
     let metrics_after = StoreMetrics::fetch(&first_server).await;
@@ -375,30 +385,12 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
             parts.join(", ")
         }
     };
-    let mut server_cpu = None;
-    match (pid, before_setup, after_setup, at_end) {
-        (Some(pid), Some(before), Some(after), Some(end)) => {
-            let cpu = end.cpu_seconds - after.cpu_seconds;
-            server_cpu = Some(cpu);
-            let user = end.user_seconds - after.user_seconds;
-            let system = end.system_seconds - after.system_seconds;
-            let per_connection = |stats: ProcessStats| {
-                stats.resident_kib.saturating_sub(before.resident_kib) as f64 / connections as f64
-            };
-            println!(
-                "server pid {pid}: CPU {cpu:.2} s ({}; user {}, system {}), resident {:.1} MiB (peak {:.1} MiB), \
-                 {:.1} KiB per connection once seated, {:.1} KiB at the end",
-                per_hand(cpu),
-                per_hand(user),
-                per_hand(system),
-                end.resident_kib as f64 / 1024.0,
-                end.peak_kib as f64 / 1024.0,
-                per_connection(after),
-                per_connection(end),
-            );
-        }
-        _ => println!("server: not found on this machine (give --server-pid for its CPU and memory)"),
-    }
+    let server_cpu = report_servers(
+        &pids,
+        [&before_setup, &after_setup, &at_end],
+        connections,
+        &per_hand,
+    );
     let calls = match calls {
         Some(Ok((counts, hands))) if hands > 0 => {
             let per_hand = |count: u64| count as f64 / hands as f64;
@@ -408,7 +400,8 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
                 .map(|(call, count)| format!("{call} {:.1}", per_hand(*count)))
                 .collect();
             println!(
-                "server system calls per hand (perf, {hands} hands after the run): {:.1} in all; {}",
+                "server system calls per hand (perf, {hands} hands after the run{}): {:.1} in all; {}",
+                if pids.len() > 1 { ", first server" } else { "" },
                 per_hand(counts.all),
                 by_call.join(", ")
             );

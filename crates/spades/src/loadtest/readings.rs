@@ -1,4 +1,4 @@
-//! What the load test reads of the server and the machine: the server's
+//! What the load test reads of the servers and the machine: each server's
 //! CPU time and memory from `/proc`, the whole machine's busy and stolen
 //! time, which process listens on the server's port, and the store's
 //! counters from the server's `/metrics`.
@@ -44,6 +44,69 @@ impl ProcessStats {
             peak_kib: kib("VmHWM:")?,
         })
     }
+}
+
+/// One reading of every server's [`ProcessStats`], in the order of
+/// `--server`; `None` where a server's process is unknown or gone.
+pub(super) struct Readings(Vec<Option<ProcessStats>>);
+
+impl Readings {
+    pub(super) fn take(pids: &[Option<u32>]) -> Readings {
+        Readings(pids.iter().map(|pid| pid.and_then(ProcessStats::read)).collect())
+    }
+}
+
+/// Prints each server's CPU time and memory over the measured run (from
+/// `after_setup` to `at_end`; memory against `before_setup`), and their sum
+/// when there are several. Returns the servers' CPU seconds in all, when
+/// every server could be read.
+pub(super) fn report_servers(
+    pids: &[Option<u32>],
+    [before_setup, after_setup, at_end]: [&Readings; 3],
+    connections: usize,
+    per_hand: &dyn Fn(f64) -> String,
+) -> Option<f64> {
+    // Each server holds its share of the clients.
+    let share = connections as f64 / pids.len().max(1) as f64;
+    let mut sum = Some((0.0, 0.0, 0.0, 0u64));
+    for (i, pid) in pids.iter().enumerate() {
+        let found = (pid, before_setup.0[i], after_setup.0[i], at_end.0[i]);
+        let (Some(pid), Some(before), Some(after), Some(end)) = found else {
+            println!(
+                "server {}: not found on this machine (give --server-pid for its CPU and memory)",
+                i + 1
+            );
+            sum = None;
+            continue;
+        };
+        let cpu = end.cpu_seconds - after.cpu_seconds;
+        let user = end.user_seconds - after.user_seconds;
+        let system = end.system_seconds - after.system_seconds;
+        let grown = |stats: ProcessStats| stats.resident_kib.saturating_sub(before.resident_kib);
+        println!(
+            "server pid {pid}: CPU {cpu:.2} s ({}; user {}, system {}), resident {:.1} MiB (peak {:.1} MiB), \
+             {:.1} KiB per connection once seated, {:.1} KiB at the end",
+            per_hand(cpu),
+            per_hand(user),
+            per_hand(system),
+            end.resident_kib as f64 / 1024.0,
+            end.peak_kib as f64 / 1024.0,
+            grown(after) as f64 / share,
+            grown(end) as f64 / share,
+        );
+        sum = sum.map(|(c, u, s, kib)| (c + cpu, u + user, s + system, kib + grown(end)));
+    }
+    let (cpu, user, system, grown) = sum?;
+    if pids.len() > 1 {
+        println!(
+            "servers in all: CPU {cpu:.2} s ({}; user {}, system {}), {:.1} KiB per connection at the end",
+            per_hand(cpu),
+            per_hand(user),
+            per_hand(system),
+            grown as f64 / connections as f64,
+        );
+    }
+    Some(cpu)
 }
 
 /// The whole machine's CPU time, from the first line of `/proc/stat`, in
@@ -244,6 +307,33 @@ mod tests {
         assert_eq!(MachineTimes::parse("intr 1 2 3"), None);
         assert_eq!(MachineTimes::parse("cpu 1 2 3"), None);
         assert!(MachineTimes::read().is_some(), "this machine has /proc/stat");
+    }
+
+    fn stats(cpu: f64, resident_kib: u64) -> Option<ProcessStats> {
+        Some(ProcessStats {
+            cpu_seconds: cpu,
+            user_seconds: cpu / 2.0,
+            system_seconds: cpu / 2.0,
+            resident_kib,
+            peak_kib: resident_kib,
+        })
+    }
+
+    #[test]
+    fn the_servers_cpu_is_summed_only_when_every_server_was_read() {
+        let per_hand = |cpu: f64| format!("{cpu}");
+        let pids = [Some(1), Some(2)];
+        let before = Readings(vec![stats(0.0, 1000), stats(0.0, 2000)]);
+        let after = Readings(vec![stats(1.0, 1100), stats(2.0, 2100)]);
+        let end = Readings(vec![stats(4.0, 1200), stats(3.5, 2200)]);
+        let cpu = report_servers(&pids, [&before, &after, &end], 8, &per_hand);
+        assert_eq!(cpu, Some(4.5), "3 s on the first server and 1.5 s on the second");
+        // A server whose process could not be read leaves the sum unknown.
+        let gone = Readings(vec![stats(4.0, 1200), None]);
+        assert_eq!(
+            report_servers(&pids, [&before, &after, &gone], 8, &per_hand),
+            None
+        );
     }
 
     #[test]
