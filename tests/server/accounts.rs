@@ -654,6 +654,14 @@ async fn requests_the_api_cannot_read_are_answered_in_its_error_shape() {
             "`colour`",
         ),
         (
+            "a registration with a field it does not take",
+            json_head("POST", "/api/register"),
+            json(json!({"name": "Kim", "password": "long enough", "x": 1})),
+            422,
+            "bad_fields",
+            "`x`",
+        ),
+        (
             "a string for an object",
             json_head("POST", "/api/register"),
             json(json!("Kim")),

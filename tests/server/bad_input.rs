@@ -111,6 +111,15 @@ async fn malformed_messages_get_their_codes_and_the_connection_carries_on() {
     let (_, code, message) = refusal_of(&mut player, r#"{"type":"sit","id":11,"seat":"north"}"#.into()).await;
     assert_eq!(code, ErrorCode::BadMessage);
     assert!(!message.contains("u8") && !message.contains("Seat"), "{message}");
+    assert!(message.contains("\"seat\""), "the field is named: {message}");
+    // A seat no table has is a seat that does not exist.
+    let (_, code, _) = refusal_of(&mut player, r#"{"type":"sit","id":12,"seat":4}"#.into()).await;
+    assert_eq!(code, ErrorCode::NoSuchSeat);
+    // Rules that cannot be read are bad rules, and the setting is named.
+    let unknown_preset = r#"{"type":"create_room","id":13,"rules":{"preset":"nope"}}"#;
+    let (id, code, message) = refusal_of(&mut player, unknown_preset.into()).await;
+    assert_eq!((id, code), (Some(MessageId::Number(13)), ErrorCode::BadRules));
+    assert!(message.contains("\"rules.preset\""), "{message}");
     assert_eq!(
         error_for(&mut player, "[1,2,3]".into()).await.1,
         ErrorCode::BadMessage

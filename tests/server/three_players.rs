@@ -42,6 +42,13 @@ async fn three_players_play_a_game_that_a_spectator_watches() {
         })
         .await;
     assert_eq!(refused(add), ErrorCode::NoSuchSeat);
+    let remove = players[0]
+        .request(|id| ClientMessage::RemoveBot {
+            id,
+            seat: spades_engine::Seat::new(3).expect("seat 3 is a seat"),
+        })
+        .await;
+    assert_eq!(refused(remove), ErrorCode::NoSuchSeat);
 
     // The room lists three seats, all taken.
     let seats = watcher

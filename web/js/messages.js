@@ -20,7 +20,7 @@ export const SOCKET_ERRORS = {
   not_in_room: 'You are not at a table.',
   seat_taken: 'That seat is taken.',
   not_seated: 'Take a seat first.',
-  no_such_seat: 'That seat does not exist: this table seats three.',
+  no_such_seat: 'That seat does not exist at this table.',
   game_in_progress: 'Not while a game is being played.',
   not_enough_players: 'A game needs every seat filled. Add bots or wait for players.',
   no_game: 'No game has started at this table yet.',

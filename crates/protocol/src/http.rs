@@ -30,6 +30,7 @@ pub struct ApiErrorBody {
 
 /// `POST /api/register` and `POST /api/login`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Credentials {
     pub name: String,
     pub password: String,
@@ -37,6 +38,7 @@ pub struct Credentials {
 
 /// `POST /api/claim`: the password a guest's account takes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct NewPassword {
     pub password: String,
 }
@@ -428,6 +430,7 @@ pub struct Entry {
 
 /// `POST /api/tournaments/{id}/bots`: how many bots enter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, ToSchema)]
+#[serde(deny_unknown_fields)]
 pub struct BotCount {
     pub count: u32,
 }

@@ -81,12 +81,103 @@ pub fn read_client_message(text: &str) -> Result<ClientMessage, Unreadable> {
             "a bid is a whole number from 0 (nil) to 13",
         ));
     }
-    let message = match serde_json::from_value::<ClientMessage>(value) {
-        Err(error) => in_words(&error.to_string()),
+    let (code, message) = match serde_json::from_value::<ClientMessage>(value.clone()) {
+        Err(error) => explain(object, &error.to_string()),
         // The typed read failed above; reading the same value cannot pass.
-        Ok(_) => "the message could not be read".to_string(),
+        Ok(_) => (ErrorCode::BadMessage, "the message could not be read".to_string()),
     };
-    Err(Unreadable::new(id, ErrorCode::BadMessage, message))
+    Err(Unreadable::new(id, code, message))
+}
+
+/// How many of a message's fields [`explain`] tries leaving out, so that a
+/// frame of many fields costs little more than one of a few.
+const FIELDS_TRIED: usize = 16;
+
+/// Names the field at fault in a message that could not be read, and says
+/// what is wrong with it in a sentence; a field of `rules` that cannot be
+/// read is a `bad_rules`.
+///
+/// A message's fields are read after its `type`, so serde's error does not
+/// say where it happened. The field is found by reading the message again
+/// without each field in turn: the one whose absence turns the complaint
+/// into its own absence, or ends it (a field that may be left out), is
+/// the culprit. Inside `rules`, a plain object of settings, serde's path
+/// names the setting.
+fn explain(object: &serde_json::Map<String, Value>, error: &str) -> (ErrorCode, String) {
+    if let Some(field) = quoted(error, "missing field ") {
+        return (ErrorCode::BadMessage, format!("the field \"{field}\" is missing"));
+    }
+    let culprit = object
+        .keys()
+        .filter(|key| *key != "type" && *key != "id")
+        .take(FIELDS_TRIED)
+        .find(|key| {
+            let mut without = object.clone();
+            without.remove(*key);
+            match serde_json::from_value::<ClientMessage>(Value::Object(without)) {
+                Ok(_) => true,
+                Err(error) => error.to_string() == format!("missing field `{key}`"),
+            }
+        });
+    let Some(field) = culprit else {
+        return (ErrorCode::BadMessage, in_words(error));
+    };
+    // A seat beyond the four a table can have is a seat that does not
+    // exist, as seat 3 of a three-player table is.
+    if field == "seat"
+        && let Some(seat) = object[field].as_u64()
+    {
+        return (
+            ErrorCode::NoSuchSeat,
+            format!("seat {seat} does not exist: a table's seats are numbered from 0"),
+        );
+    }
+    let mut place = field.clone();
+    let mut code = ErrorCode::BadMessage;
+    if field == "rules" {
+        code = ErrorCode::BadRules;
+        let settings = object[field].clone();
+        if let Err(inner) = serde_path_to_error::deserialize::<_, crate::ws::RulesSpec>(settings) {
+            let path = inner.path().to_string();
+            if path != "." {
+                place = format!("rules.{path}");
+            }
+        }
+    }
+    (code, in_words(&sentence(&place, error)))
+}
+
+/// Serde's complaint about the field at `place`, as a sentence.
+fn sentence(place: &str, error: &str) -> String {
+    if let Some(unknown) = quoted(error, "unknown field ") {
+        let expected = error.split_once(", expected ").map_or("", |(_, rest)| rest);
+        let expected = expected.strip_prefix("one of ").unwrap_or(expected);
+        return if place.starts_with("rules") {
+            format!("the rules have no setting \"{unknown}\"; the settings are {expected}")
+        } else {
+            format!("this message takes no field \"{unknown}\"; its fields are {expected}")
+        };
+    }
+    if let Some(value) = quoted(error, "unknown variant ") {
+        let expected = error.split_once(", expected ").map_or("", |(_, rest)| rest);
+        return format!("\"{place}\" cannot be \"{value}\": expected {expected}");
+    }
+    for (start, what) in [
+        ("invalid type: ", "has a value of the wrong kind"),
+        ("invalid value: ", "is out of range"),
+        ("invalid length ", "has the wrong length"),
+    ] {
+        if let Some(rest) = error.strip_prefix(start) {
+            return format!("\"{place}\" {what}: {rest}");
+        }
+    }
+    format!("\"{place}\" is not valid: {error}")
+}
+
+/// The name in backquotes that follows `prefix` at the start of `error`.
+fn quoted<'a>(error: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = error.strip_prefix(prefix)?.strip_prefix('`')?;
+    rest.split('`').next()
 }
 
 fn bad_id() -> String {
@@ -204,6 +295,72 @@ mod tests {
             refusal(r#"{"type":"bid","id":9,"bid":"four"}"#).code,
             ErrorCode::BadMessage
         );
+    }
+
+    #[test]
+    fn a_refusal_names_the_field_at_fault() {
+        let cases = [
+            (
+                r#"{"type":"play","id":1,"card":5}"#,
+                ErrorCode::BadMessage,
+                "\"card\" has a value of the wrong kind",
+            ),
+            (
+                r#"{"type":"play","id":1}"#,
+                ErrorCode::BadMessage,
+                "the field \"card\" is missing",
+            ),
+            (
+                r#"{"type":"hello","id":1,"version":"1"}"#,
+                ErrorCode::BadMessage,
+                "\"version\" has a value of the wrong kind",
+            ),
+            (
+                r#"{"type":"sit","id":1,"seat":9}"#,
+                ErrorCode::NoSuchSeat,
+                "seat 9 does not exist",
+            ),
+            (
+                r#"{"type":"add_bot","id":1,"seat":"north"}"#,
+                ErrorCode::BadMessage,
+                "\"seat\" has a value of the wrong kind",
+            ),
+            (
+                r#"{"type":"pass_cards","id":1,"cards":["AS","AS"]}"#,
+                ErrorCode::BadMessage,
+                "\"cards\"",
+            ),
+            // A setting of the rules that cannot be read is bad rules.
+            (
+                r#"{"type":"create_room","id":1,"rules":{"preset":"nope"}}"#,
+                ErrorCode::BadRules,
+                "\"rules.preset\" cannot be \"nope\"",
+            ),
+            (
+                r#"{"type":"create_room","id":1,"rules":{"nil":"yes"}}"#,
+                ErrorCode::BadRules,
+                "\"rules.nil\" has a value of the wrong kind",
+            ),
+            (
+                r#"{"type":"create_room","id":1,"rules":{"colour":"red"}}"#,
+                ErrorCode::BadRules,
+                "the rules have no setting \"colour\"",
+            ),
+            (
+                r#"{"type":"queue","id":1,"rules":"nope"}"#,
+                ErrorCode::BadRules,
+                "\"rules\" cannot be \"nope\"",
+            ),
+        ];
+        for (text, code, words) in cases {
+            let refused = refusal(text);
+            assert_eq!(refused.code, code, "{text}: {}", refused.message);
+            assert!(refused.message.contains(words), "{text}: {}", refused.message);
+            assert_eq!(refused.id, Some(MessageId::Number(1)), "{text}");
+        }
+        // A field the message does not take is left unread, so that a
+        // client may send those of a later version.
+        assert!(read_client_message(r#"{"type":"play","id":1,"card":"AS","zz":1}"#).is_ok());
     }
 
     #[test]

@@ -367,6 +367,7 @@ impl Room {
 
     pub(super) fn remove_bot(&mut self, player: &str, seat: Seat) -> Result<(), Refusal> {
         self.owner_between_games(player)?;
+        self.seat_exists(Some(seat))?;
         let is_bot = self.seats[seat.index()]
             .as_ref()
             .and_then(|key| self.members.get(key))
