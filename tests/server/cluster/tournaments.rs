@@ -15,26 +15,14 @@ async fn hands_scored(node: &ServerProcess) -> f64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_knockout_of_eight_players_on_three_nodes_runs_to_its_places() {
-    use crate::tournaments::{account, check_knockout, create, play_tournament, tables_announced};
+    use crate::tournaments::{check_knockout, play_tournament, tables_announced};
     let Some(cluster) = TestCluster::start(3).await else {
         return;
     };
-    let a = cluster.node(0).address;
-    let (organiser, _) = account(a, "Organiser").await;
-    let settings = serde_json::json!({"name": "Spread", "format": "knockout", "max_players": 8});
-    let id = create(a, &organiser, settings).await;
+    let (id, _) = new_knockout(&cluster, "Spread").await;
     // The players are spread over the nodes, and register through them.
-    let mut players = Vec::new();
-    for i in 0..8 {
-        let node = i % 3;
-        let name = format!("ko{i}");
-        let (token, _) = account(cluster.node(node).address, &name).await;
-        players.push(Player::sign_in(&cluster.url(node), &name, &token).await);
-    }
-    for (i, player) in players.iter().enumerate() {
-        let node = cluster.node(i % 3).address;
-        Api::new(node).enter(&player.token, &id).await.expect(201);
-    }
+    let mut players = enter_eight(&cluster, &[0, 1, 2], &id).await;
+    let a = cluster.node(0).address;
     let view = play_tournament(a, &mut players, &id, Duration::from_secs(300)).await;
     check_knockout(&view, 8);
     for player in &players {
@@ -56,31 +44,17 @@ async fn a_knockout_of_eight_players_on_three_nodes_runs_to_its_places() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_the_tournament_runner_dies_another_node_runs_the_tournament() {
-    use crate::tournaments::{account, check_knockout, create, play_tournament};
+    use crate::tournaments::{check_knockout, play_tournament};
     let Some(mut cluster) = TestCluster::start(3).await else {
         return;
     };
-    let a = cluster.node(0).address;
-    let (organiser, _) = account(a, "Organiser").await;
-    let settings = serde_json::json!({"name": "Handed on", "format": "knockout", "max_players": 8});
-    let id = create(a, &organiser, settings).await;
     // The node that took the tournaments lease runs them; it dies.
-    let runner = tournament_runner(&cluster).await;
+    let (id, runner) = new_knockout(&cluster, "Handed on").await;
     cluster.nodes[runner].take().expect("the runner").kill();
     let alive: Vec<usize> = (0..3).filter(|&i| i != runner).collect();
     // Eight players register through the other nodes, which fills the
     // tournament; one of those nodes takes the lease and runs it.
-    let mut players = Vec::new();
-    for i in 0..8 {
-        let node = alive[i % 2];
-        let name = format!("ko{i}");
-        let (token, _) = account(cluster.node(node).address, &name).await;
-        players.push(Player::sign_in(&cluster.url(node), &name, &token).await);
-        Api::new(cluster.node(node).address)
-            .enter(&players[i].token, &id)
-            .await
-            .expect(201);
-    }
+    let mut players = enter_eight(&cluster, &alive, &id).await;
     let view = play_tournament(
         cluster.node(alive[0]).address,
         &mut players,
@@ -89,6 +63,34 @@ async fn when_the_tournament_runner_dies_another_node_runs_the_tournament() {
     )
     .await;
     check_knockout(&view, 8);
+}
+
+/// Creates a knockout for eight players through node a; returns its id and
+/// the node that runs the tournaments.
+async fn new_knockout(cluster: &TestCluster, name: &str) -> (String, usize) {
+    use crate::tournaments::{account, create};
+    let a = cluster.node(0).address;
+    let (organiser, _) = account(a, "Organiser").await;
+    let settings = serde_json::json!({"name": name, "format": "knockout", "max_players": 8});
+    let id = create(a, &organiser, settings).await;
+    (id, tournament_runner(cluster).await)
+}
+
+/// Eight players, connected to the nodes `homes` in turn, who enter the
+/// tournament `id` through their own nodes.
+async fn enter_eight(cluster: &TestCluster, homes: &[usize], id: &str) -> Vec<Player> {
+    let mut players = Vec::new();
+    for i in 0..8 {
+        let node = homes[i % homes.len()];
+        let name = format!("ko{i}");
+        let (token, _) = crate::tournaments::account(cluster.node(node).address, &name).await;
+        players.push(Player::sign_in(&cluster.url(node), &name, &token).await);
+        Api::new(cluster.node(node).address)
+            .enter(&players[i].token, id)
+            .await
+            .expect(201);
+    }
+    players
 }
 
 /// The node that took the tournaments lease, from the nodes' logs.
@@ -110,16 +112,12 @@ async fn tournament_runner(cluster: &TestCluster) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_the_tournament_runner_dies_mid_stage_the_next_stage_is_seated_by_another() {
-    use crate::tournaments::{account, check_knockout, create, play_tournament, tables_announced};
+    use crate::tournaments::{check_knockout, play_tournament, tables_announced};
     use spades_protocol::http::TableStatus;
     let Some(mut cluster) = TestCluster::start(3).await else {
         return;
     };
-    let a = cluster.node(0).address;
-    let (organiser, _) = account(a, "Organiser").await;
-    let settings = serde_json::json!({"name": "Mid-stage", "format": "knockout", "max_players": 8});
-    let id = create(a, &organiser, settings).await;
-    let runner = tournament_runner(&cluster).await;
+    let (id, runner) = new_knockout(&cluster, "Mid-stage").await;
     let alive: Vec<usize> = (0..3).filter(|&i| i != runner).collect();
     // The runner has three rooms open, so that the first stage's tables
     // open on the other nodes, where the players are connected too: its
@@ -131,17 +129,7 @@ async fn when_the_tournament_runner_dies_mid_stage_the_next_stage_is_seated_by_a
         hosts.push(host);
     }
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let mut players = Vec::new();
-    for i in 0..8 {
-        let node = alive[i % 2];
-        let name = format!("ko{i}");
-        let (token, _) = account(cluster.node(node).address, &name).await;
-        players.push(Player::sign_in(&cluster.url(node), &name, &token).await);
-        Api::new(cluster.node(node).address)
-            .enter(&players[i].token, &id)
-            .await
-            .expect(201);
-    }
+    let mut players = enter_eight(&cluster, &alive, &id).await;
     // Every player gets to his first table and the games begin.
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut joined = [false; 8];
