@@ -84,3 +84,67 @@ async fn health_and_readiness() {
     let refused = spades_client::Client::connect(&full.url).await;
     assert!(refused.is_err(), "a full server refuses the upgrade");
 }
+
+/// A player who connects again and again within his hold keeps the clock
+/// he had: it runs out, and the server plays for him.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connecting_again_and_again_does_not_put_off_a_turn() {
+    let config = Config {
+        turn_time: Duration::from_secs(1),
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await;
+    let (mut players, code) = four_in_a_game(&server.url).await;
+    let first = players[0]
+        .wait_for(Duration::from_secs(5), |m| {
+            matches!(m, ServerMessage::Turn { .. })
+        })
+        .await;
+    let ServerMessage::Turn { turn, .. } = first else {
+        unreachable!()
+    };
+    let seat = turn.seats[0];
+    let staller = players
+        .iter()
+        .position(|p| p.table.seat == Some(seat))
+        .expect("someone sits in the seat to act");
+    let watcher = (staller + 1) % 4;
+    let token = players[staller].token.clone();
+    let started = tokio::time::Instant::now();
+    let mut connections = Vec::new();
+    let clock_ran_out = loop {
+        let mut client = spades_client::Client::connect(&server.url).await.unwrap();
+        client.hello_again(&token).await.unwrap();
+        let room = code.clone();
+        client
+            .request(|id| spades_protocol::ws::ClientMessage::Resync {
+                id,
+                room,
+                last_seq: 0,
+            })
+            .await
+            .expect("back in the room");
+        connections.push(client);
+        players[watcher].pump().await;
+        let played_for_him = players[watcher].received.iter().any(|m| {
+            matches!(
+                m.event(),
+                Some(EventKind::AutoPlayed {
+                    seat: s,
+                    reason: AutoReason::Clock,
+                }) if *s == seat
+            )
+        });
+        if played_for_him {
+            break true;
+        }
+        if started.elapsed() > Duration::from_secs(4) {
+            break false;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(
+        clock_ran_out,
+        "the server played for {seat} when his one-second clock ran out"
+    );
+}

@@ -16,8 +16,11 @@ use super::Table;
 impl Table {
     /// The seat's player came in at `now`. Returns whether that is a
     /// return, which the room announces: he had been away, or held (but a
-    /// quick-play player's `first_arrival` is no return). He gets his own
-    /// clock back, if the seat must act, rather than being played for.
+    /// quick-play player's `first_arrival` is no return). Back from away,
+    /// or while a bot thinks for his seat, he gets a clock of his own if
+    /// the seat must act, rather than being played for. Back within his
+    /// hold, his clock runs on as it was: otherwise a player could put off
+    /// his turn for ever by connecting again and again.
     pub(super) fn seat_present(
         &mut self,
         seat: Seat,
@@ -26,10 +29,11 @@ impl Table {
         first_arrival: bool,
     ) -> bool {
         let i = seat.index();
-        let returned = self.away.contains(seat) || (self.holds[i].is_some() && !first_arrival);
+        let was_away = self.away.contains(seat);
+        let returned = was_away || (self.holds[i].is_some() && !first_arrival);
         self.holds[i] = None;
         self.away.remove(seat);
-        if self.deadlines[i].is_some() || self.thinking.contains(seat) {
+        if (was_away && self.deadlines[i].is_some()) || self.thinking.contains(seat) {
             self.deadlines[i] = Some(now + turn_time);
         }
         returned
@@ -170,6 +174,22 @@ mod tests {
         assert!(!table.away.contains(EAST));
         assert_eq!(table.deadlines[1], Some(at(start, 40)));
         assert!(table.clocks_out(at(start, 39)).is_empty());
+    }
+
+    #[test]
+    fn a_player_back_within_his_hold_keeps_the_clock_he_had() {
+        let start = Instant::now();
+        let mut table = Table::sample();
+        table.deadlines[1] = Some(at(start, 30));
+        for second in [5, 10, 20] {
+            table.hold_seat(EAST, at(start, second + 120));
+            assert!(
+                table.seat_present(EAST, at(start, second), TURN, false),
+                "a return"
+            );
+            assert_eq!(table.deadlines[1], Some(at(start, 30)), "the clock runs on");
+        }
+        assert_eq!(table.clocks_out(at(start, 30)), [EAST]);
     }
 
     #[test]
