@@ -104,6 +104,16 @@ async fn tokens_expire_and_logging_out_ends_them() {
     let server = TestServer::start(config).await;
     let token = token_of(&server.api().register("Erin", "erin's password").await);
     assert_eq!(server.api().try_me(&token).await.status, 200);
+    // The scheme's name is read in any case, as HTTP has it.
+    for scheme in ["bearer", "BEARER"] {
+        let answer = reqwest::Client::new()
+            .get(format!("http://{}/api/me", server.address()))
+            .header("Authorization", format!("{scheme} {token}"))
+            .send()
+            .await
+            .expect("the server answers");
+        assert_eq!(answer.status().as_u16(), 200, "{scheme}");
+    }
     tokio::time::sleep(Duration::from_millis(1700)).await;
     assert_eq!(server.api().try_me(&token).await.status, 401, "expired");
     let mut client = Client::connect(&server.url).await.unwrap();

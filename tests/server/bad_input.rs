@@ -299,3 +299,39 @@ async fn illegal_moves_are_refused_and_the_table_plays_on() {
         assert_eq!(player.gaps, 0);
     }
 }
+
+/// Sends a chat message and returns the answer.
+async fn chat(player: &mut Player, text: &str) -> Result<ServerMessage, spades_client::ClientError> {
+    let text = text.to_string();
+    player.request(|id| ClientMessage::Chat { id, text }).await
+}
+
+/// The chat limit counts a player's messages in a room, whether he sends
+/// them on one connection or comes back on another to send more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_chat_limit_holds_across_connections_of_one_player() {
+    let server = TestServer::start(Config::default()).await;
+    let mut owner = Player::connect(&server.url, "Host").await;
+    let code = owner.create_room(RulesSpec::default(), false).await;
+    let mut talker = Player::connect(&server.url, "Talker").await;
+    talker.join_room(&code).await;
+    let limit = Config::default().chat_limit;
+    for i in 0..limit {
+        chat(&mut talker, &format!("hello {i}"))
+            .await
+            .expect("within the limit");
+    }
+    assert_eq!(
+        refused(chat(&mut talker, "one more").await),
+        ErrorCode::ChatRateLimited
+    );
+    // He leaves and comes back on a new connection: still over the limit.
+    let mut again = Player::sign_in(&server.url, "Talker", &talker.token).await;
+    again.join_room(&code).await;
+    assert_eq!(
+        refused(chat(&mut again, "and again").await),
+        ErrorCode::ChatRateLimited
+    );
+    // Another player's count is his own.
+    chat(&mut owner, "welcome").await.expect("the host may talk");
+}

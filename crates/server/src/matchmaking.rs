@@ -35,14 +35,22 @@ pub struct Entry {
     pub preset: Preset,
     /// The name of the friend he wants as partner, if any.
     pub partner: Option<String>,
+    /// The account registered under that name, if there is one: only that
+    /// account can be his partner, not a guest who took the same name.
+    pub partner_account: Option<uuid::Uuid>,
     pub since: Instant,
 }
 
 impl Entry {
     fn named(&self, other: &Entry) -> bool {
-        self.partner
+        let name_fits = self
+            .partner
             .as_deref()
-            .is_some_and(|name| name.eq_ignore_ascii_case(&other.player.name))
+            .is_some_and(|name| name.eq_ignore_ascii_case(&other.player.name));
+        name_fits
+            && self
+                .partner_account
+                .is_none_or(|account| account == other.player.account)
     }
 }
 
@@ -283,6 +291,7 @@ mod tests {
             rating,
             preset: Preset::Classic,
             partner: None,
+            partner_account: None,
             since,
         }
     }
@@ -354,6 +363,23 @@ mod tests {
         // After 10 s each accepts 100 + 250 = 350 points.
         let tables = queue.make_matches(start + Duration::from_secs(10));
         assert_eq!(seated(&tables[0]), ["a", "b", "c", "strong"]);
+    }
+
+    #[test]
+    fn a_registered_partner_cannot_be_replaced_by_a_guest_of_his_name() {
+        let now = Instant::now();
+        let mut queue = Queue::new(RULES);
+        let alice = entry("Alice", 1500.0, now);
+        let mut bob = entry("Bob", 1500.0, now);
+        bob.partner = Some("Alice".into());
+        bob.partner_account = Some(alice.player.account);
+        assert!(queue.join(bob));
+        let mut impostor = entry("alice", 1500.0, now);
+        impostor.partner = Some("Bob".into());
+        assert!(queue.join(impostor), "the impostor waits alone");
+        let mut alice = alice;
+        alice.partner = Some("Bob".into());
+        assert!(!queue.join(alice), "Alice herself joins Bob");
     }
 
     #[test]

@@ -66,13 +66,12 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
     }
 }
 
+/// The token of an `Authorization: Bearer TOKEN` header. HTTP takes the
+/// scheme's name in any case (RFC 9110, section 11.1).
 fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
 /// The account behind the request's bearer token.

@@ -38,6 +38,10 @@ enum QueueRequest {
         rating: f64,
         preset: Preset,
         partner: Option<String>,
+        /// Absent from nodes that predate it: then any player of that name
+        /// fits.
+        #[serde(default)]
+        partner_account: Option<uuid::Uuid>,
         id: MessageId,
     },
     Leave {
@@ -161,6 +165,7 @@ impl Cluster {
             rating: entry.rating,
             preset: entry.preset,
             partner: entry.partner,
+            partner_account: entry.partner_account,
             id,
         };
         match self.ask_queue(node, &request).await {
@@ -235,6 +240,7 @@ impl Cluster {
                 rating,
                 preset,
                 partner,
+                partner_account,
                 id,
             } => {
                 let (outbox, receiver) = outbox::outbox(
@@ -257,6 +263,7 @@ impl Cluster {
                     rating,
                     preset,
                     partner,
+                    partner_account,
                     since: tokio::time::Instant::now(),
                 };
                 Some(match lobby.queue(entry, id, outbox).await {

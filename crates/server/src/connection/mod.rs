@@ -395,11 +395,22 @@ impl Session {
             Ok(Some(profile)) => profile.rating,
             _ => spades_store::Rating::default().rating,
         };
+        // A partner named as a registered player is that account: a guest
+        // who takes the same name cannot take his place. When the store
+        // cannot be read now, any player of that name fits, as for a guest.
+        let partner_account = match &partner {
+            Some(name) => match self.state.store().registered_account(name).await {
+                Ok(account) => account.map(|account| account.id),
+                Err(_) => None,
+            },
+            None => None,
+        };
         let entry = crate::matchmaking::Entry {
             player,
             rating,
             preset: rules,
             partner,
+            partner_account,
             since: tokio::time::Instant::now(),
         };
         // In a cluster, one node keeps the queue for every node.

@@ -15,6 +15,10 @@ use crate::render;
 
 use super::{Refusal, Room};
 
+/// How many players' chat counts a room keeps before it forgets those
+/// who have not chatted within the window.
+const CHAT_SENDERS_KEPT: usize = 32;
+
 /// Someone in the room: a seated player (connected or not) or a spectator.
 #[derive(Debug)]
 pub(super) struct Member {
@@ -25,8 +29,6 @@ pub(super) struct Member {
     /// the request, with the event after it: a retry (the same id with the
     /// same request) is answered without being applied twice.
     pub(super) recent: VecDeque<(u64, u64)>,
-    /// When this member's recent chat messages were sent.
-    pub(super) chat: VecDeque<Instant>,
     /// Messages for this member from the request being handled, sent as
     /// one batch when it is done.
     pub(super) batch: Vec<Utf8Bytes>,
@@ -64,7 +66,6 @@ impl Member {
             outbox,
             seat: None,
             recent: VecDeque::new(),
-            chat: VecDeque::new(),
             batch: Vec::new(),
             urgent: false,
             fresh: false,
@@ -328,20 +329,23 @@ impl Room {
             ))
         } else {
             let now = Instant::now();
-            while member
-                .chat
-                .front()
-                .is_some_and(|&sent| now.duration_since(sent) >= window)
-            {
-                member.chat.pop_front();
+            let recent = |sent: &Instant| now.duration_since(*sent) < window;
+            // Players who have gone quiet are forgotten now and then, so
+            // that the room does not keep every visitor's count.
+            if self.chat_sent.len() > CHAT_SENDERS_KEPT {
+                self.chat_sent.retain(|_, sent| sent.back().is_some_and(recent));
             }
-            if member.chat.len() >= limit {
+            let sent = self.chat_sent.entry(member.player.id.clone()).or_default();
+            while sent.front().is_some_and(|at| !recent(at)) {
+                sent.pop_front();
+            }
+            if sent.len() >= limit {
                 Some(Refusal::new(
                     ErrorCode::ChatRateLimited,
                     format!("at most {limit} chat messages per {} seconds", window.as_secs()),
                 ))
             } else {
-                member.chat.push_back(now);
+                sent.push_back(now);
                 None
             }
         };

@@ -12,7 +12,7 @@
 //! other methods live by concern in the files beside it (see
 //! ARCHITECTURE.md).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -283,6 +283,7 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         acted_at: None,
         reported: None,
         members: HashMap::new(),
+        chat_sent: HashMap::new(),
         seats: Default::default(),
         stage: Stage::Waiting,
         games: 0,
@@ -350,6 +351,10 @@ struct Room {
     /// before its messages are sent.
     pending: Vec<Write>,
     members: HashMap<Arc<str>, Member>,
+    /// When each player's recent chat messages were sent. It is kept
+    /// apart from the members, who leave with their connection, so that
+    /// connecting again does not start a player's count afresh.
+    chat_sent: HashMap<Arc<str>, VecDeque<Instant>>,
     seats: [Option<Arc<str>>; 4],
     /// The game: none yet, being played, or over.
     stage: Stage,
