@@ -82,49 +82,48 @@ impl Cluster {
         lock(&self.inner.directory).contains_key(code)
     }
 
-    /// The node that owns the room `code`, and whether it is alive; asks
-    /// the bucket when the directory has not heard of the room yet (it may
-    /// have opened a moment ago).
+    /// The node that owns the room `code`, and whether it is alive.
     pub async fn locate(&self, code: &str) -> Option<(Arc<str>, bool)> {
-        let known = lock(&self.inner.directory)
-            .get(code)
-            .map(|entry| entry.node.clone());
-        let owner = match known {
-            Some(owner) => owner,
-            None => {
-                let value = self.inner.rooms.get(code).await.ok()??;
-                serde_json::from_slice::<RoomEntry>(&value).ok()?.node
-            }
-        };
+        let owner = self.room_entry(code).await?.node;
         let alive = self.is_alive(&owner);
         Some((owner, alive))
     }
 
     /// The room where `player` holds a seat, if it is open on a live node.
     pub async fn seated_room(&self, player: &str) -> Option<String> {
-        let code = self.inner.seats.get(player).await.ok()??;
-        let code = String::from_utf8(code.to_vec()).ok()?;
-        match self.locate(&code).await {
-            Some((_, true)) => Some(code),
-            _ => None,
-        }
+        self.seat_entry(player)
+            .await
+            .and_then(|(code, entry)| self.is_alive(&entry.node).then_some(code))
     }
 
     /// The room where `player` is playing a game, on any live node, as far
     /// as the registry knows: quick play refuses him while he is.
     pub async fn playing_room(&self, player: &str) -> Option<String> {
-        let code = self.seated_room(player).await?;
-        let known = lock(&self.inner.directory)
-            .get(code.as_str())
-            .map(|entry| entry.playing);
-        let playing = match known {
-            Some(playing) => playing,
+        self.seat_entry(player)
+            .await
+            .and_then(|(code, entry)| (entry.playing && self.is_alive(&entry.node)).then_some(code))
+    }
+
+    /// The room where `player` holds a seat, with its entry.
+    async fn seat_entry(&self, player: &str) -> Option<(String, RoomEntry)> {
+        let code = self.inner.seats.get(player).await.ok()??;
+        let code = String::from_utf8(code.to_vec()).ok()?;
+        let entry = self.room_entry(&code).await?;
+        Some((code, entry))
+    }
+
+    /// A room's entry, from the directory, or from the bucket when the
+    /// directory has not heard of the room yet (it may have opened a
+    /// moment ago).
+    async fn room_entry(&self, code: &str) -> Option<RoomEntry> {
+        let known = lock(&self.inner.directory).get(code).cloned();
+        match known {
+            Some(entry) => Some(entry),
             None => {
-                let value = self.inner.rooms.get(&code).await.ok()??;
-                serde_json::from_slice::<RoomEntry>(&value).ok()?.playing
+                let value = self.inner.rooms.get(code).await.ok()??;
+                serde_json::from_slice(&value).ok()
             }
-        };
-        playing.then_some(code)
+        }
     }
 
     /// Applies this node's registry notes to the buckets, in order, and
