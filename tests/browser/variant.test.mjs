@@ -256,7 +256,11 @@ test('three pages play the three-player preset', { skip: skip ?? false, timeout:
   const results = await Promise.all(players.map((player) => playGame(player, hooks)));
   assert.ok(results.every((result) => result.kind === 'over'));
   assert.deepEqual([...dealt.values()], [17, 17, 17], 'each page was dealt 17 cards');
-  // Seventeen tricks: each page played a card to every one of them.
-  for (const player of players) assert.equal(player.plays.length, 17, player.name);
+  // Seventeen tricks a hand, and each page played a card to every one of
+  // them. The game has one hand unless it ends tied at the top, when
+  // another hand is played (docs/rules.md, "End of the game").
+  const played = players.map((player) => player.plays.length);
+  assert.ok(played[0] > 0 && played[0] % 17 === 0, `${played[0]} cards is not whole hands of 17`);
+  assert.deepEqual(played, [played[0], played[0], played[0]], 'every page played to every trick');
   await Promise.all(players.map((player) => player.context.close()));
 });
