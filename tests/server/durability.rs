@@ -103,6 +103,10 @@ impl ServerProcess {
         format!("ws://{}/ws", self.address)
     }
 
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// What the server wrote to its log so far.
     pub fn log(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()

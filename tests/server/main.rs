@@ -18,6 +18,9 @@ mod openapi;
 mod play;
 mod protocol_doc;
 mod reconnect;
+// The policy is read from Linux's `/proc`.
+#[cfg(target_os = "linux")]
+mod scheduling;
 mod sessions;
 mod slow_client;
 mod switching;

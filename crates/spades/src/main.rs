@@ -4,6 +4,7 @@
 mod bot;
 mod limits;
 mod loadtest;
+mod scheduling;
 mod serve;
 mod simulate;
 mod stats;

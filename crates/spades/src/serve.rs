@@ -6,6 +6,8 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use spades_server::{Config, Server};
 
+use crate::scheduling::{self, Scheduling};
+
 /// Server settings. Every flag can also be set by the environment variable
 /// named in its help.
 #[derive(clap::Args, Debug, Clone)]
@@ -110,6 +112,12 @@ pub struct Args {
     /// own beside them.
     #[arg(long, env = "SPADES_THREADS", default_value_t = 0)]
     threads: usize,
+    /// How the kernel schedules the server's threads (Linux only): `batch`
+    /// (SCHED_BATCH) keeps a thread that wakes from preempting the one that
+    /// runs, so that on a busy core each finishes what it holds; `normal`
+    /// leaves the policy the server was started with.
+    #[arg(long, env = "SPADES_SCHEDULING", value_enum, default_value_t = Scheduling::Batch)]
+    scheduling: Scheduling,
     /// Deal games from seeds derived from this number instead of random
     /// ones, so that a session can be repeated (testing only). [default:
     /// random seeds]
@@ -188,6 +196,10 @@ impl Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    // Before any thread starts, so that all of them inherit it.
+    if let Err(error) = scheduling::apply(args.scheduling) {
+        tracing::warn!(%error, scheduling = ?args.scheduling, "cannot set the threads' scheduling policy; keeping the default");
+    }
     // Even with one worker, the multi-threaded runtime: measured on two
     // cores, it confirms actions sooner than the single-threaded one, and
     // the journal and the strong bots have threads of their own anyway.
