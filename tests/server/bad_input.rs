@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use spades_client::Client;
 use spades_engine::Card;
+use spades_protocol::event::EventKind;
 use spades_protocol::ws::{
     BotLevel, ClientMessage, ErrorCode, Expected, MessageId, RulesSpec, ServerMessage,
 };
@@ -334,4 +335,51 @@ async fn the_chat_limit_holds_across_connections_of_one_player() {
     );
     // Another player's count is his own.
     chat(&mut owner, "welcome").await.expect("the host may talk");
+}
+
+/// Chat text that would break lines or reorder what the others see is
+/// refused with a reason; emoji built with joiners pass, and the room
+/// carries on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_text_with_control_or_direction_characters_is_refused() {
+    let server = TestServer::start(Config::default()).await;
+    let mut owner = Player::connect(&server.url, "Host").await;
+    let code = owner.create_room(RulesSpec::default(), false).await;
+    let mut talker = Player::connect(&server.url, "Talker").await;
+    talker.join_room(&code).await;
+    for text in [
+        "two\nlines",
+        "bell\u{7}",
+        "gg \u{202E}olleh",
+        "isolated \u{2066}x",
+        "next\u{2028}line",
+    ] {
+        match chat(&mut talker, text).await {
+            Err(spades_client::ClientError::Refused { code, message, .. }) => {
+                assert_eq!(code, ErrorCode::BadMessage, "{text:?}");
+                assert!(message.contains("control characters"), "{message}");
+            }
+            other => panic!("{text:?} was not refused: {other:?}"),
+        }
+    }
+    let family = "well played \u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}";
+    chat(&mut talker, family)
+        .await
+        .expect("emoji with joiners are chat");
+    let lines = |player: &Player| -> Vec<String> {
+        player
+            .received
+            .iter()
+            .filter_map(|message| match message.event() {
+                Some(EventKind::ChatMessage { text, .. }) => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    owner
+        .until(Duration::from_secs(5), |p| {
+            lines(p).iter().any(|line| line == family)
+        })
+        .await;
+    assert_eq!(lines(&owner), [family], "only the accepted line reached the room");
 }

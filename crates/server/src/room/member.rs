@@ -322,6 +322,12 @@ impl Room {
                 ErrorCode::BadMessage,
                 "a chat message needs some text",
             ))
+        } else if text.chars().any(rearranges_text) {
+            Some(Refusal::new(
+                ErrorCode::BadMessage,
+                "chat text may not hold control characters (line breaks included) \
+                 or characters that change the direction of the text after them",
+            ))
         } else if text.chars().count() > MAX_CHAT_CHARS {
             Some(Refusal::new(
                 ErrorCode::ChatTooLong,
@@ -364,4 +370,14 @@ impl Room {
         }
         self.ack(player, id);
     }
+}
+
+/// Characters that chat text may not hold: control characters, which
+/// include line breaks, the line and paragraph separators, and the
+/// direction embeddings, overrides and isolates, which would reorder what
+/// the other players' screens show after them. Other invisible characters
+/// stay allowed: the joiners and tags build emoji, and the direction marks
+/// are needed in right-to-left writing.
+fn rearranges_text(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
