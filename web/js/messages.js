@@ -145,3 +145,21 @@ export function describe(error) {
 export function describeClose(code) {
   return CLOSE_REASONS[code] ?? CLOSE_REASONS[1006];
 }
+
+// The characters chat may not hold (protocol.md's Limits): control
+// characters, line and paragraph separators, and the direction
+// embeddings, overrides and isolates.
+const UNSENDABLE_IN_CHAT = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+/**
+ * Why the server would refuse `text` as a chat line, or null when it would
+ * take it. The page checks before sending, so that the player reads what
+ * is wrong with the line instead of the server's generic `bad_message`.
+ */
+export function chatProblem(text) {
+  if (UNSENDABLE_IN_CHAT.test(text)) {
+    return 'Chat messages cannot hold control characters or characters that change the direction of text.';
+  }
+  if ([...text].length > 300) return SOCKET_ERRORS.chat_too_long;
+  return null;
+}

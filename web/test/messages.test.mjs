@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_ERRORS, CLOSE_REASONS, SOCKET_ERRORS, describe, describeClose } from '../js/messages.js';
+import { API_ERRORS, CLOSE_REASONS, SOCKET_ERRORS, chatProblem, describe, describeClose } from '../js/messages.js';
 import { readDoc } from './support.mjs';
 
 /** The codes in the first column of the table under `heading`. */
@@ -46,4 +46,14 @@ test('describe picks the table by where the error came from', () => {
   assert.match(describe({ code: 'too_many_attempts', source: 'api', retryAfter: 30 }), /30 seconds/);
   assert.equal(describe({ code: 'something_new', message: 'the server said so' }), 'the server said so');
   assert.equal(describe('must_follow_suit'), SOCKET_ERRORS.must_follow_suit);
+});
+
+test('chat lines the server would refuse are caught before sending', () => {
+  for (const text of ['two\nlines', 'bell\u0007', 'gg \u202Eolleh', 'isolated \u2066x', 'next\u2028line']) {
+    assert.match(chatProblem(text), /control characters/, JSON.stringify(text));
+  }
+  assert.equal(chatProblem('x'.repeat(301)), SOCKET_ERRORS.chat_too_long);
+  for (const text of ['well played', 'gg \u{1F468}\u200D\u{1F469}\u200D\u{1F467}', '\u05E9\u05DC\u05D5\u05DD\u200F!', 'x'.repeat(300)]) {
+    assert.equal(chatProblem(text), null, JSON.stringify(text));
+  }
 });

@@ -6,7 +6,7 @@
 import { fill, findByKey, focusKey, formatClock, h, redraw } from '../dom.js';
 import { sortForProtocol, shortName } from '../cards.js';
 import { hashFor } from '../router.js';
-import { describe } from '../messages.js';
+import { chatProblem, describe } from '../messages.js';
 import { handSizeOf, partnerOf, teamOf, teamsOf } from '../state.js';
 import { cardButton } from './card.js';
 import {
@@ -66,6 +66,12 @@ export function mount(root, app, code) {
       event.preventDefault();
       const text = chatInput.value.trim();
       if (!text) return;
+      // The line stays in the box, so that the player can mend it.
+      const problem = chatProblem(text);
+      if (problem) {
+        app.notify(problem, 'error');
+        return;
+      }
       chatInput.value = '';
       client.chat(text).catch((error) => app.notify(error, 'error'));
     },
