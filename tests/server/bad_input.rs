@@ -307,15 +307,22 @@ async fn chat(player: &mut Player, text: &str) -> Result<ServerMessage, spades_c
     player.request(|id| ClientMessage::Chat { id, text }).await
 }
 
-/// The chat limit counts a player's messages in a room, whether he sends
-/// them on one connection or comes back on another to send more.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_chat_limit_holds_across_connections_of_one_player() {
+/// A server, a host in the room he opened, a second player in it, and the
+/// room's code.
+async fn host_and_talker() -> (TestServer, Player, Player, String) {
     let server = TestServer::start(Config::default()).await;
     let mut owner = Player::connect(&server.url, "Host").await;
     let code = owner.create_room(RulesSpec::default(), false).await;
     let mut talker = Player::connect(&server.url, "Talker").await;
     talker.join_room(&code).await;
+    (server, owner, talker, code)
+}
+
+/// The chat limit counts a player's messages in a room, whether he sends
+/// them on one connection or comes back on another to send more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_chat_limit_holds_across_connections_of_one_player() {
+    let (server, mut owner, mut talker, code) = host_and_talker().await;
     let limit = Config::default().chat_limit;
     for i in 0..limit {
         chat(&mut talker, &format!("hello {i}"))
@@ -342,11 +349,7 @@ async fn the_chat_limit_holds_across_connections_of_one_player() {
 /// carries on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_text_with_control_or_direction_characters_is_refused() {
-    let server = TestServer::start(Config::default()).await;
-    let mut owner = Player::connect(&server.url, "Host").await;
-    let code = owner.create_room(RulesSpec::default(), false).await;
-    let mut talker = Player::connect(&server.url, "Talker").await;
-    talker.join_room(&code).await;
+    let (_server, mut owner, mut talker, _code) = host_and_talker().await;
     for text in [
         "two\nlines",
         "bell\u{7}",
