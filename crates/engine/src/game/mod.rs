@@ -457,7 +457,13 @@ impl Game {
     /// actions this accepts.
     #[inline]
     pub fn check(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
-        let action = self.in_pack(action);
+        self.check_in_pack(seat, self.in_pack(action))
+    }
+
+    /// [`Game::check`] for an action already put through `in_pack`, so that
+    /// `apply` maps its cards once.
+    #[inline]
+    fn check_in_pack(&self, seat: Seat, action: Action) -> Result<(), RuleError> {
         if self.phase == Phase::GameOver {
             return Err(RuleError::GameOver);
         }
@@ -570,7 +576,7 @@ impl Game {
     #[inline]
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Events, RuleError> {
         let action = self.in_pack(action);
-        self.check(seat, action)?;
+        self.check_in_pack(seat, action)?;
         let mut events = Events::new();
         match action {
             Action::LookAtHand => {
