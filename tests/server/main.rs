@@ -12,6 +12,7 @@ mod durability;
 mod frames;
 mod keepalive;
 mod limits;
+mod lobby_updates;
 mod matchmaking;
 mod metrics;
 mod openapi;

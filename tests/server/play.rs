@@ -19,11 +19,7 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
 
     let mut watcher = Player::connect(&server.url, "Watcher").await;
     watcher.join_room(&code).await;
-    let mut lobbyist = Player::connect(&server.url, "Lobbyist").await;
-    lobbyist
-        .request(|id| ClientMessage::WatchLobby { id })
-        .await
-        .unwrap();
+    let mut lobbyist = Player::lobby_watcher(&server.url, "Lobbyist").await;
 
     players[1].start_game().await;
     play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;
@@ -172,11 +168,7 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
 #[tokio::test]
 async fn the_lobby_lists_public_rooms_and_sends_live_updates() {
     let server = TestServer::start(Config::default()).await;
-    let mut watcher = Player::connect(&server.url, "Lobbyist").await;
-    watcher
-        .request(|id| ClientMessage::WatchLobby { id })
-        .await
-        .unwrap();
+    let mut watcher = Player::lobby_watcher(&server.url, "Lobbyist").await;
 
     let mut host = Player::connect(&server.url, "Host").await;
     let code = host.create_room(Default::default(), false).await;
@@ -222,12 +214,7 @@ async fn the_lobby_lists_public_rooms_and_sends_live_updates() {
 
     // When the host leaves, the room closes and the lobby says so.
     host.request(|id| ClientMessage::LeaveRoom { id }).await.unwrap();
-    watcher
-        .wait_for(
-            Duration::from_secs(5),
-            |m| matches!(m, ServerMessage::LobbyRoomClosed { room } if *room == code),
-        )
-        .await;
+    watcher.wait_for_room_closed(&code).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

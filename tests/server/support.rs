@@ -194,6 +194,25 @@ impl Player {
         }
     }
 
+    /// Connects a guest who watches the lobby's live room list.
+    pub async fn lobby_watcher(url: &str, name: &str) -> Player {
+        let mut watcher = Player::connect(url, name).await;
+        watcher
+            .request(|id| ClientMessage::WatchLobby { id })
+            .await
+            .expect("watch_lobby is answered");
+        watcher
+    }
+
+    /// Receives until the lobby says that room `code` closed.
+    pub async fn wait_for_room_closed(&mut self, code: &str) {
+        self.wait_for(
+            Duration::from_secs(5),
+            |m| matches!(m, ServerMessage::LobbyRoomClosed { room } if room == code),
+        )
+        .await;
+    }
+
     /// Connects as the account behind `token`.
     pub async fn sign_in(url: &str, name: &str, token: &str) -> Player {
         let mut client = Client::connect(url).await.expect("connects");

@@ -9,11 +9,7 @@ async fn a_room_opened_on_one_node_is_in_every_nodes_lobby_within_a_second() {
     let Some(cluster) = TestCluster::start(3).await else {
         return;
     };
-    let mut watcher = Player::connect(&cluster.url(2), "Watcher").await;
-    watcher
-        .request(|id| ClientMessage::WatchLobby { id })
-        .await
-        .unwrap();
+    let mut watcher = Player::lobby_watcher(&cluster.url(2), "Watcher").await;
     let mut owner = Player::connect(&cluster.url(0), "Owner").await;
     let opened = Instant::now();
     let code = owner.create_room(RulesSpec::default(), false).await;

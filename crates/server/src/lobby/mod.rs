@@ -34,6 +34,7 @@ mod handle;
 mod quick_play;
 mod room_code;
 mod rooms;
+mod updates;
 
 use handle::LobbyRequest;
 pub use handle::{LobbyHandle, TournamentTable};
@@ -53,6 +54,8 @@ struct Lobby {
     lifecycle: Arc<Lifecycle>,
     rooms: HashMap<Arc<str>, OpenRoom>,
     watchers: HashMap<ConnectionId, Outbox>,
+    /// Which rooms' looks wait before going to the watchers.
+    updates: updates::LobbyUpdates,
     seated: HashMap<Arc<str>, Arc<str>>,
     notes: mpsc::UnboundedSender<LobbyNote>,
     queue: Queue,
@@ -100,6 +103,7 @@ pub fn spawn(
         lifecycle,
         rooms: HashMap::new(),
         watchers: HashMap::new(),
+        updates: updates::LobbyUpdates::default(),
         seated: HashMap::new(),
         notes,
         queue,
@@ -121,11 +125,13 @@ pub fn spawn(
         let mut matching = tokio::time::interval(MATCH_INTERVAL);
         matching.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
+            let due = lobby.updates.next_due();
             tokio::select! {
                 // Room changes first, so that a lookup after a change sees it.
                 biased;
                 () = stop.cancelled() => break,
                 Some(note) = note_rx.recv() => lobby.on_note(note),
+                () = sleep_until_due(due), if due.is_some() => lobby.send_held_updates(),
                 request = request_rx.recv() => match request {
                     Some(request) => lobby.on_request(request),
                     None => break,
@@ -135,6 +141,14 @@ pub fn spawn(
         }
     });
     handle
+}
+
+/// Waits for the held lobby updates' time; `None` never comes (the loop
+/// does not poll it then).
+async fn sleep_until_due(due: Option<tokio::time::Instant>) {
+    if let Some(due) = due {
+        tokio::time::sleep_until(due).await;
+    }
 }
 
 impl Lobby {

@@ -9,6 +9,7 @@ use axum::extract::ws::Utf8Bytes;
 use spades_engine::RuleSet;
 use spades_protocol::ws::{BotLevel, RoomStatus, RoomSummary, ServerMessage};
 use spades_store::TableLink;
+use tokio::time::Instant;
 
 use super::handle::{NewRoom, TournamentTable};
 use super::room_code::new_code;
@@ -185,6 +186,7 @@ impl Lobby {
                 }
             }
             LobbyNote::Closed { code } => {
+                self.updates.forget(&code);
                 if let Some(open) = self.rooms.remove(&code)
                     && !open.summary.private
                 {
@@ -207,6 +209,7 @@ impl Lobby {
                 self.elsewhere.insert(summary.room.as_str().into(), *summary);
             }
             LobbyNote::GoneElsewhere { code } => {
+                self.updates.forget(&code);
                 if self.elsewhere.remove(&code).is_some() {
                     self.broadcast(&ServerMessage::LobbyRoomClosed {
                         room: code.to_string(),
@@ -238,12 +241,21 @@ impl Lobby {
         }
     }
 
-    /// Shows a public room's new look to the lobby's watchers.
+    /// Shows a public room's new look to the lobby's watchers, at once or
+    /// at the end of the room's update window (see `updates.rs`).
     fn publish(&mut self, summary: &RoomSummary) {
-        if !summary.private {
-            self.broadcast(&ServerMessage::LobbyRoom {
-                room: summary.clone(),
-            });
+        if summary.private {
+            return;
+        }
+        if let Some(room) = self.updates.offer(summary.clone(), Instant::now()) {
+            self.broadcast(&ServerMessage::LobbyRoom { room });
+        }
+    }
+
+    /// Sends the held looks whose window has ended.
+    pub(super) fn send_held_updates(&mut self) {
+        for room in self.updates.take_due(Instant::now()) {
+            self.broadcast(&ServerMessage::LobbyRoom { room });
         }
     }
 
