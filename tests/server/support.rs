@@ -448,10 +448,16 @@ pub async fn four_in_a_game(url: &str) -> (Vec<Player>, String) {
     (players, code)
 }
 
-/// Lets every player act whenever it is his turn until each has seen
-/// `games` more games end, or `within` passes.
+/// Lets every player act whenever it is his turn until each of them, and
+/// each of the `others` watching the room, has seen `games` more games end,
+/// or `within` passes. The watchers are waited for too: on a cluster their
+/// events may come through another node, after the players'.
 pub async fn play_games(players: &mut [Player], others: &mut [Player], games: u32, within: Duration) {
-    let targets: Vec<u32> = players.iter().map(|p| p.table.games_over + games).collect();
+    let targets: Vec<u32> = players
+        .iter()
+        .chain(others.iter())
+        .map(|p| p.table.games_over + games)
+        .collect();
     let deadline = tokio::time::Instant::now() + within;
     loop {
         let mut busy = false;
@@ -464,6 +470,7 @@ pub async fn play_games(players: &mut [Player], others: &mut [Player], games: u3
         }
         if players
             .iter()
+            .chain(others.iter())
             .zip(&targets)
             .all(|(p, &target)| p.table.games_over >= target)
         {
