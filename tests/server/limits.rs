@@ -445,6 +445,24 @@ async fn a_short_load_test_reports_its_pace_and_the_cpu_per_action() {
         .and_then(|count| count.parse().ok())
         .expect("an actions line");
     assert!(actions > 20, "{report}");
+    // The same actions, apart by kind.
+    let by_kind: Vec<u64> = [
+        "  bids, looks and passes: ",
+        "  plays but a hand's last: ",
+        "  a hand's last play: ",
+    ]
+    .iter()
+    .map(|kind| {
+        report
+            .lines()
+            .find_map(|line| line.strip_prefix(kind))
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|count| count.parse().ok())
+            .unwrap_or_else(|| panic!("a line for {kind:?}: {report}"))
+    })
+    .collect();
+    assert_eq!(by_kind.iter().sum::<u64>(), actions, "{report}");
+    assert!(by_kind[0] > 0 && by_kind[1] > 0, "{report}");
     // The server's line: CPU per hand (when a hand ended) and per action,
     // then the same for user and for system time.
     let server_line = report

@@ -171,6 +171,40 @@ impl Pace {
 struct Pending {
     sent: Instant,
     mv: Move,
+    step: Step,
+}
+
+/// The kinds of action whose latencies are also reported apart. The play
+/// that ends a hand does the most: the server stores the hand's record
+/// with it and deals the next hand before confirming it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Step {
+    /// A bid, a look at one's cards or a choice of cards to pass.
+    Bid,
+    Play,
+    LastPlay,
+}
+
+impl Step {
+    const ALL: [Step; 3] = [Step::Bid, Step::Play, Step::LastPlay];
+
+    /// The step of `mv`, made at the table `state` describes.
+    fn of(mv: Move, state: &TableState) -> Step {
+        let seats = state.rules.map_or(4, |rules| rules.seating().seat_count());
+        match mv {
+            Move::Play(_) if state.cards.len() == 1 && state.trick.len() + 1 == seats => Step::LastPlay,
+            Move::Play(_) => Step::Play,
+            Move::Bid { .. } | Move::Look | Move::Pass(_) => Step::Bid,
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Step::Bid => "bids, looks and passes",
+            Step::Play => "plays but a hand's last",
+            Step::LastPlay => "a hand's last play",
+        }
+    }
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -294,10 +328,14 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     // Apart by whether the client is on its table's node, or reaches it
     // through another.
     let mut by_route: [Vec<u32>; 2] = Default::default();
+    let mut by_step: [Vec<u32>; 3] = Default::default();
     for (player, forwarded) in players {
         if let Ok(samples) = player.await {
-            by_route[usize::from(forwarded)].extend(&samples);
-            latencies.extend(samples);
+            for (step, micros) in samples {
+                by_route[usize::from(forwarded)].push(micros);
+                by_step[step as usize].push(micros);
+                latencies.push(micros);
+            }
         }
     }
     latencies.sort_unstable();
@@ -319,6 +357,16 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         millis(percentile(&latencies, 0.99)),
         millis(latencies.last().copied()),
     );
+    for (samples, step) in by_step.iter_mut().zip(Step::ALL) {
+        samples.sort_unstable();
+        println!(
+            "  {}: {} actions, p50 {} p99 {}",
+            step.describe(),
+            samples.len(),
+            millis(percentile(samples, 0.50)),
+            millis(percentile(samples, 0.99)),
+        );
+    }
     if args.server.len() > 1 {
         println!("servers {}, layout {:?}", args.server.len(), args.layout);
         for (samples, route) in by_route
@@ -547,14 +595,14 @@ fn refusal(body: Option<&[u8]>) -> String {
 }
 
 /// Plays until the run stops; returns this client's latency samples in
-/// microseconds.
+/// microseconds, each with the kind of action it measured.
 async fn play(
     mut client: Client,
     mut state: TableState,
     pace: Pace,
     seed: u64,
     totals: Arc<Totals>,
-) -> Vec<u32> {
+) -> Vec<(Step, u32)> {
     let mut samples = Vec::new();
     let mut acted_on = 0;
     let mut pending: Option<Pending> = None;
@@ -590,6 +638,7 @@ async fn play(
             pending = Some(Pending {
                 sent: Instant::now(),
                 mv,
+                step: Step::of(mv, &state),
             });
             if client.send(&mv.message(id)).await.is_err() {
                 totals.errors.fetch_add(1, Ordering::Relaxed);
@@ -614,15 +663,15 @@ async fn play(
             totals.count_traffic(traffic - counted);
         }
         counted = traffic;
-        if let Some(sent) = pending
+        if let Some((sent, step)) = pending
             .as_ref()
             .filter(|p| confirms(&message, p.mv, &state))
-            .map(|p| p.sent)
+            .map(|p| (p.sent, p.step))
         {
             if measuring {
                 let latency = sent.elapsed();
                 let micros = latency.as_micros().min(u128::from(u32::MAX)) as u32;
-                samples.push(micros);
+                samples.push((step, micros));
                 if latency >= SLOW {
                     totals
                         .slow
