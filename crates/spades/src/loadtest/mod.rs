@@ -358,14 +358,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         millis(latencies.last().copied()),
     );
     for (samples, step) in by_step.iter_mut().zip(Step::ALL) {
-        samples.sort_unstable();
-        println!(
-            "  {}: {} actions, p50 {} p99 {}",
-            step.describe(),
-            samples.len(),
-            millis(percentile(samples, 0.50)),
-            millis(percentile(samples, 0.99)),
-        );
+        report_part(step.describe(), samples);
     }
     if args.server.len() > 1 {
         println!("servers {}, layout {:?}", args.server.len(), args.layout);
@@ -373,13 +366,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
             .iter_mut()
             .zip(["on their table's node", "through another node"])
         {
-            samples.sort_unstable();
-            println!(
-                "  clients {route}: {} actions, p50 {} p99 {}",
-                samples.len(),
-                millis(percentile(samples, 0.50)),
-                millis(percentile(samples, 0.99)),
-            );
+            report_part(&format!("clients {route}"), samples);
         }
     }
     println!("errors {}", totals.errors.load(Ordering::SeqCst));
@@ -829,6 +816,17 @@ fn confirms(message: &ServerMessage, mv: Move, state: &TableState) -> bool {
         (Some(EventKind::CardPlayed { seat, .. }), Move::Play(_)) => Some(*seat) == me,
         _ => false,
     }
+}
+
+/// Prints the count, p50 and p99 of one part of the run's latency samples.
+fn report_part(label: &str, samples: &mut [u32]) {
+    samples.sort_unstable();
+    println!(
+        "  {label}: {} actions, p50 {} p99 {}",
+        samples.len(),
+        millis(percentile(samples, 0.50)),
+        millis(percentile(samples, 0.99)),
+    );
 }
 
 fn millis(micros: Option<u32>) -> String {
