@@ -61,7 +61,7 @@ use tournament::TournamentHandle;
 /// Bytes the WebSocket layer reads at a time for a connection. Small, because
 /// client messages are small and this buffer is allocated per connection
 /// (a larger frame grows it as needed).
-const READ_BUFFER: usize = 1024;
+const READ_BUFFER: usize = 512;
 
 /// Bytes of outgoing frames gathered before a write. Frames queued together
 /// are written with one system call at the next flush; the buffer keeps its

@@ -187,8 +187,11 @@ pub struct RoomHandle {
 /// How requests reach the room.
 #[derive(Clone, Debug)]
 enum Route {
-    /// Its task runs on this node.
-    Local(mpsc::Sender<RoomRequest>),
+    /// Its task runs on this node. Requests travel boxed: the channel
+    /// keeps two blocks of 32 slots for each room for its whole life, and
+    /// a slot the size of the largest request would make those blocks
+    /// about 6 KiB a room where pointers make them half a KiB.
+    Local(mpsc::Sender<Box<RoomRequest>>),
     /// Another node of the cluster runs it, for one connection of this
     /// node.
     Remote(crate::cluster::RemoteRoom),
@@ -214,7 +217,7 @@ impl RoomHandle {
 
     pub async fn send(&self, request: RoomRequest) -> Result<(), RoomGone> {
         match &self.route {
-            Route::Local(requests) => requests.send(request).await.map_err(|_| RoomGone),
+            Route::Local(requests) => requests.send(Box::new(request)).await.map_err(|_| RoomGone),
             Route::Remote(remote) => remote.send(&self.code, request).await,
         }
     }
@@ -423,7 +426,7 @@ impl Room {
     async fn run(
         mut self,
         opening: Opening,
-        mut requests: mpsc::Receiver<RoomRequest>,
+        mut requests: mpsc::Receiver<Box<RoomRequest>>,
         mut thoughts: mpsc::UnboundedReceiver<Thought>,
     ) {
         let stop = self.lifecycle.stopped();
@@ -471,7 +474,7 @@ impl Room {
                 // resumed at the next start.
                 () = &mut stopped => return,
                 request = requests.recv() => match request {
-                    Some(request) => self.handle(request),
+                    Some(request) => self.handle(*request),
                     None => break,
                 },
                 Some(thought) = thoughts.recv() => self.on_thought(thought),
@@ -525,7 +528,7 @@ impl Room {
 
     /// Answers the requests of a room that could not open, and takes no
     /// more: whoever was on his way in is told why.
-    fn refuse_unopened(&self, requests: &mut mpsc::Receiver<RoomRequest>) {
+    fn refuse_unopened(&self, requests: &mut mpsc::Receiver<Box<RoomRequest>>) {
         requests.close();
         let refusal = |id: MessageId| ServerMessage::Error {
             id: Some(id),
@@ -533,7 +536,7 @@ impl Room {
             message: "storage is unavailable: the room could not open; try again later".into(),
         };
         while let Ok(request) = requests.try_recv() {
-            match request {
+            match *request {
                 RoomRequest::Join { outbox, id, .. } | RoomRequest::Resync { outbox, id, .. } => {
                     self.metrics.error_sent(Unavailable::Store.code());
                     outbox.send(Utf8Bytes::from(refusal(id).to_json()));
