@@ -38,8 +38,18 @@ function trickWatch() {
   }, true);
   // When each card_played frame arrived, before the page handled it.
   window.__arrived = [];
+  // And when this page sent each of its plays.
+  window.__sent = [];
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
+    send(data) {
+      if (typeof data === 'string' && data.includes('"play"')) {
+        const message = JSON.parse(data);
+        if (message.card) window.__sent.push({ card: message.card, t: now() });
+      }
+      return super.send(data);
+    }
+
     constructor(...args) {
       super(...args);
       this.addEventListener('message', (event) => {
@@ -85,7 +95,9 @@ function privacyWatch() {
   new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-card', 'class'] });
 }
 
-const collect = (page) => page.evaluate(() => ({ seen: window.__trickSeen ?? [], clicks: window.__clicks ?? [], arrived: window.__arrived ?? [] }));
+const collect = (page) => page.evaluate(() => ({
+  seen: window.__trickSeen ?? [], clicks: window.__clicks ?? [], arrived: window.__arrived ?? [], sent: window.__sent ?? [],
+}));
 
 test('four pages play a whole tournament game; a fifth watches; the game is replayed', { skip: skip ?? false, timeout: 420_000 }, async () => {
   const names = ['Ann', 'Ben', 'Cy', 'Dee'];
@@ -95,7 +107,7 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
     // Dee on phones, with taps.
     const phone = seat >= 2;
     const player = await newPlayer(browser, name, { initScripts: [trickWatch], device: phone ? PHONE : { viewport: WIDE } });
-    Object.assign(player, { seat, name, keyboard: seat === 1, phone, observed: { seen: [], clicks: [], arrived: [] } });
+    Object.assign(player, { seat, name, keyboard: seat === 1, phone, observed: { seen: [], clicks: [], arrived: [], sent: [] } });
     players.push(player);
   }
   const [ann, ben, cy, dee] = players;
@@ -237,6 +249,10 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
   const parts = { arrival: [], handling: [], frame: [] };
   let missing = 0;
   const unseen = [];
+  // The slowest sightings, with when they happened, to tell a slow path
+  // from a busy moment of the test.
+  const slowest = [];
+  const byInput = {};
   for (const player of players) {
     for (const play of player.plays) {
       const click = player.observed.clicks.find((c) => c.card === play.card && c.t >= play.t - 5);
@@ -253,6 +269,11 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
         fromNode.push(seen.t - play.t);
         if (!click) continue;
         fromClick.push(seen.t - click.t);
+        const sent = player.observed.sent.find((x) => x.card === play.card && x.t >= click.t - 1 && x.t <= seen.t + 1);
+        (byInput[play.key ?? 'pointer'] ??= []).push(seen.t - click.t);
+        slowest.push({
+          ms: round(seen.t - click.t), sent: sent ? round(sent.t - click.t) : null, card: play.card, by: player.name, on: other.name, s: round((click.t - started) / 1000),
+        });
         if (seen.painted) {
           toScreen.push(seen.painted - click.t);
           parts.frame.push(seen.painted - seen.t);
@@ -280,6 +301,9 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
     card_latency_parts_ms: split,
     card_latency_from_node_ms: latencyNode,
     card_sightings_missing: missing,
+    // The same, apart for cards played by mouse or tap and by each key.
+    card_latency_by_input_ms: Object.fromEntries(Object.entries(byInput).map(([input, values]) => [input, stats(values)])),
+    card_latency_slowest: slowest.sort((a, b) => b.ms - a.ms).slice(0, 8),
   });
   const show = (s) => `p50 ${s.p50}, p99 ${s.p99}, max ${s.max}`;
   console.log(`# metrics: game of ${hands} hands, ${plays} cards in ${(gameMs / 1000).toFixed(1)} s; `

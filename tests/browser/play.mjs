@@ -20,7 +20,8 @@ const VISIBLE_EDGE = { x: 6, y: 24 };
  * reload) and may return 'again' to read the turn again; `hooks.blindNil(
  * player, turn)` says whether to bid blind nil when offered, and
  * `hooks.blindBid(player, turn)` may name a blind bid of those offered;
- * `player.plays` collects {card, t} for each card played.
+ * `player.plays` collects {card, t} for each card played, and the key
+ * (`Enter` or `Space`) for a card played with the keyboard.
  */
 export async function playGame(player, hooks = {}) {
   const { page } = player;
@@ -120,8 +121,9 @@ async function keyboardAct(player, turn) {
         at = await focused(page);
       }
       assert.equal(at.legal, 'true', `${player.label} found no playable card with the arrows`);
-      player.plays.push({ card: at.card, t: nowMs() });
-      await page.keyboard.press(Math.random() < 0.5 ? 'Enter' : 'Space');
+      const key = Math.random() < 0.5 ? 'Enter' : 'Space';
+      player.plays.push({ card: at.card, t: nowMs(), key });
+      await page.keyboard.press(key);
       return { kind: 'play', card: at.card };
     }
     default:
