@@ -75,8 +75,12 @@ async fn the_web_client_plays_in_headless_chromium() {
         &[("SPADES_URL", url.into()), ("SCREENSHOTS", screenshots.into())],
     )
     .await;
-    // The measurements, for whoever reads the test's output.
-    for line in report.lines().filter(|line| line.contains("metrics:")) {
+    // The measurements, and anything the pages noticed on the way, for
+    // whoever reads the test's output.
+    for line in report
+        .lines()
+        .filter(|line| line.contains("metrics:") || line.contains("note:"))
+    {
         eprintln!("{}", line.trim_start_matches(['#', ' ', '\\']));
     }
     assert!(passed, "{report}");

@@ -4,7 +4,7 @@
 // has taken it in.
 
 import assert from 'node:assert/strict';
-import { byId, chooseBid, focused, nextTurn, settled, tabTo } from './support.mjs';
+import { byId, chooseBid, focused, nextTurn, settled, shoot, tabTo } from './support.mjs';
 
 export const nowMs = () => performance.timeOrigin + performance.now();
 
@@ -65,7 +65,7 @@ async function clickAct(player, turn, hooks) {
       // The highest cards go to the partner (the nil bidder keeps low ones).
       const cards = turn.hand.slice(-turn.count);
       for (const card of cards) {
-        await press(page.locator(`[data-testid="hand-card"][data-card="${card}"]`), { position: VISIBLE_EDGE });
+        await pressCard(player, press, card);
         await page.locator(`[data-testid="hand-card"][data-card="${card}"][aria-pressed="true"]`).waitFor();
       }
       await hooks.choseCards?.(player, cards);
@@ -76,11 +76,39 @@ async function clickAct(player, turn, hooks) {
     case 'play': {
       const card = turn.legal[0];
       player.plays.push({ card, t: nowMs() });
-      await press(page.locator(`[data-testid="hand-card"][data-card="${card}"]`), { position: VISIBLE_EDGE });
+      await pressCard(player, press, card);
       return { kind: 'play', card };
     }
     default:
       throw new Error(`unknown turn ${turn.kind}`);
+  }
+}
+
+/**
+ * Clicks (or taps) a card of the hand. Playwright clicks only an element
+ * whose box stays the same over two frames; a card that keeps moving for
+ * ten seconds is described (its boxes over a dozen frames, what lies under
+ * the pointer, a screenshot) on the test's output, so that the movement
+ * can be looked into, and then clicked where it is, as a person would.
+ */
+async function pressCard(player, press, card) {
+  const locator = player.page.locator(`[data-testid="hand-card"][data-card="${card}"]`);
+  try {
+    await press(locator, { position: VISIBLE_EDGE, timeout: 10_000 });
+  } catch (error) {
+    if (!/not stable/.test(error.message)) throw error;
+    const boxes = await locator.evaluate(async (element) => {
+      const seen = [];
+      for (let frame = 0; frame < 12; frame += 1) {
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        const box = element.getBoundingClientRect();
+        seen.push([Math.round(box.left), Math.round(box.top), element.matches(':hover')]);
+      }
+      return seen;
+    });
+    const shots = await shoot(player.page, `unstable-${player.label}-${card}`);
+    console.log(`note: ${player.label}'s card ${card} kept moving: [left, top, hovered] over 12 frames ${JSON.stringify(boxes)}; ${shots.join(', ')}`);
+    await press(locator, { position: VISIBLE_EDGE, force: true });
   }
 }
 
