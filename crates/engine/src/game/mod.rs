@@ -126,10 +126,6 @@ pub struct Game {
     led: CardSet,
     tricks_won: BySeat<u8>,
     spades_broken: bool,
-    /// While playing, the cards the seat to play may play. It is worked out
-    /// once whenever the turn moves, because both the player's choice and
-    /// the check of his card need it.
-    playable: CardSet,
 
     last_hand: Option<HandRecord>,
     last_scores: Option<ByTeam<TeamHandScore>>,
@@ -291,7 +287,7 @@ impl Game {
                 Some(count) => Legal::Pass { count },
                 None => Legal::Wait,
             },
-            Phase::Playing if seat == self.turn => Legal::Play(self.playable),
+            Phase::Playing if seat == self.turn => Legal::Play(self.plays_from(self.hands[seat])),
             _ => Legal::Wait,
         }
     }
@@ -302,13 +298,7 @@ impl Game {
         if self.phase != Phase::Playing || seat != self.turn {
             return CardSet::EMPTY;
         }
-        self.playable
-    }
-
-    /// Works out `playable` for the seat whose turn it now is.
-    #[inline]
-    pub(super) fn refresh_playable(&mut self) {
-        self.playable = self.plays_from(self.hands[self.turn]);
+        self.plays_from(self.hands[seat])
     }
 
     /// The cards of `hand` that may be played to the trick on the table.
@@ -558,7 +548,7 @@ impl Game {
                 self.expect_phase(Phase::Playing)?;
                 self.expect_turn(seat)?;
                 let hand = self.hands[seat];
-                if !self.playable.contains(card) {
+                if !self.plays_from(hand).contains(card) {
                     return Err(if !hand.contains(card) {
                         RuleError::CardNotInHand { card }
                     } else if self.trick_len == 0
@@ -873,7 +863,6 @@ impl Game {
                 .unwrap_or(self.seating().next(self.dealer)),
         };
         self.tricks[0].leader = self.turn;
-        self.refresh_playable();
     }
 
     #[inline]
@@ -890,7 +879,6 @@ impl Game {
         events.push(Event::CardPlayed { seat, card });
         if self.trick_len < self.players {
             self.turn = seat.next_among(self.players);
-            self.refresh_playable();
             return;
         }
 
@@ -910,7 +898,6 @@ impl Game {
         self.turn = winner;
         if number + 1 < usize::from(self.hand_size) {
             self.tricks[number + 1].leader = winner;
-            self.refresh_playable();
         } else {
             self.end_hand(events);
         }

@@ -62,7 +62,6 @@ impl Game {
             led: CardSet::EMPTY,
             tricks_won: BySeat::default(),
             spades_broken: false,
-            playable: CardSet::EMPTY,
             last_hand: None,
             last_scores: None,
         };
@@ -220,7 +219,6 @@ impl Game {
             .iter()
             .fold(CardSet::EMPTY, |all, &seat| all | played[seat]);
         game.spades_broken = !(all_played & game.trumps()).is_empty();
-        game.refresh_playable();
         Ok(game)
     }
 
