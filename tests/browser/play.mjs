@@ -4,7 +4,8 @@
 // has taken it in.
 
 import assert from 'node:assert/strict';
-import { byId, chooseBid, focused, nextTurn, settled, shoot, tabTo } from './support.mjs';
+import { join } from 'node:path';
+import { byId, chooseBid, focused, nextTurn, settled, SHOTS, tabTo } from './support.mjs';
 
 export const nowMs = () => performance.timeOrigin + performance.now();
 
@@ -87,9 +88,10 @@ async function clickAct(player, turn, hooks) {
 /**
  * Clicks (or taps) a card of the hand. Playwright clicks only an element
  * whose box stays the same over two frames; a card that keeps moving for
- * ten seconds is described (its boxes over a dozen frames, what lies under
- * the pointer, a screenshot) on the test's output, so that the movement
- * can be looked into, and then clicked where it is, as a person would.
+ * ten seconds is described (its boxes over a dozen frames, whether the
+ * pointer is on it, a screenshot of the page as it is) on the test's
+ * output, so that the movement can be looked into, and then clicked where
+ * it is, as a person would.
  */
 async function pressCard(player, press, card) {
   const locator = player.page.locator(`[data-testid="hand-card"][data-card="${card}"]`);
@@ -106,8 +108,11 @@ async function pressCard(player, press, card) {
       }
       return seen;
     });
-    const shots = await shoot(player.page, `unstable-${player.label}-${card}`);
-    console.log(`note: ${player.label}'s card ${card} kept moving: [left, top, hovered] over 12 frames ${JSON.stringify(boxes)}; ${shots.join(', ')}`);
+    // At the page's own size: the two sizes of `shoot` would lay the page
+    // out anew and could stop the very movement being recorded.
+    const shot = SHOTS ? join(SHOTS, `unstable-${player.label}-${card}.png`) : null;
+    if (shot) await player.page.screenshot({ path: shot });
+    console.log(`note: ${player.label}'s card ${card} kept moving: [left, top, hovered] over 12 frames ${JSON.stringify(boxes)}; ${shot ?? 'no screenshot'}`);
     await press(locator, { position: VISIBLE_EDGE, force: true });
   }
 }
