@@ -58,6 +58,14 @@ export function redraw(element, key, build) {
 }
 
 /**
+ * Tells `redraw` that `element` now shows what `key` names, after the
+ * caller brought it up to date in place (a card removed from a hand).
+ */
+export function drawnAs(element, key) {
+  drawnWith.set(element, key);
+}
+
+/**
  * A key that finds "the same" control after a region is drawn again: its
  * test id plus the card, seat or bid it stands for.
  */

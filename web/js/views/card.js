@@ -34,18 +34,36 @@ export function cardFace(card, { label, testid, seat, extra } = {}) {
 }
 
 /** A card that can be pressed: a real button named after the card. */
-export function cardButton(card, { enabled = true, pressed, testid = 'hand-card', extra, onclick } = {}) {
-  return h('button', {
+export function cardButton(card, { testid = 'hand-card', onclick, ...looks } = {}) {
+  const button = h('button', {
     type: 'button',
-    class: faceClass(card, extra),
     'aria-label': cardName(card),
-    'aria-disabled': enabled ? null : 'true',
-    'aria-pressed': pressed === undefined ? null : String(pressed),
     'data-card': card,
     'data-testid': testid,
-    'data-legal': String(enabled),
     onclick,
   }, faceParts(card));
+  setCardButton(button, looks);
+  return button;
+}
+
+/**
+ * Sets how a card button looks (playable or not, chosen or not) on the
+ * button already on the page. Only what differs is written, so that a
+ * hand whose cards stay the same costs the browser no new elements and
+ * keeps the keyboard's focus where it is.
+ */
+export function setCardButton(button, { enabled = true, pressed, extra } = {}) {
+  const wanted = {
+    class: faceClass(button.dataset.card, extra),
+    'aria-disabled': enabled ? null : 'true',
+    'aria-pressed': pressed === undefined ? null : String(pressed),
+    'data-legal': String(enabled),
+  };
+  for (const [name, value] of Object.entries(wanted)) {
+    if (button.getAttribute(name) === value) continue;
+    if (value === null) button.removeAttribute(name);
+    else button.setAttribute(name, value);
+  }
 }
 
 /** The back of a card, for the hidden hands. */

@@ -3,12 +3,12 @@
 // app.table (a TableState) and turns clicks and keys into requests; the
 // state changes only when the server's events come back.
 
-import { fill, findByKey, focusKey, formatClock, h, redraw } from '../dom.js';
+import { drawnAs, fill, findByKey, focusKey, formatClock, h, redraw } from '../dom.js';
 import { sortForProtocol, shortName } from '../cards.js';
 import { hashFor } from '../router.js';
 import { chatProblem, describe } from '../messages.js';
 import { handSizeOf, partnerOf, teamOf, teamsOf } from '../state.js';
-import { cardButton } from './card.js';
+import { cardButton, setCardButton } from './card.js';
 import {
   bidText, describeEntry, expectedText, handScoreSummary, handScoreTable, hiddenHand, lastTrickPanel,
   namesKey, scoreTable, seatKey, seatPanel, trickCards, teamName,
@@ -30,6 +30,7 @@ export function mount(root, app, code) {
     heldTrick: null,
     heldUntil: 0,
     seenWon: state.wonCount,
+    trickShown: { base: '', cards: [] },
     seenScores: state.handScores.length,
     popup: null,
     popupUntil: 0,
@@ -218,17 +219,23 @@ export function mount(root, app, code) {
     if (state.trick) view.heldTrick = null;
     const held = view.heldTrick && now < view.heldUntil ? view.heldTrick : null;
     const shown = state.trick ?? held;
-    // The cards are drawn again only when they change, and only a card
-    // that was not there before animates in.
-    const signature = `${shown ? shown.plays.map((p) => p.card).join() : ''}|${Boolean(held)}|${state.seat}`;
-    if (signature !== view.trickSignature) {
-      const before = new Set([...trick.querySelectorAll('[data-card]')].map((card) => card.dataset.card));
+    // A card played to the trick being shown is added to it; the trick
+    // is drawn anew only when another one is shown (or the seat changes).
+    // Only a card that was not there before animates in.
+    const cards = shown ? shown.plays.map((p) => p.card) : [];
+    const base = `${Boolean(held)}|${state.seat}`;
+    const before = view.trickShown;
+    if (before.base !== base || before.cards.some((card, at) => cards[at] !== card)) {
       fill(trick, state.trick ? trickCards(state, state.trick) : trickCards(state, held, { won: true }));
-      for (const card of trick.querySelectorAll('[data-card]')) {
-        if (!before.has(card.dataset.card)) card.classList.add('fresh');
+      for (const element of trick.querySelectorAll('[data-card]')) {
+        if (!before.cards.includes(element.dataset.card)) element.classList.add('fresh');
       }
-      view.trickSignature = signature;
+    } else if (cards.length > before.cards.length) {
+      const added = trickCards(state, { ...shown, plays: shown.plays.slice(before.cards.length) });
+      for (const element of added) element.classList.add('fresh');
+      trick.append(...added);
     }
+    view.trickShown = { base, cards };
     trick.dataset.count = String(shown?.plays.length ?? 0);
     // An empty trick makes room for the bidding and exchange controls.
     trick.classList.toggle('idle', !state.trick && !held && state.phase !== 'playing');
@@ -404,23 +411,36 @@ export function mount(root, app, code) {
     // A three-player hand of 17 or 18 cards overlaps more to fit the screen.
     hand.classList.toggle('many', state.cards.length > 13);
     const received = state.exchange.got;
-    const key = JSON.stringify([state.cards, legal, choosing, [...view.selected], received, view.handFocus]);
-    redraw(hand, key, () => handButtons(legal, choosing, received));
-  }
-
-  function handButtons(legal, choosing, received) {
     const cards = state.sortedHand;
-    const buttons = cards.map((card) => cardButton(card, {
-      enabled: choosing || legal.includes(card),
-      pressed: choosing ? view.selected.has(card) : undefined,
-      extra: [received.includes(card) && 'received', view.selected.has(card) && 'selected'].filter(Boolean).join(' '),
-      onclick: () => play(card),
-    }));
+    // The buttons are made again only when the hand gains a card or is
+    // dealt anew. A card played or given away only leaves, and a turn
+    // that begins or ends only changes how the buttons look: the page
+    // then draws less, and the focused card keeps its focus.
+    const cardsKey = `cards ${cards.join()}`;
+    const shown = [...hand.querySelectorAll('button[data-card]')];
+    const staying = shown.filter((button) => cards.includes(button.dataset.card));
+    const onlyButtons = hand.childElementCount === shown.length;
+    if (onlyButtons && staying.length === cards.length && staying.every((button, at) => button.dataset.card === cards[at])) {
+      for (const button of shown) if (!staying.includes(button)) button.remove();
+      drawnAs(hand, cardsKey);
+    }
+    redraw(hand, cardsKey, () => cards.map((card) => cardButton(card, { onclick: () => play(card) })));
+    const buttons = [...hand.querySelectorAll('button[data-card]')];
+    for (const button of buttons) {
+      const card = button.dataset.card;
+      setCardButton(button, {
+        enabled: choosing || legal.includes(card),
+        pressed: choosing ? view.selected.has(card) : undefined,
+        extra: [received.includes(card) && 'received', view.selected.has(card) && 'selected'].filter(Boolean).join(' '),
+      });
+    }
     // One tab stop: the card last focused, else the first playable one.
     const stop = buttons.find((b) => b.dataset.card === view.handFocus)
       ?? buttons.find((b) => b.dataset.legal === 'true') ?? buttons[0];
-    for (const button of buttons) button.tabIndex = button === stop ? 0 : -1;
-    return buttons;
+    for (const button of buttons) {
+      const tabIndex = button === stop ? 0 : -1;
+      if (button.tabIndex !== tabIndex) button.tabIndex = tabIndex;
+    }
   }
 
   function drawSide() {
