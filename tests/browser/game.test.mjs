@@ -95,6 +95,27 @@ function privacyWatch() {
   new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-card', 'class'] });
 }
 
+const sum = (values) => values.reduce((total, value) => total + value, 0);
+
+/**
+ * Starts counting what a page's renderer spends: its CPU time (the whole
+ * process and its main thread, as Chromium counts them for the DevTools
+ * protocol) and its style and layout passes. Unlike the latencies, these
+ * hardly depend on how busy the machine is, so they compare two versions
+ * of the client fairly. The returned function reads the counts since.
+ */
+async function rendererMeter(page) {
+  const session = await page.context().newCDPSession(page);
+  await session.send('Performance.enable');
+  const read = async () => Object.fromEntries((await session.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const start = await read();
+  return async () => {
+    const end = await read();
+    const since = (name) => end[name] - start[name];
+    return { process_s: since('ProcessTime'), main_thread_s: since('ThreadTime'), layouts: since('LayoutCount'), style_passes: since('RecalcStyleCount') };
+  };
+}
+
 const collect = (page) => page.evaluate(() => ({
   seen: window.__trickSeen ?? [], clicks: window.__clicks ?? [], arrived: window.__arrived ?? [], sent: window.__sent ?? [],
 }));
@@ -206,9 +227,12 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
     },
   };
 
+  // Cy's page reloads, which starts its counts again: it is left out.
+  const meters = await Promise.all([ann, ben, dee, eve].map((player) => rendererMeter(player.page)));
   const started = nowMs();
   const results = await Promise.all(players.map((player) => playGame(player, hooks)));
   const gameMs = nowMs() - started;
+  const spent = await Promise.all(meters.map((read) => read()));
   await eveShots;
 
   // Everyone, the watcher too, sees the same winner.
@@ -304,12 +328,22 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
     // The same, apart for cards played by mouse or tap and by each key.
     card_latency_by_input_ms: Object.fromEntries(Object.entries(byInput).map(([input, values]) => [input, stats(values)])),
     card_latency_slowest: slowest.sort((a, b) => b.ms - a.ms).slice(0, 8),
+    // What the renderers of four pages (three players and the watcher)
+    // spent over the game, in all and per card played.
+    renderer_cpu: {
+      process_s: round(sum(spent.map((s) => s.process_s))),
+      main_thread_s: round(sum(spent.map((s) => s.main_thread_s))),
+      process_ms_per_card: round((1000 * sum(spent.map((s) => s.process_s))) / plays),
+      layouts_per_card: round(sum(spent.map((s) => s.layouts)) / plays),
+      style_passes_per_card: round(sum(spent.map((s) => s.style_passes)) / plays),
+    },
   });
   const show = (s) => `p50 ${s.p50}, p99 ${s.p99}, max ${s.max}`;
   console.log(`# metrics: game of ${hands} hands, ${plays} cards in ${(gameMs / 1000).toFixed(1)} s; `
     + `card in the other three pages' DOM ${show(latency)} ms over ${latency.count} sightings, on screen (next frame) ${show(screen)} ms `
     + `(target p99 < 50 ms); arrival ${show(split.arrival)}, handling ${show(split.handling)}, to the frame ${show(split.frame)}; `
-    + `from Node's click: ${show(latencyNode)}; ${missing} not seen`);
+    + `from Node's click: ${show(latencyNode)}; ${missing} not seen; four pages' renderers spent `
+    + `${(1000 * sum(spent.map((x) => x.process_s)) / plays).toFixed(1)} ms of CPU per card`);
   assert.ok(plays >= 52, `${plays} cards were played`);
   assert.deepEqual(unseen, [], 'every card played was shown on the three other pages');
   assert.ok(fromClick.length >= plays * 2, `sightings: ${fromClick.length} of ${plays * 3}`);

@@ -52,10 +52,16 @@ const app = {
   /** Says something to screen readers without showing it. */
   announce(text) {
     const region = document.getElementById('announcer');
+    clearTimeout(announceTimer);
+    if (region.textContent !== text) {
+      region.textContent = text;
+      return;
+    }
+    // The same words again are read only if they come back after a tick
+    // as a fresh text node. Other words are set at once: every played
+    // card is announced, and two changes would cost every page two frames.
     region.textContent = '';
-    // A fresh text node after a tick makes screen readers read it even
-    // when it equals the last one.
-    setTimeout(() => {
+    announceTimer = setTimeout(() => {
       region.textContent = text;
     }, 30);
   },
@@ -102,6 +108,7 @@ const app = {
 let current = null;
 let currentKey = '';
 let refreshQueued = false;
+let announceTimer = null;
 
 // The connection's messages feed the two states; every message may change
 // what is shown.

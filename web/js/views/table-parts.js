@@ -127,6 +127,11 @@ export function seatPanel(state, seat, actions) {
     children.push(h('div', { class: 'seat-turn' },
       h('span', { class: 'visually-hidden' }, 'To act. '),
       h('span', { class: 'clock', 'data-testid': `seat-clock-${seat}`, 'data-clock': '' })));
+  } else if (state.playing) {
+    // The clock's line keeps its place, unseen, while the seat waits: a
+    // seat that grew and shrank with every turn would move the whole
+    // table, and the browser would paint it all again each time.
+    children.push(h('div', { class: 'seat-turn idle', 'aria-hidden': 'true' }, '0:00'));
   }
   const controls = [];
   if (between && !info && state.seat === null) {
