@@ -318,6 +318,16 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
   const latencyNode = stats(fromNode);
   const screen = stats(toScreen);
   const split = Object.fromEntries(Object.entries(parts).map(([key, values]) => [key, stats(values)]));
+  // What the renderers of four pages (three players and the watcher)
+  // spent over the game, in all and per card played.
+  const total = (name) => sum(spent.map((counts) => counts[name]));
+  const rendererCpu = {
+    process_s: round(total('process_s')),
+    main_thread_s: round(total('main_thread_s')),
+    process_ms_per_card: round((1000 * total('process_s')) / plays),
+    layouts_per_card: round(total('layouts') / plays),
+    style_passes_per_card: round(total('style_passes') / plays),
+  };
   recordMetrics({
     game: { hands, cards_played: plays, ms: gameMs, winner: Number(winners[0]), reloaded },
     card_latency_ms: latency,
@@ -328,22 +338,14 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
     // The same, apart for cards played by mouse or tap and by each key.
     card_latency_by_input_ms: Object.fromEntries(Object.entries(byInput).map(([input, values]) => [input, stats(values)])),
     card_latency_slowest: slowest.sort((a, b) => b.ms - a.ms).slice(0, 8),
-    // What the renderers of four pages (three players and the watcher)
-    // spent over the game, in all and per card played.
-    renderer_cpu: {
-      process_s: round(sum(spent.map((s) => s.process_s))),
-      main_thread_s: round(sum(spent.map((s) => s.main_thread_s))),
-      process_ms_per_card: round((1000 * sum(spent.map((s) => s.process_s))) / plays),
-      layouts_per_card: round(sum(spent.map((s) => s.layouts)) / plays),
-      style_passes_per_card: round(sum(spent.map((s) => s.style_passes)) / plays),
-    },
+    renderer_cpu: rendererCpu,
   });
   const show = (s) => `p50 ${s.p50}, p99 ${s.p99}, max ${s.max}`;
   console.log(`# metrics: game of ${hands} hands, ${plays} cards in ${(gameMs / 1000).toFixed(1)} s; `
     + `card in the other three pages' DOM ${show(latency)} ms over ${latency.count} sightings, on screen (next frame) ${show(screen)} ms `
     + `(target p99 < 50 ms); arrival ${show(split.arrival)}, handling ${show(split.handling)}, to the frame ${show(split.frame)}; `
     + `from Node's click: ${show(latencyNode)}; ${missing} not seen; four pages' renderers spent `
-    + `${(1000 * sum(spent.map((x) => x.process_s)) / plays).toFixed(1)} ms of CPU per card`);
+    + `${rendererCpu.process_ms_per_card} ms of CPU per card`);
   assert.ok(plays >= 52, `${plays} cards were played`);
   assert.deepEqual(unseen, [], 'every card played was shown on the three other pages');
   assert.ok(fromClick.length >= plays * 2, `sightings: ${fromClick.length} of ${plays * 3}`);
