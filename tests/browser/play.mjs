@@ -22,7 +22,9 @@ const VISIBLE_EDGE = { x: 6, y: 24 };
  * player, turn)` says whether to bid blind nil when offered, and
  * `hooks.blindBid(player, turn)` may name a blind bid of those offered;
  * `player.plays` collects {card, t} for each card played, and the key
- * (`Enter` or `Space`) for a card played with the keyboard.
+ * (`Enter` or `Space`) for a card played with the keyboard;
+ * `player.thinkMs`, when set, is how long the player looks at each turn
+ * before acting, as a person does.
  */
 export async function playGame(player, hooks = {}) {
   const { page } = player;
@@ -32,6 +34,7 @@ export async function playGame(player, hooks = {}) {
     if (turn.kind === 'over') return turn;
     if (turn.kind === 'error') throw new Error(`${player.label}: ${turn.text}`);
     if (hooks.before && (await hooks.before(player, turn)) === 'again') continue;
+    if (player.thinkMs) await new Promise((resolve) => setTimeout(resolve, player.thinkMs));
     const act = player.keyboard ? keyboardAct : clickAct;
     const done = await act(player, turn, hooks);
     await settled(page, done).catch(() => {
