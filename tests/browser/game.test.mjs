@@ -320,7 +320,7 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
       }
     }
   }
-  const plays = players.reduce((sum, p) => sum + p.plays.length, 0);
+  const plays = sum(players.map((player) => player.plays.length));
   const stats = (values) => ({
     count: values.length, p50: round(percentile(values, 50)), p99: round(percentile(values, 99)), max: round(Math.max(...values)),
   });

@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { byId, chooseBid, focused, nextTurn, settled, SHOTS, tabTo } from './support.mjs';
 
 export const nowMs = () => performance.timeOrigin + performance.now();
@@ -34,7 +35,7 @@ export async function playGame(player, hooks = {}) {
     if (turn.kind === 'over') return turn;
     if (turn.kind === 'error') throw new Error(`${player.label}: ${turn.text}`);
     if (hooks.before && (await hooks.before(player, turn)) === 'again') continue;
-    if (player.thinkMs) await new Promise((resolve) => setTimeout(resolve, player.thinkMs));
+    if (player.thinkMs) await sleep(player.thinkMs);
     const act = player.keyboard ? keyboardAct : clickAct;
     const done = await act(player, turn, hooks);
     await settled(page, done).catch(() => {

@@ -421,7 +421,7 @@ export function mount(root, app, code) {
     const staying = shown.filter((button) => cards.includes(button.dataset.card));
     const onlyButtons = hand.childElementCount === shown.length;
     if (onlyButtons && staying.length === cards.length && staying.every((button, at) => button.dataset.card === cards[at])) {
-      for (const button of shown) if (!staying.includes(button)) button.remove();
+      for (const button of shown) if (!cards.includes(button.dataset.card)) button.remove();
       drawnAs(hand, cardsKey);
     }
     redraw(hand, cardsKey, () => cards.map((card) => cardButton(card, { onclick: () => play(card) })));
