@@ -100,22 +100,37 @@ pub struct Store {
     _checkpoints: Option<Arc<tokio::sync::oneshot::Sender<()>>>,
 }
 
-/// How often an SQLite store copies its log into the database beside the
-/// journal's commits.
+/// How often an SQLite store looks at its write-ahead log, to copy it into
+/// the database once it is long enough.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(250);
 
+/// How many frames (pages) the log may hold, not yet copied, before the
+/// store copies them: 2 MiB with SQLite's pages of 4 KiB. A busy server
+/// writes that much between two looks, so it is copied as often as it
+/// would be at every look; a server with a few tables takes seconds or
+/// minutes to write it.
+const CHECKPOINT_FRAMES: i64 = 500;
+
 /// Copies the write-ahead log of an SQLite store into the database file
-/// every `CHECKPOINT_EVERY`, on a connection of the pool, until the pool
-/// is closed or the last clone of the store is dropped.
+/// (a passive checkpoint, on a connection of the pool) whenever more than
+/// `CHECKPOINT_FRAMES` of it are not yet copied, until the pool is closed
+/// or the last clone of the store is dropped.
 ///
-/// SQLite checkpoints inside the commit that fills the log past its
-/// threshold, and the checkpoint ends with an fsync of everything it
-/// copied: a journal commit that players wait for would stall for as long
-/// (tens of milliseconds on this kind of disk). A passive checkpoint here
-/// waits for nobody and lets the journal go on writing, so that when the
-/// journal's own checkpoint comes, little is left to copy and sync. The
-/// journal's checkpoint is still needed: only it starts the log from the
-/// beginning again, since new commits keep arriving while this one runs.
+/// Two costs of a checkpoint fall on the journal's commits, which players
+/// wait for, unless this task keeps them rare:
+///
+/// - SQLite checkpoints inside the commit that fills the log past its
+///   threshold (`wal_autocheckpoint`), and the checkpoint ends with an
+///   fsync of everything it copied. This task copies long before that, and
+///   a passive checkpoint waits for nobody and lets the journal go on
+///   writing.
+/// - Once every frame of the log is copied, the next commit starts the log
+///   from the beginning again, and that commit writes the log's header and
+///   fsyncs the log before its frames. An fsync takes about a millisecond
+///   on a quiet disk, but hundreds while the kernel writes back a large
+///   file, for instance one a build has just written. Copying only a long
+///   log makes that commit one in hundreds rather than nearly every one
+///   when players act a few times a second.
 async fn checkpoint_regularly(pool: SqlitePool, mut dropped: tokio::sync::oneshot::Receiver<()>) {
     let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -124,8 +139,20 @@ async fn checkpoint_regularly(pool: SqlitePool, mut dropped: tokio::sync::onesho
             _ = &mut dropped => return,
             _ = tick.tick() => {}
         }
-        // A failed checkpoint leaves more to the next one; a closed pool
-        // ends the task.
+        // A checkpoint that copies nothing answers how long the log is and
+        // how much of it is copied.
+        let log: std::result::Result<(i64, i64, i64), sqlx::Error> =
+            sqlx::query_as("PRAGMA wal_checkpoint(NOOP)")
+                .fetch_one(&pool)
+                .await;
+        match log {
+            Ok((_, frames, copied)) if frames - copied <= CHECKPOINT_FRAMES => continue,
+            // A closed pool ends the task; another error leaves the
+            // decision to the checkpoint, which fails alike or copies.
+            Err(_) if pool.is_closed() => return,
+            _ => {}
+        }
+        // A failed checkpoint leaves more to the next one.
         if sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
             .execute(&pool)
             .await

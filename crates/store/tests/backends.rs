@@ -782,6 +782,72 @@ async fn the_sqlite_journal_logs_copies_and_trims() {
     }
 }
 
+/// SQLite's write-ahead log is copied into the database only once it is
+/// long: a short log stays as it is, so that commits do not start it over
+/// (each start costs an fsync that players would wait for), and a long one
+/// is copied within moments.
+#[tokio::test]
+async fn the_sqlite_log_is_copied_once_it_is_long() {
+    let path = std::env::temp_dir().join(format!("spades-store-test-{}.db", Uuid::new_v4()));
+    let store = Store::open(&format!("sqlite:{}", path.display())).await.unwrap();
+    store.migrate().await.unwrap();
+    // A checkpoint that copies nothing answers the log's length in frames
+    // and how many of them are copied.
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    let log = || -> (i64, i64) {
+        raw.query_row("PRAGMA wal_checkpoint(NOOP)", [], |row| {
+            Ok((row.get(1)?, row.get(2)?))
+        })
+        .unwrap()
+    };
+    let players = guests(&store, "p").await;
+    let game = new_game(players);
+    let id = game.id;
+    store.write(&[Write::Started(game)]).await.unwrap();
+    let action = |index: u32, action: String| Write::Action {
+        game: id,
+        index,
+        seat: (index % 4) as u8,
+        action,
+        request_id: None,
+        room_seq: u64::from(index),
+    };
+    for index in 0..3 {
+        store.write(&[action(index, "bid 3".into())]).await.unwrap();
+    }
+    // The store looks at the log four times a second.
+    tokio::time::sleep(Duration::from_millis(1_000)).await;
+    let (frames, copied) = log();
+    assert!(frames > 0, "the writes are in the log");
+    assert!(
+        copied < frames,
+        "a short log is left as it is: {copied} of {frames} frames copied"
+    );
+
+    // Rows of 4000 bytes take a page each at least.
+    let long: Vec<Write> = (3..2_503).map(|index| action(index, "x".repeat(4_000))).collect();
+    store.write(&long).await.unwrap();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let (frames, copied) = log();
+        assert!(frames > 2_500, "the long batch is in the log: {frames} frames");
+        if copied == frames {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "a long log is copied: {copied} of {frames} frames after 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(store.game(id).await.unwrap().unwrap().actions.len(), 2_503);
+    drop(raw);
+    store.close().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
 /// A room's numbering starts at 0, and every later opening starts above
 /// both the mark stored at the last opening and any mark raised since.
 async fn rooms_number_their_events_above_every_earlier_opening(store: &Store) {
