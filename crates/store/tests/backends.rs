@@ -20,11 +20,7 @@ struct TestStore {
 
 impl TestStore {
     async fn sqlite() -> TestStore {
-        let path = std::env::temp_dir().join(format!("spades-store-test-{}.db", Uuid::new_v4()));
-        let store = Store::open(&format!("sqlite:{}", path.display()))
-            .await
-            .expect("sqlite opens");
-        store.migrate().await.expect("migrations apply");
+        let (store, _) = sqlite_file().await;
         TestStore { store, cleanup: None }
     }
 
@@ -65,6 +61,25 @@ impl TestStore {
             let _ = admin.drop_database(&name).await;
             admin.close().await;
         }
+    }
+}
+
+/// A migrated SQLite store in a fresh file, and the file's path for tests
+/// that look at it directly.
+async fn sqlite_file() -> (Store, std::path::PathBuf) {
+    let path = std::env::temp_dir().join(format!("spades-store-test-{}.db", Uuid::new_v4()));
+    let store = Store::open(&format!("sqlite:{}", path.display()))
+        .await
+        .expect("sqlite opens");
+    store.migrate().await.expect("migrations apply");
+    (store, path)
+}
+
+/// Closes a store made by `sqlite_file` and deletes its files.
+async fn remove_sqlite_file(store: Store, path: &std::path::Path) {
+    store.close().await;
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
 }
 
@@ -655,9 +670,7 @@ fn tidy_all(writer: &mut JournalWriter) {
 /// a game read back is whole at every step.
 #[tokio::test]
 async fn the_sqlite_journal_logs_copies_and_trims() {
-    let path = std::env::temp_dir().join(format!("spades-store-test-{}.db", Uuid::new_v4()));
-    let store = Store::open(&format!("sqlite:{}", path.display())).await.unwrap();
-    store.migrate().await.unwrap();
+    let (store, path) = sqlite_file().await;
     let raw = rusqlite::Connection::open(&path).unwrap();
     let count = |table: &str, game: Option<Uuid>| -> i64 {
         let sql = format!("SELECT count(*) FROM {table} WHERE ?1 IS NULL OR game_id = ?1");
@@ -776,10 +789,7 @@ async fn the_sqlite_journal_logs_copies_and_trims() {
     }
 
     drop(raw);
-    store.close().await;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
+    remove_sqlite_file(store, &path).await;
 }
 
 /// SQLite's write-ahead log is copied into the database only once it is
@@ -788,9 +798,7 @@ async fn the_sqlite_journal_logs_copies_and_trims() {
 /// is copied within moments.
 #[tokio::test]
 async fn the_sqlite_log_is_copied_once_it_is_long() {
-    let path = std::env::temp_dir().join(format!("spades-store-test-{}.db", Uuid::new_v4()));
-    let store = Store::open(&format!("sqlite:{}", path.display())).await.unwrap();
-    store.migrate().await.unwrap();
+    let (store, path) = sqlite_file().await;
     // A checkpoint that copies nothing answers the log's length in frames
     // and how many of them are copied.
     let raw = rusqlite::Connection::open(&path).unwrap();
@@ -842,10 +850,7 @@ async fn the_sqlite_log_is_copied_once_it_is_long() {
     }
     assert_eq!(store.game(id).await.unwrap().unwrap().actions.len(), 2_503);
     drop(raw);
-    store.close().await;
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
+    remove_sqlite_file(store, &path).await;
 }
 
 /// A room's numbering starts at 0, and every later opening starts above
