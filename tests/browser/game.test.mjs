@@ -276,6 +276,10 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
   const fromClick = [];
   const fromNode = [];
   const toScreen = [];
+  // Arrival, frame and on-screen times by the page that showed the card,
+  // to tell a page that is slow to draw from a machine that is busy for
+  // all of them.
+  const byPage = {};
   const parts = { arrival: [], handling: [], frame: [] };
   let missing = 0;
   const unseen = [];
@@ -309,11 +313,15 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
           on_screen: seen.painted ? round(seen.painted - click.t) : null,
           card: play.card, by: player.name, on: other.name, s: round((click.t - started) / 1000),
         });
+        const page = (byPage[other.name] ??= { arrival: [], frame: [], on_screen: [] });
         if (seen.painted) {
           toScreen.push(seen.painted - click.t);
+          page.on_screen.push(seen.painted - click.t);
+          page.frame.push(seen.painted - seen.t);
           parts.frame.push(seen.painted - seen.t);
         }
         if (arrived) {
+          page.arrival.push(arrived.t - click.t);
           parts.arrival.push(arrived.t - click.t);
           parts.handling.push(seen.t - arrived.t);
         }
@@ -347,6 +355,9 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
     card_sightings_missing: missing,
     // The same, apart for cards played by mouse or tap and by each key.
     card_latency_by_input_ms: Object.fromEntries(Object.entries(byInput).map(([input, values]) => [input, stats(values)])),
+    card_latency_by_page_ms: Object.fromEntries(Object.entries(byPage).map(([name, times]) => [
+      name, Object.fromEntries(Object.entries(times).map(([part, values]) => [part, stats(values)])),
+    ])),
     card_latency_slowest: [...slowest].sort((a, b) => b.ms - a.ms).slice(0, 12),
     card_latency_slowest_on_screen: [...slowest].sort((a, b) => (b.on_screen ?? 0) - (a.on_screen ?? 0)).slice(0, 12),
     renderer_cpu: rendererCpu,
