@@ -267,7 +267,7 @@ async fn run(
 #[derive(Debug, Default)]
 struct SlowBatches {
     last_report: Option<Instant>,
-    /// Slow batches since the last report, this one included.
+    /// Slow batches not reported yet, and the slowest of them.
     count: u32,
     slowest: Duration,
 }
