@@ -90,7 +90,7 @@ impl fmt::Display for Bid {
 
 /// The bids a player may make on his turn, as a set: bit 0 for nil and
 /// bit `n` for `n` tricks. Blind nil is not in it: it is offered before the
-/// cards are seen (see [`crate::Legal::BlindNilOrLook`]).
+/// cards are seen (see [`crate::Legal::BlindOrLook`]).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct BidChoices(u32);
 

@@ -15,6 +15,8 @@ use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
 use std::str::FromStr;
 
+use crate::select::select_bit;
+
 /// The four suits, in the order used for card bytes and for display.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[repr(u8)]
@@ -392,9 +394,9 @@ impl CardSet {
     /// This is how a uniformly drawn index becomes a card without building a
     /// list.
     ///
-    /// It runs without branches on the data (see [`select_bit`]), because
-    /// random players call it on every move and a mispredicted loop exit
-    /// would cost more than the whole move.
+    /// It runs without branches on the data (see the `select` module),
+    /// because random players call it on every move and a mispredicted loop
+    /// exit would cost more than the whole move.
     #[inline]
     pub fn nth(self, n: u32) -> Option<Card> {
         select_bit(self.0, |_| n).map(Card)
@@ -513,64 +515,6 @@ impl IntoIterator for CardSet {
     fn into_iter(self) -> CardIter {
         self.iter()
     }
-}
-
-/// Ones in each byte: 0x0101..01.
-const BYTE_ONES: u64 = u64::from_le_bytes([1; 8]);
-/// The top bit of each byte: 0x8080..80.
-const BYTE_TOPS: u64 = BYTE_ONES << 7;
-
-/// For each byte value and each `k` below 8, the position of its `k`th set
-/// bit (8 when it has fewer than `k + 1`).
-const SELECT_IN_BYTE: [[u8; 8]; 256] = {
-    let mut table = [[8u8; 8]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let mut seen = 0;
-        let mut bit = 0;
-        while bit < 8 {
-            if byte & (1 << bit) != 0 {
-                table[byte][seen] = bit as u8;
-                seen += 1;
-            }
-            bit += 1;
-        }
-        byte += 1;
-    }
-    table
-};
-
-/// The position of the `k`th set bit of `x` (counting from 0), where `k`
-/// is `pick(number of set bits)`, if `x` has that many. It is found with
-/// byte-parallel arithmetic:
-///
-/// 1. count the ones of every byte at once, then multiply by `0x0101..01`
-///    so that byte `i` holds the ones of bytes `0..=i`;
-/// 2. the target byte is the number of these running counts that are at
-///    most `k`, found by one subtraction that compares all bytes with `k`
-///    and a multiply that adds up the comparison bits;
-/// 3. inside that byte, a table gives the position of the remaining rank.
-#[inline]
-fn select_bit(x: u64, pick: impl FnOnce(u32) -> u32) -> Option<u8> {
-    let mut counts = x - ((x >> 1) & 0x5555_5555_5555_5555);
-    counts = (counts & 0x3333_3333_3333_3333) + ((counts >> 2) & 0x3333_3333_3333_3333);
-    counts = (counts + (counts >> 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    let running = counts.wrapping_mul(BYTE_ONES);
-    // The top byte of the running counts is the number of set bits.
-    let total = running >> 56;
-    let k = u64::from(pick(total as u32));
-    if k >= total {
-        return None;
-    }
-    // Each byte's top bit is set when its running count is at most k: the
-    // running counts are at most 64 and k below 64, so no byte borrows.
-    let at_most_k = ((k * BYTE_ONES) | BYTE_TOPS).wrapping_sub(running) & BYTE_TOPS;
-    let byte = ((at_most_k >> 7).wrapping_mul(BYTE_ONES) >> 56) as u32;
-    let shift = 8 * byte;
-    let before = ((running << 8) >> shift) & 0xFF;
-    let rank = (k - before) as usize;
-    let bits = ((x >> shift) & 0xFF) as usize;
-    Some(shift as u8 + SELECT_IN_BYTE[bits][rank & 7])
 }
 
 /// Iterator over the cards of a [`CardSet`], lowest byte first.
@@ -758,23 +702,5 @@ mod tests {
         assert_eq!(set.choose(|len| len - 1).unwrap().to_string(), "AS");
         assert_eq!(CardSet::EMPTY.choose(|_| 0), None);
         assert_eq!(set.to_string(), "AS 2S KH 3C");
-    }
-
-    #[test]
-    fn select_bit_agrees_with_counting() {
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-        for _ in 0..2000 {
-            x = x.rotate_left(7).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ (x >> 3);
-            let positions: Vec<u8> = (0..64).filter(|bit| x & (1 << bit) != 0).collect();
-            for (k, &position) in positions.iter().enumerate() {
-                assert_eq!(select_bit(x, |_| k as u32), Some(position), "x={x:#x} k={k}");
-            }
-            let len = positions.len() as u32;
-            assert_eq!(select_bit(x, |_| len), None);
-            assert_eq!(select_bit(x, |total| total - 1), positions.last().copied());
-        }
-        assert_eq!(select_bit(u64::MAX, |_| 63), Some(63));
-        assert_eq!(select_bit(1 << 63, |_| 0), Some(63));
-        assert_eq!(select_bit(0, |_| 0), None);
     }
 }

@@ -35,6 +35,7 @@ mod rules;
 mod schema;
 pub mod score;
 mod seat;
+mod select;
 mod view;
 
 pub use action::{Action, Bid, BidChoices, MAX_TRICKS, ParseActionError};
