@@ -34,7 +34,7 @@ pub trait Player {
 /// Panics if a player offers an action the engine refuses: that is a bug in
 /// the player, and hiding it would corrupt whatever is being measured.
 pub fn play_out<P: Player>(game: &mut Game, players: &mut [P; 4], mut on_hand: impl FnMut(&HandRecord)) {
-    while let Some(seat) = game.to_act().first() {
+    while let Some(seat) = game.first_to_act() {
         let hand = game.hand_number();
         let action = players[seat.index()]
             .act(&game.view(Viewer::Seat(seat)))

@@ -16,8 +16,12 @@ impl Seat {
         if index < 4 { Some(Seat(index)) } else { None }
     }
 
+    /// The seat's number, 0 to 3. Masked to two bits, which it never
+    /// exceeds, so that indexing a four-value array by it needs no bounds
+    /// check.
+    #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 3) as usize
     }
 
     /// The seat to this one's left, who acts next.
@@ -98,8 +102,10 @@ impl Team {
         if index < 4 { Some(Team(index)) } else { None }
     }
 
+    /// The team's number, 0 to 3, masked as [`Seat::index`] is.
+    #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 3) as usize
     }
 
     /// The two seats of a partnership, lower first. Only for games with
@@ -269,13 +275,14 @@ pub struct ByTeam<T> {
 
 impl<T: Copy + Default> ByTeam<T> {
     pub fn from_fn(seating: Seating, mut f: impl FnMut(Team) -> T) -> ByTeam<T> {
+        let len = seating.team_count();
         let mut values = [T::default(); 4];
-        for team in seating.teams() {
-            values[team.index()] = f(team);
+        for (index, value) in values[..len].iter_mut().enumerate() {
+            *value = f(Team(index as u8));
         }
         ByTeam {
             values,
-            len: seating.team_count() as u8,
+            len: len as u8,
         }
     }
 
@@ -431,8 +438,14 @@ impl SeatSet {
         }
     }
 
+    /// The seats in the set, lowest first.
     pub fn iter(self) -> impl Iterator<Item = Seat> {
-        Seat::ALL.into_iter().filter(move |&seat| self.contains(seat))
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            let seat = SeatSet(bits).first()?;
+            bits &= bits - 1;
+            Some(seat)
+        })
     }
 }
 

@@ -112,13 +112,17 @@ pub struct Game {
     trick_len: u8,
     /// Cards in a hand and tricks in a hand: 13, or 17 or 18 for three.
     hand_size: u8,
-    /// The seats played (4, or 3), kept so that the play loop does not
-    /// work the seating out of the rules for every card.
+    /// Who plays with whom, and the seats played (4, or 3), kept so that
+    /// the play loop does not work them out of the rules for every card.
+    seating: Seating,
     players: u8,
     /// The cards dealt, in byte order, the start of every shuffle: the
     /// first `pack_len` places count.
     pack: [Card; 54],
     pack_len: u8,
+    /// The card of this pack that the plain two of spades names:
+    /// `Deck::card` worked out once, for the cards of every play.
+    two_of_spades: Card,
     /// The cards of the trick being played, as a set, to find its winner.
     trick_cards: CardSet,
     /// The cards that follow the suit led to the trick being played (empty
@@ -207,7 +211,7 @@ impl Game {
     /// Who plays, and in which seats.
     #[inline]
     pub fn seating(&self) -> Seating {
-        self.rules.seating()
+        self.seating
     }
 
     /// How many cards each player is dealt, and so how many tricks a hand
@@ -266,6 +270,17 @@ impl Game {
         }
     }
 
+    /// The first of the seats expected to act now (see [`Game::to_act`]),
+    /// which is what a loop that plays a game out asks for.
+    #[inline]
+    pub fn first_to_act(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Bidding | Phase::Playing => Some(self.turn),
+            Phase::Passing => self.pass_pending.first(),
+            Phase::GameOver => None,
+        }
+    }
+
     /// What the seat may see of the game.
     pub fn view(&self, viewer: Viewer) -> View<'_> {
         View::new(self, viewer)
@@ -274,6 +289,15 @@ impl Game {
     /// What a seat may do now.
     #[inline]
     pub fn legal(&self, seat: Seat) -> Legal {
+        // Play first: it is asked for some thirteen times as often as the
+        // rest together.
+        if self.phase == Phase::Playing {
+            return if seat == self.turn {
+                Legal::Play(self.plays_from(self.hands[seat]))
+            } else {
+                Legal::Wait
+            };
+        }
         match self.phase {
             Phase::Bidding if seat == self.turn => {
                 if self.hidden.contains(seat) {
@@ -287,7 +311,6 @@ impl Game {
                 Some(count) => Legal::Pass { count },
                 None => Legal::Wait,
             },
-            Phase::Playing if seat == self.turn => Legal::Play(self.plays_from(self.hands[seat])),
             _ => Legal::Wait,
         }
     }
@@ -337,17 +360,26 @@ impl Game {
     pub fn bid_choices(&self, seat: Seat) -> BidChoices {
         let rules = &self.rules;
         let partner = self.partner_bid(seat);
-        let spades = (self.hands[seat] & self.trumps()).len() as u8;
         let numbers = match rules.bidding {
             Bidding::Standard => BidChoices::tricks(1, self.hand_size),
             Bidding::Suicide if partner.is_some_and(|bid| !bid.is_nil()) => BidChoices::NONE,
             Bidding::Suicide => BidChoices::tricks(4, self.hand_size),
-            Bidding::Whiz | Bidding::Mirror => BidChoices::tricks(spades, spades),
+            Bidding::Whiz | Bidding::Mirror => {
+                let spades = self.spades_held(seat);
+                BidChoices::tricks(spades, spades)
+            }
         };
-        let short = partner.map_or(0, |bid| rules.min_team_bid.saturating_sub(bid.contract()));
-        let numbers = numbers.without(BidChoices::tricks(1, short.saturating_sub(1)));
+        // The second partner to bid brings the team to its minimum.
+        let numbers = match partner {
+            Some(bid) if rules.min_team_bid > 0 => {
+                let short = rules.min_team_bid.saturating_sub(bid.contract());
+                numbers.without(BidChoices::tricks(1, short.saturating_sub(1)))
+            }
+            _ => numbers,
+        };
         // Mirror's only nil is the count of a hand without spades.
-        let nil = self.nil_open(seat) && (rules.bidding != Bidding::Mirror || spades == 0);
+        let nil =
+            self.nil_open_after(partner) && (rules.bidding != Bidding::Mirror || self.spades_held(seat) == 0);
         if nil {
             numbers.union(BidChoices::NIL)
         } else {
@@ -355,20 +387,25 @@ impl Game {
         }
     }
 
+    /// The number of spades (trumps) a seat holds, which whiz and mirror
+    /// bid.
+    fn spades_held(&self, seat: Seat) -> u8 {
+        (self.hands[seat] & self.trumps()).len() as u8
+    }
+
     /// The bid of a seat's partner, if he has one and has bid.
+    #[inline]
     fn partner_bid(&self, seat: Seat) -> Option<Bid> {
-        self.rules
-            .seating()
-            .partner(seat)
-            .and_then(|partner| self.bids[partner])
+        self.seating.partner(seat).and_then(|partner| self.bids[partner])
     }
 
     /// Whether the bids so far and the bidding rules leave nil open to a
-    /// seat, whatever his cards: the part of [`Game::bid_choices`] that
-    /// blind nil, decided before the cards are seen, also obeys.
-    fn nil_open(&self, seat: Seat) -> bool {
+    /// seat whose partner (if any) made `partner`, whatever his cards: the
+    /// part of [`Game::bid_choices`] that blind nil, decided before the
+    /// cards are seen, also obeys.
+    #[inline]
+    fn nil_open_after(&self, partner: Option<Bid>) -> bool {
         let rules = &self.rules;
-        let partner = self.partner_bid(seat);
         let suicide_ok = rules.bidding != Bidding::Suicide || !partner.is_some_and(Bid::is_nil);
         rules.nil
             && suicide_ok
@@ -379,19 +416,32 @@ impl Game {
     /// Whether blind nil is open to a seat once it is his turn, given the
     /// bids made so far (the deal decides whether he was offered it).
     fn blind_nil_open(&self, seat: Seat) -> bool {
-        self.blind_eligible.contains(seat) && self.rules.bidding != Bidding::Mirror && self.nil_open(seat)
+        self.blind_eligible.contains(seat)
+            && self.rules.bidding != Bidding::Mirror
+            && self.nil_open_after(self.partner_bid(seat))
     }
 
     /// Whether a team trails the best other score by at least `margin`.
     fn trails_by(&self, team: Team, margin: i32) -> bool {
-        let seating = self.rules.seating();
-        let best_other = seating
-            .teams()
-            .filter(|&other| other != team)
-            .map(|other| self.score[other])
-            .max()
-            .unwrap_or(self.score[team]);
-        best_other - self.score[team] >= margin
+        let scores = self.score.as_slice();
+        let best_other = scores
+            .iter()
+            .enumerate()
+            .filter(|&(other, _)| other != team.index())
+            .fold(i32::MIN, |best, (_, &score)| best.max(score));
+        i64::from(best_other) - i64::from(self.score[team]) >= i64::from(margin)
+    }
+
+    /// Whether some team may trail another by `margin`: the gap between the
+    /// best and worst scores reaches it. Most hands are dealt with the
+    /// scores closer than the blind margins, and this spares asking team
+    /// by team.
+    fn scores_spread_by(&self, margin: i32) -> bool {
+        let scores = self.score.as_slice();
+        let (low, high) = scores.iter().fold((i32::MAX, i32::MIN), |(low, high), &score| {
+            (low.min(score), high.max(score))
+        });
+        i64::from(high) - i64::from(low) >= i64::from(margin)
     }
 
     /// Whether the deal offered a seat's team a blind bid: the rules have
@@ -402,7 +452,7 @@ impl Game {
         rules.team_blind > 0
             && rules.partners
             && !self.is_unbid_hand()
-            && self.trails_by(rules.seating().team_of(seat), rules.team_blind_min_deficit)
+            && self.trails_by(self.seating.team_of(seat), rules.team_blind_min_deficit)
     }
 
     /// Whether a seat may make his team's blind bid now: it was offered,
@@ -575,6 +625,9 @@ impl Game {
     /// and leaves the game exactly as it was.
     #[inline]
     pub fn apply(&mut self, seat: Seat, action: Action) -> Result<Events, RuleError> {
+        if let Action::Play(card) = action {
+            return self.apply_play(seat, card);
+        }
         let action = self.in_pack(action);
         self.check_in_pack(seat, action)?;
         let mut events = Events::new();
@@ -592,6 +645,37 @@ impl Game {
             Action::Play(card) => self.play(seat, card, &mut events),
         }
         Ok(events)
+    }
+
+    /// [`Game::apply`] for a card, the action of nearly every call: the
+    /// checks of [`Game::check`] for a play, folded into one test that
+    /// passes for every card it accepts, then the play.
+    #[inline]
+    fn apply_play(&mut self, seat: Seat, card: Card) -> Result<Events, RuleError> {
+        let card = if card == Card::TWO_OF_SPADES {
+            self.two_of_spades
+        } else {
+            card
+        };
+        let playable = self.phase == Phase::Playing
+            && seat == self.turn
+            && self.plays_from(self.hands[seat]).contains(card);
+        if !playable {
+            return Err(self.refusal(seat, Action::Play(card)));
+        }
+        let mut events = Events::new();
+        self.play(seat, card, &mut events);
+        Ok(events)
+    }
+
+    /// Why `check` refuses an action it is known to refuse.
+    #[cold]
+    #[inline(never)]
+    fn refusal(&self, seat: Seat, action: Action) -> RuleError {
+        match self.check_in_pack(seat, action) {
+            Err(error) => error,
+            Ok(()) => unreachable!("{action} of {seat} is refused by the fast test but not by check"),
+        }
     }
 
     /// The action with its cards as this game's pack has them: a card
@@ -658,26 +742,22 @@ impl Game {
         self.rng.shuffle(pack);
         // Cards go round one at a time from the dealer's left: card `k` of
         // the shuffled pack goes to the seat `1 + k % players` places after him.
-        let mut by_offset = [CardSet::EMPTY; 4];
-        for round in pack.chunks_exact(players) {
-            for (hand, &card) in by_offset.iter_mut().zip(round) {
-                hand.insert(card);
-            }
+        let by_offset = if players == 4 {
+            deal_round_the_table::<4>(pack)
+        } else {
+            deal_round_the_table::<3>(pack)
+        };
+        let mut hands = BySeat::<CardSet>::default();
+        let mut seat = seating.next(self.dealer);
+        for &cards in &by_offset[..players] {
+            hands[seat] = cards;
+            seat = seating.next(seat);
         }
-        let dealer = self.dealer.index();
-        let hands = BySeat::from_fn(|seat| {
-            if seat.index() < players {
-                by_offset[(seat.index() + 2 * players - 1 - dealer) % players]
-            } else {
-                CardSet::EMPTY
-            }
-        });
         self.dealt = hands;
         self.hands = hands;
 
         self.blind_eligible = SeatSet::EMPTY;
-        if self.rules.blind_nil {
-            let seating = self.rules.seating();
+        if self.rules.blind_nil && self.scores_spread_by(self.rules.blind_nil_min_deficit) {
             for team in seating.teams() {
                 if self.trails_by(team, self.rules.blind_nil_min_deficit) {
                     for seat in seating.seats_of(team).iter() {
@@ -914,7 +994,7 @@ impl Game {
         } else {
             score::score_hand(&self.rules, &bids, &self.tricks_won, &self.score, &self.bags)
         };
-        let seating = self.rules.seating();
+        let seating = self.seating;
         self.score = ByTeam::from_fn(seating, |team| scores[team].score);
         self.bags = ByTeam::from_fn(seating, |team| scores[team].bags);
         self.streaks = self.streaks.after(&self.rules, &scores);
@@ -969,6 +1049,20 @@ impl Game {
             }
         }
     }
+}
+
+/// The hands of `PLAYERS` players dealt one card at a time from `pack`, the
+/// first card to the first player: player `i` gets the cards at places
+/// `i`, `i + PLAYERS`, and so on. The count is a constant so that the hands
+/// stay in registers while the pack is walked.
+fn deal_round_the_table<const PLAYERS: usize>(pack: &[Card]) -> [CardSet; 4] {
+    let mut hands = [CardSet::EMPTY; 4];
+    for round in pack.chunks_exact(PLAYERS) {
+        for (hand, &card) in hands.iter_mut().zip(round) {
+            hand.insert(card);
+        }
+    }
+    hands
 }
 
 /// The position (0 for the lead) of the card that wins a full trick: the
