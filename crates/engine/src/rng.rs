@@ -61,6 +61,7 @@ impl GameRng {
     }
 
     /// True with probability `numerator / denominator`.
+    #[inline]
     pub fn chance(&mut self, numerator: u32, denominator: u32) -> bool {
         self.below(denominator) < numerator
     }

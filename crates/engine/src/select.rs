@@ -21,10 +21,24 @@
 #[inline]
 pub(crate) fn select_bit(x: u64, pick: impl FnOnce(u32) -> u32) -> Option<u8> {
     #[cfg(target_arch = "x86_64")]
+    if bmi2::known_usable() {
+        // SAFETY: `known_usable` has found at run time that this processor
+        // has the BMI2 and POPCNT instructions, the features `bmi2::select`
+        // is compiled for.
+        #[allow(unsafe_code)]
+        return unsafe { bmi2::select(x, pick) };
+    }
+    select_slowly(x, pick)
+}
+
+/// [`select_bit`] when BMI2 is not known to be usable: either the processor
+/// has not been asked yet, which happens once, or it cannot run it. Kept
+/// apart so that the common case is one comparison.
+#[inline(never)]
+fn select_slowly(x: u64, pick: impl FnOnce(u32) -> u32) -> Option<u8> {
+    #[cfg(target_arch = "x86_64")]
     if bmi2::usable() {
-        // SAFETY: `usable` has checked at run time that this processor has
-        // the BMI2 and POPCNT instructions, the features `bmi2::select` is
-        // compiled for.
+        // SAFETY: as in `select_bit`, `usable` has checked the processor.
         #[allow(unsafe_code)]
         return unsafe { bmi2::select(x, pick) };
     }
@@ -99,8 +113,15 @@ mod bmi2 {
     /// Whether [`select`] may run here, once the processor has been asked.
     static USABLE: AtomicU8 = AtomicU8::new(UNKNOWN);
 
-    /// Whether this processor has BMI2 and POPCNT and runs `pdep` fast.
+    /// Whether the processor has been asked and found to have BMI2 and
+    /// POPCNT and to run `pdep` fast: one load and one comparison.
     #[inline]
+    pub(super) fn known_usable() -> bool {
+        USABLE.load(Ordering::Relaxed) == YES
+    }
+
+    /// Whether this processor has BMI2 and POPCNT and runs `pdep` fast,
+    /// asking it the first time.
     pub(super) fn usable() -> bool {
         match USABLE.load(Ordering::Relaxed) {
             YES => true,
