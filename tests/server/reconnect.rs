@@ -198,6 +198,54 @@ async fn an_action_repeated_after_a_reconnect_is_not_applied_twice() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_does_not_push_an_action_out_of_the_retry_memory() {
+    let server = TestServer::start(Config {
+        chat_limit: 100,
+        ..Config::default()
+    })
+    .await;
+    let (mut players, _) = four_in_a_game(&server.url).await;
+    let actor = loop {
+        for player in players.iter_mut() {
+            player.pump().await;
+        }
+        if let Some(due) = players.iter().position(|p| p.table.my_turn()) {
+            break due;
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    };
+    let mv = players[actor].table.decide(false).unwrap();
+    let first = players[actor]
+        .request(|id| mv.message(id))
+        .await
+        .expect("the action is applied");
+    let ServerMessage::Ack {
+        id,
+        seq: Some(seq),
+        duplicate: false,
+    } = first
+    else {
+        panic!("{first:?}")
+    };
+
+    // More chat lines than the retry memory holds of either kind.
+    for line in 0..40 {
+        let text = format!("line {line}");
+        players[actor]
+            .request(|id| ClientMessage::Chat { id, text })
+            .await
+            .expect("chat accepted");
+    }
+
+    players[actor].client.send(&mv.message(id.clone())).await.unwrap();
+    let again = players[actor].client.reply_to(&id).await.expect("acknowledged");
+    assert!(
+        matches!(again, ServerMessage::Ack { duplicate: true, seq: Some(s), .. } if s == seq),
+        "the action is still known as applied, with its first seq: {again:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_gone_past_the_seat_hold_is_played_for_and_takes_his_seat_back() {
     let config = Config {
         seat_hold: Duration::from_millis(300),

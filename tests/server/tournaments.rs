@@ -435,6 +435,54 @@ async fn eight_players_play_seven_swiss_rounds() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_is_refused_for_its_token_or_permission_before_its_path_query_or_body() {
+    let server = TestServer::start(fast_config()).await;
+    let address = server.address();
+    // The first account registered administers the server; the second is
+    // an ordinary player.
+    account(address, "Boss").await;
+    let (player, _) = account(address, "Plain").await;
+    let raw = reqwest::Client::new();
+    let base = format!("http://{address}");
+
+    // No token: 401, however broken the rest is.
+    let text_body = raw
+        .post(format!("{base}/api/tournaments"))
+        .header("content-type", "text/plain")
+        .body("not json")
+        .send()
+        .await
+        .expect("an answer");
+    assert_eq!(text_body.status().as_u16(), 401);
+    let checks = [
+        ("POST", "/api/claim", Some(json!({}))),
+        ("POST", "/api/tournaments", Some(json!({"max_players": "many"}))),
+        (
+            "POST",
+            "/api/tournaments/not-an-id/bots",
+            Some(json!({"count": -1})),
+        ),
+        ("POST", "/api/players/not-an-id/permissions", Some(json!([]))),
+        ("GET", "/api/me/games?limit=lots", None),
+    ];
+    for (method, path, body) in &checks {
+        let answer = http(address, method, path, body.clone(), None).await;
+        assert_eq!(answer.error(), (401, "unauthorized".into()), "{method} {path}");
+    }
+
+    // A valid token without the permission: 403, before the path or body.
+    for (method, path, body) in &checks[1..4] {
+        let answer = http(address, method, path, body.clone(), Some(&player)).await;
+        assert_eq!(answer.error(), (403, "forbidden".into()), "{method} {path}");
+    }
+    // With the token, what is wrong with the request is said as before.
+    let bad_query = http(address, "GET", "/api/me/games?limit=lots", None, Some(&player)).await;
+    assert_eq!(bad_query.error().0, 400);
+    let bad_claim = http(address, "POST", "/api/claim", Some(json!({})), Some(&player)).await;
+    assert_eq!(bad_claim.error(), (422, "bad_fields".into()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_organisers_start_or_cancel_and_registration_closes() {
     let server = TestServer::start(fast_config()).await;
     let address = server.address();

@@ -82,6 +82,20 @@ pub(crate) async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<A
         .ok_or_else(ApiError::unauthorized)
 }
 
+/// The account behind the request's bearer token, as an extractor. A
+/// handler lists it before its path, query and body, so that a request
+/// without a valid token is answered `401 unauthorized` whatever else is
+/// wrong with it, and nothing of the request is read for a stranger.
+pub(crate) struct Caller(pub(crate) Account);
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Caller, ApiError> {
+        caller(state, &parts.headers).await.map(Caller)
+    }
+}
+
 const MIN_PASSWORD: usize = 8;
 const MAX_PASSWORD: usize = 256;
 
@@ -292,10 +306,9 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<
 )]
 async fn claim(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Caller(account): Caller,
     ApiJson(body): ApiJson<NewPassword>,
 ) -> ApiResult<Json<Session>> {
-    let account = caller(&state, &headers).await?;
     if account.registered {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -327,8 +340,7 @@ async fn claim(
         (status = 503, description = "`unavailable`", body = ApiErrorBody),
     )
 )]
-async fn me(State(state): State<AppState>, headers: HeaderMap) -> ApiResult<Json<Me>> {
-    let account = caller(&state, &headers).await?;
+async fn me(State(state): State<AppState>, Caller(account): Caller) -> ApiResult<Json<Me>> {
     let profile = state
         .store()
         .profile(account.id)
@@ -408,11 +420,17 @@ async fn leaderboard(
 ) -> ApiResult<Json<Leaderboard>> {
     let per_page = page.per_page.unwrap_or(20).clamp(1, 100);
     let number = page.page.unwrap_or(1).max(1);
-    let (players, total) = state
-        .store()
-        .leaderboard((number - 1) * per_page, per_page)
-        .await?;
-    let first_rank = (number - 1) * per_page + 1;
+    // A page whose ranks would not fit in 32 bits is past every player
+    // there can be: it is empty, without asking for it.
+    let offset = u64::from(number - 1) * u64::from(per_page);
+    let first = u32::try_from(offset)
+        .ok()
+        .filter(|offset| offset.checked_add(per_page).is_some());
+    let (players, total) = match first {
+        Some(offset) => state.store().leaderboard(offset, per_page).await?,
+        None => (Vec::new(), state.store().registered_count().await?),
+    };
+    let first_rank = first.unwrap_or(0) + 1;
     let players = players
         .into_iter()
         .zip(first_rank..)
@@ -450,10 +468,9 @@ struct Limit {
 )]
 async fn my_games(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Caller(account): Caller,
     ApiQuery(limit): ApiQuery<Limit>,
 ) -> ApiResult<Json<RecentGames>> {
-    let account = caller(&state, &headers).await?;
     let games = state
         .store()
         .recent_games(account.id, limit.limit.unwrap_or(20).clamp(1, 100))

@@ -25,10 +25,13 @@ pub(super) struct Member {
     pub(super) player: PlayerRef,
     pub(super) outbox: Option<Outbox>,
     pub(super) seat: Option<Seat>,
-    /// The last requests applied for this member, as a hash of the id and
-    /// the request, with the event after it: a retry (the same id with the
-    /// same request) is answered without being applied twice.
+    /// The last game actions applied for this member, as a hash of the id
+    /// and the action, with the event after it: a retry (the same id with
+    /// the same action) is answered without being applied twice.
     pub(super) recent: VecDeque<(u64, u64)>,
+    /// The same for his last chat messages, kept apart so that chatting
+    /// never pushes an action out of the memory protocol.md promises.
+    pub(super) recent_chat: VecDeque<(u64, u64)>,
     /// Messages for this member from the request being handled, sent as
     /// one batch when it is done.
     pub(super) batch: Vec<Utf8Bytes>,
@@ -56,7 +59,8 @@ pub(super) enum Applied {
     Chat(String),
 }
 
-/// How many action ids a member's duplicate check remembers.
+/// How many action ids, and how many chat ids, a member's duplicate check
+/// remembers.
 pub(super) const RECENT_IDS: usize = 16;
 
 impl Member {
@@ -66,6 +70,7 @@ impl Member {
             outbox,
             seat: None,
             recent: VecDeque::new(),
+            recent_chat: VecDeque::new(),
             batch: Vec::new(),
             urgent: false,
             fresh: false,
@@ -78,17 +83,30 @@ impl Member {
 
     pub(super) fn already_done(&self, id: &MessageId, request: &Applied) -> Option<u64> {
         let key = retry_key(id, request);
-        self.recent
+        self.memory_of(request)
             .iter()
             .find(|(seen, _)| *seen == key)
             .map(|&(_, seq)| seq)
     }
 
     pub(super) fn remember(&mut self, id: &MessageId, request: &Applied, seq: u64) {
-        if self.recent.len() == RECENT_IDS {
-            self.recent.pop_front();
+        let key = retry_key(id, request);
+        let memory = match request {
+            Applied::Action(_) => &mut self.recent,
+            Applied::Chat(_) => &mut self.recent_chat,
+        };
+        if memory.len() == RECENT_IDS {
+            memory.pop_front();
         }
-        self.recent.push_back((retry_key(id, request), seq));
+        memory.push_back((key, seq));
+    }
+
+    /// The requests of the kind of `request` remembered for retries.
+    fn memory_of(&self, request: &Applied) -> &VecDeque<(u64, u64)> {
+        match request {
+            Applied::Action(_) => &self.recent,
+            Applied::Chat(_) => &self.recent_chat,
+        }
     }
 
     /// Queues a reply: it goes out, at once, when the request is done.

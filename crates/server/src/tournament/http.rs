@@ -2,8 +2,9 @@
 //! that lets accounts run tournaments.
 
 use axum::Json;
-use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, State};
+use axum::http::StatusCode;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
@@ -19,7 +20,7 @@ use uuid::Uuid;
 use super::Refusal;
 use crate::AppState;
 use crate::api::views;
-use crate::api::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, BODY_LIMIT, caller};
+use crate::api::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, BODY_LIMIT, Caller};
 use crate::identity::clean_text;
 
 /// The longest tournament name, in characters (the stores' limit).
@@ -59,13 +60,37 @@ fn forbidden(message: &str) -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
 }
 
-/// The caller, if he may run tournaments.
-async fn organizer(state: &AppState, headers: &HeaderMap) -> ApiResult<Account> {
-    let account = caller(state, headers).await?;
-    if account.can_organize || account.is_admin {
-        Ok(account)
-    } else {
-        Err(forbidden("only organisers may do that"))
+/// The caller, if he may run tournaments: an extractor listed before the
+/// path and body, as [`Caller`] is, so that a stranger is told `401` and a
+/// player without the permission `403` before anything else.
+struct Organizer(Account);
+
+impl FromRequestParts<AppState> for Organizer {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Organizer, ApiError> {
+        let Caller(account) = Caller::from_request_parts(parts, state).await?;
+        if account.can_organize || account.is_admin {
+            Ok(Organizer(account))
+        } else {
+            Err(forbidden("only organisers may do that"))
+        }
+    }
+}
+
+/// The caller, if he is an administrator (see [`Organizer`]).
+struct Admin;
+
+impl FromRequestParts<AppState> for Admin {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Admin, ApiError> {
+        let Caller(account) = Caller::from_request_parts(parts, state).await?;
+        if account.is_admin {
+            Ok(Admin)
+        } else {
+            Err(forbidden("only administrators may grant permissions"))
+        }
     }
 }
 
@@ -94,10 +119,9 @@ fn bad(message: impl Into<String>) -> ApiError {
 )]
 async fn create(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Organizer(account): Organizer,
     ApiJson(body): ApiJson<NewTournament>,
 ) -> ApiResult<Response> {
-    let account = organizer(&state, &headers).await?;
     let name = clean_text(&body.name, MAX_TOURNAMENT_NAME).ok_or_else(|| {
         bad(format!(
             "a tournament name is 1 to {MAX_TOURNAMENT_NAME} characters and starts with a visible one; \
@@ -275,10 +299,9 @@ async fn show(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiR
 )]
 async fn register(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Caller(account): Caller,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<Response> {
-    let account = caller(&state, &headers).await?;
     let entry = state.tournaments().register(id, account.id).await?;
     Ok((StatusCode::CREATED, Json(Entry { entry })).into_response())
 }
@@ -302,10 +325,9 @@ async fn register(
 )]
 async fn unregister(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    Caller(account): Caller,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
-    let account = caller(&state, &headers).await?;
     state.tournaments().unregister(id, account.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -334,11 +356,10 @@ async fn unregister(
 )]
 async fn add_bots(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: Organizer,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(body): ApiJson<BotCount>,
 ) -> ApiResult<StatusCode> {
-    organizer(&state, &headers).await?;
     state.tournaments().add_bots(id, body.count).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -363,10 +384,9 @@ async fn add_bots(
 )]
 async fn start(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: Organizer,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
-    organizer(&state, &headers).await?;
     state.tournaments().start(id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -391,10 +411,9 @@ async fn start(
 )]
 async fn cancel(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: Organizer,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<StatusCode> {
-    organizer(&state, &headers).await?;
     state.tournaments().cancel(id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -450,14 +469,10 @@ async fn history(
 )]
 async fn grant(
     State(state): State<AppState>,
-    headers: HeaderMap,
+    _: Admin,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(body): ApiJson<Permissions>,
 ) -> ApiResult<StatusCode> {
-    let account = caller(&state, &headers).await?;
-    if !account.is_admin {
-        return Err(forbidden("only administrators may grant permissions"));
-    }
     let target = state
         .store()
         .account(id)
