@@ -359,6 +359,16 @@ impl Game {
     /// The bids a seat may make when it is his turn, his cards in view.
     pub fn bid_choices(&self, seat: Seat) -> BidChoices {
         let rules = &self.rules;
+        // Under the rule book's bidding every seat has the same choices
+        // whatever was bid before him: the common case, answered at once.
+        if rules.bidding == Bidding::Standard && rules.min_team_bid == 0 && !rules.nil_after_partner {
+            let numbers = BidChoices::tricks(1, self.hand_size);
+            return if rules.nil {
+                numbers.union(BidChoices::NIL)
+            } else {
+                numbers
+            };
+        }
         let partner = self.partner_bid(seat);
         let numbers = match rules.bidding {
             Bidding::Standard => BidChoices::tricks(1, self.hand_size),
@@ -828,7 +838,9 @@ impl Game {
             self.turn = next;
             // A player whose cards are kept from him for a blind bid sees
             // them as soon as the bids before his close every blind bid.
-            self.reveal_if_closed(next, events);
+            if self.hidden.contains(next) {
+                self.reveal_if_closed(next, events);
+            }
             return;
         }
         // Exchanges are between partners; a game without partners has none.
