@@ -166,6 +166,14 @@ pub struct RuleSet {
     pub team_blind_set_doubled: bool,
 }
 
+/// The largest score a rule set may name as a target, a loss threshold
+/// (negated) or a deficit. With [`MAX_VALUE`] it keeps what a hand can
+/// change far inside an `i32`.
+pub const MAX_POINTS: i32 = 10_000;
+
+/// The most a nil, a blind nil or a bag penalty may be worth.
+pub const MAX_VALUE: i32 = 1_000;
+
 /// The largest exchange a rule set may ask for. Passing more than a few
 /// cards stops being Spades, and a bound keeps the pass records fixed-size.
 pub const MAX_PASS: u8 = 4;
@@ -264,20 +272,23 @@ impl RuleSet {
                 "three players cannot sit as partners: set partners to false",
             );
         }
-        if self.target <= 0 {
-            return fail("target", "must be above zero");
+        if !(1..=MAX_POINTS).contains(&self.target) {
+            return fail("target", "must be from 1 to 10000");
         }
-        if self.mercy.is_some_and(|mercy| mercy >= 0) {
-            return fail("mercy", "must be below zero");
+        if self.mercy.is_some_and(|mercy| !(-MAX_POINTS..0).contains(&mercy)) {
+            return fail("mercy", "must be from -10000 to -1");
         }
         if self.max_hands == Some(0) {
             return fail("max_hands", "must be at least one hand");
         }
-        if self.nil_value < 0 || self.blind_nil_value < 0 {
-            return fail("nil_value", "nil values must not be negative");
+        if !(0..=MAX_VALUE).contains(&self.nil_value) {
+            return fail("nil_value", "must be from 0 to 1000");
         }
-        if self.blind_nil_min_deficit < 0 {
-            return fail("blind_nil_min_deficit", "must not be negative");
+        if !(0..=MAX_VALUE).contains(&self.blind_nil_value) {
+            return fail("blind_nil_value", "must be from 0 to 1000");
+        }
+        if !(0..=MAX_POINTS).contains(&self.blind_nil_min_deficit) {
+            return fail("blind_nil_min_deficit", "must be from 0 to 10000");
         }
         if self.nil_pass > MAX_PASS || self.blind_nil_pass > MAX_PASS {
             return fail("nil_pass", "at most 4 cards may be passed");
@@ -285,8 +296,8 @@ impl RuleSet {
         if self.bag_limit <= 0 {
             return fail("bag_limit", "must be above zero");
         }
-        if self.bag_penalty < 0 {
-            return fail("bag_penalty", "must not be negative");
+        if !(0..=MAX_VALUE).contains(&self.bag_penalty) {
+            return fail("bag_penalty", "must be from 0 to 1000");
         }
         if !(-1..=1).contains(&self.bag_value) {
             return fail("bag_value", "a bag is worth -1, 0 or 1 point");
@@ -303,8 +314,8 @@ impl RuleSet {
         if self.team_blind > 13 {
             return fail("team_blind", "a team cannot bid more than 13");
         }
-        if self.team_blind_min_deficit < 0 {
-            return fail("team_blind_min_deficit", "must not be negative");
+        if !(0..=MAX_POINTS).contains(&self.team_blind_min_deficit) {
+            return fail("team_blind_min_deficit", "must be from 0 to 10000");
         }
         self.validate_bidding()?;
         self.validate_solo()
@@ -526,5 +537,69 @@ mod tests {
         for rules in bad {
             assert!(rules.validate().is_err(), "{rules:?} accepted");
         }
+    }
+
+    #[test]
+    fn points_beyond_their_bounds_are_refused_by_name() {
+        let c = RuleSet::CLASSIC;
+        let cases = [
+            (RuleSet { target: 10_001, ..c }, "target"),
+            (
+                RuleSet {
+                    mercy: Some(-10_001),
+                    ..c
+                },
+                "mercy",
+            ),
+            (
+                RuleSet {
+                    nil_value: i32::MAX,
+                    ..c
+                },
+                "nil_value",
+            ),
+            (
+                RuleSet {
+                    blind_nil_value: 1_001,
+                    ..c
+                },
+                "blind_nil_value",
+            ),
+            (
+                RuleSet {
+                    bag_penalty: 1_001,
+                    ..c
+                },
+                "bag_penalty",
+            ),
+            (
+                RuleSet {
+                    blind_nil_min_deficit: 10_001,
+                    ..c
+                },
+                "blind_nil_min_deficit",
+            ),
+            (
+                RuleSet {
+                    team_blind_min_deficit: 10_001,
+                    ..c
+                },
+                "team_blind_min_deficit",
+            ),
+        ];
+        for (rules, field) in cases {
+            assert_eq!(rules.validate().map_err(|error| error.field), Err(field));
+        }
+        let widest = RuleSet {
+            target: MAX_POINTS,
+            mercy: Some(-MAX_POINTS),
+            nil_value: MAX_VALUE,
+            blind_nil_value: MAX_VALUE,
+            bag_penalty: MAX_VALUE,
+            blind_nil_min_deficit: MAX_POINTS,
+            team_blind_min_deficit: MAX_POINTS,
+            ..c
+        };
+        assert_eq!(widest.validate(), Ok(()));
     }
 }

@@ -111,7 +111,9 @@ pub fn score_team(
         result.bag_penalty += rules.bag_penalty;
     }
     result.change = result.contract_points + result.bag_points + result.nil_points - result.bag_penalty;
-    result.score = score + result.change;
+    // A game without a loss threshold may drift down for ever: its score
+    // stops at the end of the range rather than wrapping round.
+    result.score = score.saturating_add(result.change);
     result.bags = running_bags;
     result
 }
@@ -181,7 +183,7 @@ pub fn score_unbid_hand(
             counted_tricks: taken,
             contract_points: change,
             change,
-            score: score[team] + change,
+            score: score[team].saturating_add(change),
             bags: bags[team],
             ..TeamHandScore::default()
         }

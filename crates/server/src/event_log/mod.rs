@@ -211,7 +211,9 @@ impl EventLog {
     /// is `None` even when the log is complete.
     pub fn since(&self, after: u64, seat: Option<Seat>) -> Option<Vec<Utf8Bytes>> {
         let oldest = self.seq + 1 - self.events as u64;
-        if after < self.base || after + 1 < oldest || after > self.seq {
+        // Checked against the newest first: `after` comes from the client,
+        // and the comparison with the oldest must not overflow on u64::MAX.
+        if after > self.seq || after < self.base || after + 1 < oldest {
             return None;
         }
         let mut messages: Vec<Utf8Bytes> = Vec::new();

@@ -102,6 +102,7 @@ fn replays_what_each_viewer_saw_after_a_point() {
     }
     assert!(texts(h.log.since(0, Some(seat(1))))[1].contains("Some(Seat(1))"));
     assert!(h.log.since(4, None).is_none(), "from the future");
+    assert!(h.log.since(u64::MAX, None).is_none(), "from the far future");
 }
 
 #[test]

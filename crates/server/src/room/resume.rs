@@ -171,6 +171,7 @@ impl Room {
             stats: resumed.stats,
             actions: resumed.actions,
             deadlines: [None; 4],
+            clocks_left: [None; 4],
             holds,
             away: SeatSet::EMPTY,
             bots,

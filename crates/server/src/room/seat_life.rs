@@ -18,9 +18,12 @@ impl Table {
     /// return, which the room announces: he had been away, or held (but a
     /// quick-play player's `first_arrival` is no return). Back from away,
     /// or while a bot thinks for his seat, he gets a clock of his own if
-    /// the seat must act, rather than being played for. Back within his
-    /// hold, his clock runs on as it was: otherwise a player could put off
-    /// his turn for ever by connecting again and again.
+    /// the seat must act, rather than being played for: a fresh one for a
+    /// turn that began while he was away, the one he left with for the
+    /// turn he went away in. Back within his hold, his clock runs on as it
+    /// was. Either way no return lengthens a turn: otherwise a player could
+    /// put off his turn for ever by connecting (or leaving and joining)
+    /// again and again.
     pub(super) fn seat_present(
         &mut self,
         seat: Seat,
@@ -33,8 +36,9 @@ impl Table {
         let returned = was_away || (self.holds[i].is_some() && !first_arrival);
         self.holds[i] = None;
         self.away.remove(seat);
+        let clock_left = self.clocks_left[i].take();
         if (was_away && self.deadlines[i].is_some()) || self.thinking.contains(seat) {
-            self.deadlines[i] = Some(now + turn_time);
+            self.deadlines[i] = Some(clock_left.unwrap_or(now + turn_time));
         }
         returned
     }
@@ -47,6 +51,7 @@ impl Table {
     pub(super) fn start_clocks(&mut self, acted: Option<Seat>, now: Instant, turn_time: Duration) -> bool {
         if let Some(seat) = acted {
             self.deadlines[seat.index()] = None;
+            self.clocks_left[seat.index()] = None;
         }
         let acting = self.game.to_act();
         let server_plays = self.played_by_server();
@@ -55,6 +60,8 @@ impl Table {
             let deadline = &mut self.deadlines[seat.index()];
             if !acting.contains(seat) {
                 *deadline = None;
+                // His turn is over: a clock he left with is no longer his.
+                self.clocks_left[seat.index()] = None;
             } else if deadline.is_none() {
                 let wait = if server_plays.contains(seat) {
                     Duration::ZERO
@@ -79,6 +86,10 @@ impl Table {
     pub(super) fn seat_away(&mut self, seat: Seat, now: Instant) {
         let i = seat.index();
         self.holds[i] = None;
+        if !self.away.contains(seat) && !self.thinking.contains(seat) {
+            // The clock of his own that was running, kept for his return.
+            self.clocks_left[i] = self.deadlines[i];
+        }
         self.away.insert(seat);
         if self.deadlines[i].is_some() {
             self.deadlines[i] = Some(now);
@@ -122,6 +133,7 @@ impl Table {
     /// The game is over: no clock runs and no seat is held.
     pub(super) fn stop_clocks(&mut self) {
         self.deadlines = [None; 4];
+        self.clocks_left = [None; 4];
         self.holds = [None; 4];
     }
 }
@@ -163,17 +175,43 @@ mod tests {
     }
 
     #[test]
-    fn a_player_who_comes_back_gets_his_seat_and_a_fresh_clock() {
+    fn a_player_who_comes_back_gets_his_seat_and_a_fresh_clock_for_a_turn_begun_while_away() {
         let start = Instant::now();
         let mut table = Table::sample();
+        table.seat_away(EAST, at(start, 1));
+        // His turn comes while he is away: the server is to play at once.
         table.deadlines[1] = Some(at(start, 5));
-        table.seat_away(EAST, at(start, 5));
         assert!(table.away.contains(EAST));
 
-        assert!(table.seat_present(EAST, at(start, 10), TURN, false), "a return");
+        assert!(table.seat_present(EAST, at(start, 5), TURN, false), "a return");
         assert!(!table.away.contains(EAST));
-        assert_eq!(table.deadlines[1], Some(at(start, 40)));
-        assert!(table.clocks_out(at(start, 39)).is_empty());
+        assert_eq!(table.deadlines[1], Some(at(start, 35)));
+        assert!(table.clocks_out(at(start, 34)).is_empty());
+    }
+
+    #[test]
+    fn leaving_and_joining_again_gives_back_the_clock_he_left_with() {
+        let start = Instant::now();
+        let mut table = Table::sample();
+        table.deadlines[1] = Some(at(start, 30));
+        for second in [3, 10, 29] {
+            // He leaves in his turn; the server is to play for him at once,
+            // but he is back before it does.
+            table.seat_away(EAST, at(start, second));
+            assert_eq!(table.deadlines[1], Some(at(start, second)));
+            assert!(table.seat_present(EAST, at(start, second), TURN, false));
+            assert_eq!(
+                table.deadlines[1],
+                Some(at(start, 30)),
+                "the clock he had, not a fresh one"
+            );
+        }
+        assert_eq!(table.clocks_out(at(start, 30)), [EAST]);
+
+        // Once his turn is over, the clock he left with is forgotten.
+        table.seat_away(EAST, at(start, 31));
+        table.start_clocks(Some(EAST), at(start, 31), TURN);
+        assert_eq!(table.clocks_left[1], None);
     }
 
     #[test]

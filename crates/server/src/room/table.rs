@@ -36,6 +36,10 @@ pub(super) struct Table {
     pub(super) actions: u32,
     /// When each acting seat's turn clock runs out.
     pub(super) deadlines: [Option<Instant>; 4],
+    /// The clock a seat's player had when he went away in the middle of
+    /// his turn: coming back in the same turn gives it back, so that
+    /// leaving and joining again cannot buy a fresh one.
+    pub(super) clocks_left: [Option<Instant>; 4],
     /// When each disconnected seat stops being held.
     pub(super) holds: [Option<Instant>; 4],
     /// Seats the server plays for at once: their holder is gone for good or
@@ -287,6 +291,7 @@ impl Room {
             stats: [PlayerStats::default(); 4],
             actions: 0,
             deadlines: [None; 4],
+            clocks_left: [None; 4],
             holds: [None; 4],
             away: SeatSet::EMPTY,
             bots,
@@ -395,6 +400,7 @@ impl Table {
             stats: [PlayerStats::default(); 4],
             actions: 0,
             deadlines: [None; 4],
+            clocks_left: [None; 4],
             holds: [None; 4],
             away: SeatSet::EMPTY,
             bots: SeatSet::EMPTY,
