@@ -1,9 +1,11 @@
 //! The lobby's live list under churn: each room's changes reach the
 //! watchers at most about once per update window (250 ms), and the room's
-//! last look always comes.
+//! last look always comes. In the room itself, spectators coming and
+//! going are told at once up to ten times a second, and the rest together.
 
 use std::time::{Duration, Instant};
 
+use spades_protocol::event::EventKind;
 use spades_protocol::ws::{ClientMessage, RoomSummary, ServerMessage};
 use spades_server::Config;
 
@@ -87,4 +89,63 @@ async fn a_room_churned_by_joins_and_leaves_is_shown_at_a_bounded_rate_and_ends_
         .count();
     assert_eq!(after_close, 0, "a look of the room came after it closed");
     server.server.shutdown().await.unwrap();
+}
+
+/// The `seats` events a member has received, as spectator counts.
+fn spectator_counts(player: &Player) -> Vec<u32> {
+    player
+        .received
+        .iter()
+        .filter_map(|message| match message.event() {
+            Some(EventKind::Seats { spectators, .. }) => Some(*spectators),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_coming_and_going_fast_are_told_to_the_room_in_bounded_numbers() {
+    let server = TestServer::start(Config::default()).await;
+    let mut host = Player::connect(&server.url, "Host").await;
+    let code = host.create_room(Default::default(), false).await;
+    host.pump().await;
+    let before = spectator_counts(&host).len();
+
+    // Forty comings and goings, far more than ten a second.
+    const ROUNDS: usize = 20;
+    let mut churner = Player::connect(&server.url, "Churner").await;
+    let started = Instant::now();
+    for _ in 0..ROUNDS {
+        churner.join_room(&code).await;
+        churner
+            .request(|id| ClientMessage::LeaveRoom { id })
+            .await
+            .unwrap();
+    }
+    let churn = started.elapsed();
+    let mut stayer = Player::connect(&server.url, "Stayer").await;
+    stayer.join_room(&code).await;
+
+    // What was held back is told within a second.
+    host.until(Duration::from_secs(3), |host| {
+        spectator_counts(host).last() == Some(&2)
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    host.pump().await;
+    let counts = spectator_counts(&host);
+    assert_eq!(counts.last(), Some(&2), "the host and the stayer: {counts:?}");
+    let told = counts.len() - before;
+    // Ten at once per second begun, and one for what each second held back.
+    let seconds = churn.as_secs() as usize + 2;
+    assert!(
+        told <= 11 * seconds,
+        "{told} seats events for {} changes in {churn:?}",
+        2 * ROUNDS + 1
+    );
+    assert!(
+        told < 2 * ROUNDS,
+        "{told} seats events for {} changes in {churn:?}: the churn was too slow to show the bound",
+        2 * ROUNDS + 1
+    );
 }

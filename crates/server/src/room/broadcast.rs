@@ -145,6 +145,7 @@ impl Room {
     }
 
     pub(super) fn emit_seats(&mut self) {
+        self.spectator_news.all_told();
         let (seats, spectators, owner) = (self.seat_infos(), self.spectators(), self.settings.owner.info());
         self.emit(SeatSet::EMPTY, |_| EventKind::Seats {
             seats: seats.clone().into_boxed_slice(),

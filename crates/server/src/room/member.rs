@@ -225,7 +225,7 @@ impl Room {
                 self.emit_seats();
             }
         } else if is_new {
-            self.emit_seats();
+            self.spectators_changed();
         }
 
         // The client's catch-up replaces what the join queued for him: it
@@ -279,7 +279,7 @@ impl Room {
             Some(seat) => self.free_seat(seat),
             None => {
                 self.members.remove(player);
-                self.emit_seats();
+                self.spectators_changed();
             }
         }
     }
@@ -313,7 +313,7 @@ impl Room {
             }
             None => {
                 self.members.remove(player);
-                self.emit_seats();
+                self.spectators_changed();
             }
         }
     }

@@ -37,6 +37,7 @@ mod member;
 mod play;
 mod resume;
 mod seat_life;
+mod spectators;
 mod stand_in;
 mod table;
 
@@ -287,6 +288,7 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         reported: None,
         members: HashMap::new(),
         chat_sent: HashMap::new(),
+        spectator_news: spectators::SpectatorNews::default(),
         seats: Default::default(),
         stage: Stage::Waiting,
         games: 0,
@@ -358,6 +360,8 @@ struct Room {
     /// apart from the members, who leave with their connection, so that
     /// connecting again does not start a player's count afresh.
     chat_sent: HashMap<Arc<str>, VecDeque<Instant>>,
+    /// What the room has told of spectators coming and going lately.
+    spectator_news: spectators::SpectatorNews,
     seats: [Option<Arc<str>>; 4],
     /// The game: none yet, being played, or over.
     stage: Stage,

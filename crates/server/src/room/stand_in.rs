@@ -25,11 +25,18 @@ pub(super) struct Thought {
 impl Room {
     // Time.
 
+    /// When the room next needs to wake: a clock or a hold that ends, or
+    /// spectators' news held back.
     pub(super) fn next_wake(&self) -> Option<Instant> {
-        self.stage.playing()?.next_wake()
+        let table = self.stage.playing().and_then(|table| table.next_wake());
+        match (table, self.spectator_news.due()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     pub(super) fn on_time(&mut self, now: Instant) {
+        self.tell_spectators_due(now);
         let Some(table) = self.stage.playing_mut() else {
             return;
         };
