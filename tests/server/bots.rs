@@ -132,13 +132,9 @@ async fn the_owner_seats_bots_that_play_whole_games_with_him() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn strong_bots_think_and_play_a_hand() {
-    let config = Config {
-        bot_time: Duration::from_millis(30),
-        ..Config::default()
-    };
-    let server = TestServer::start(config).await;
+/// An owner plays a hand of the tournament preset with three strong bots
+/// on `server`.
+async fn play_a_hand_with_strong_bots(server: &TestServer) -> Player {
     let mut owner = Player::connect(&server.url, "Owner").await;
     create_room_with(&mut owner, tournament(), BotLevel::Strong).await;
     owner.sit(0).await;
@@ -169,6 +165,45 @@ async fn strong_bots_think_and_play_a_hand() {
         .filter(|m| matches!(m.event(), Some(EventKind::TrickWon { .. })))
         .count();
     assert_eq!(tricks, 13);
+    owner
+}
+
+/// The value of a counter in the server's `/metrics`.
+async fn counter(server: &TestServer, name: &str) -> f64 {
+    let scrape = server.api().get("/metrics", None).await.expect(200).body;
+    scrape
+        .lines()
+        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("{name} is not in:\n{scrape}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strong_bots_think_and_play_a_hand() {
+    let config = Config {
+        bot_time: Duration::from_millis(30),
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await;
+    play_a_hand_with_strong_bots(&server).await;
+    assert_eq!(
+        counter(&server, "spades_strong_bot_busy_total").await,
+        0.0,
+        "one table never needs more strong bots at once than there are cores"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_every_strong_bot_busy_the_basic_bot_plays_and_the_game_goes_on() {
+    let config = Config {
+        bot_time: Duration::from_millis(30),
+        strong_bots_at_once: Some(0),
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await;
+    play_a_hand_with_strong_bots(&server).await;
+    // The bots had a choice in most of their 39 cards.
+    let busy = counter(&server, "spades_strong_bot_busy_total").await;
+    assert!(busy >= 10.0, "{busy} cards counted as played by the basic bot");
 }
 
 /// What a finished `spades bot` run left.

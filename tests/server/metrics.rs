@@ -13,7 +13,7 @@ use crate::support::api::Api;
 use crate::support::*;
 
 /// Every metric the README documents, by the name a scrape shows.
-const DOCUMENTED: [&str; 21] = [
+const DOCUMENTED: [&str; 22] = [
     "spades_connections",
     "spades_connections_max",
     "spades_connections_refused_total",
@@ -27,6 +27,7 @@ const DOCUMENTED: [&str; 21] = [
     "spades_messages_out_total",
     "spades_errors_total",
     "spades_bot_thinking_seconds",
+    "spades_strong_bot_busy_total",
     "spades_tournaments_running",
     "spades_journal_writes_total",
     "spades_journal_transactions_total",

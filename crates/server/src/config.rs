@@ -78,6 +78,9 @@ pub struct Config {
     pub seed: Option<u64>,
     /// The longest a strong bot thinks about one card.
     pub bot_time: Duration,
+    /// How many strong bots may think at once in the whole server; past
+    /// it the basic bot plays the card. `None` is one per core.
+    pub strong_bots_at_once: Option<usize>,
     /// How long a quick-play player waits for others before his table is
     /// filled with bots.
     pub queue_max_wait: Duration,
@@ -122,6 +125,7 @@ impl Default for Config {
             login_window: Duration::from_secs(15 * 60),
             seed: None,
             bot_time: Duration::from_millis(250),
+            strong_bots_at_once: None,
             queue_max_wait: Duration::from_secs(20),
             queue_rating_gap: 100.0,
             queue_gap_growth: 25.0,

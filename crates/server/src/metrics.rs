@@ -87,6 +87,9 @@ pub struct Metrics {
     pub errors: Family<Label, Counter>,
     /// How long a bot took to choose its action.
     pub bot_thinking: Histogram,
+    /// Cards a strong bot would have chosen but the basic bot played,
+    /// because as many strong bots as the server allows were thinking.
+    pub strong_bot_busy: Counter,
     /// Tournaments being played, as the runner last counted them (it
     /// looks every second).
     pub tournaments: Gauge,
@@ -122,6 +125,7 @@ impl Metrics {
             messages_out: Counter::default(),
             errors: Family::default(),
             bot_thinking: Histogram::new(exponential_buckets(10e-6, 4.0, 12)),
+            strong_bot_busy: Counter::default(),
             tournaments: Gauge::default(),
             connections: Gauge::default(),
             connections_max: Gauge::default(),
@@ -189,6 +193,11 @@ impl Metrics {
             "How long a bot took to choose an action",
             Unit::Seconds,
             metrics.bot_thinking.clone(),
+        );
+        r.register(
+            "strong_bot_busy",
+            "Cards the basic bot played for a strong bot, every strong bot being busy",
+            metrics.strong_bot_busy.clone(),
         );
         r.register(
             "tournaments_running",

@@ -92,6 +92,10 @@ pub struct Args {
     /// Milliseconds a strong bot may think about one card.
     #[arg(long, env = "SPADES_BOT_TIME_MS", default_value_t = 250)]
     bot_time_ms: u64,
+    /// How many strong bots may think at once in the whole server; past
+    /// it the basic bot plays the card. 0 is one per core.
+    #[arg(long, env = "SPADES_STRONG_BOTS", default_value_t = 0)]
+    strong_bots: usize,
     /// Seconds a quick-play player waits for others before the table is
     /// filled with bots.
     #[arg(long, env = "SPADES_QUEUE_MAX_WAIT", default_value_t = 20.0, value_parser = seconds)]
@@ -185,6 +189,7 @@ impl Args {
             resync_window: self.resync_window.max(1),
             seed: self.seed,
             bot_time: Duration::from_millis(self.bot_time_ms),
+            strong_bots_at_once: (self.strong_bots > 0).then_some(self.strong_bots),
             queue_max_wait: Duration::from_secs_f64(self.queue_max_wait),
             queue_rating_gap: self.queue_rating_gap.max(0.0),
             queue_gap_growth: self.queue_gap_growth.max(0.0),

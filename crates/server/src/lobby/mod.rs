@@ -63,6 +63,9 @@ struct Lobby {
     queued: HashMap<Arc<str>, Outbox>,
     tournaments: mpsc::UnboundedSender<room::TableNote>,
     metrics: Arc<Metrics>,
+    /// Places for strong bots thinking at once, shared by this server's
+    /// rooms.
+    strong_bots: Arc<tokio::sync::Semaphore>,
     /// The cluster this node belongs to, if any: it hears of this node's
     /// rooms and seats, and tells of the others' public rooms.
     cluster: Option<Cluster>,
@@ -96,6 +99,7 @@ pub fn spawn(
         gap: config.queue_rating_gap,
         growth: config.queue_gap_growth,
     });
+    let strong_bots = room::strong_bot_places(&config);
     let mut lobby = Lobby {
         config,
         store,
@@ -110,6 +114,7 @@ pub fn spawn(
         queued: HashMap::new(),
         tournaments,
         metrics,
+        strong_bots,
         cluster,
         elsewhere: HashMap::new(),
         me: None,

@@ -172,6 +172,7 @@ impl Lobby {
             lifecycle: self.lifecycle.clone(),
             tournaments: self.tournaments.clone(),
             metrics: self.metrics.clone(),
+            strong_bots: self.strong_bots.clone(),
         }
     }
 

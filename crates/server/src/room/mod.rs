@@ -20,7 +20,7 @@ use axum::extract::ws::Utf8Bytes;
 use spades_engine::{Action, RuleSet, Seat};
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomStatus, RoomSummary, ServerMessage};
 use spades_store::{RoomSeqs, Store, TableLink, Write};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::config::Config;
@@ -257,6 +257,21 @@ pub struct Context {
     /// stored).
     pub tournaments: mpsc::UnboundedSender<TableNote>,
     pub metrics: Arc<Metrics>,
+    /// Places for strong bots thinking at once, shared by every room (see
+    /// [`strong_bot_places`]).
+    pub strong_bots: Arc<Semaphore>,
+}
+
+/// Places for the strong bots that may think at once in one server:
+/// `Config::strong_bots_at_once`, one for each core unless it says. Each
+/// thinks on a thread of its own for up to `bot_time`; past this many, a
+/// card falls to the basic bot, so that rooms full of strong bots cannot
+/// take the machine from the other tables.
+pub fn strong_bot_places(config: &Config) -> Arc<Semaphore> {
+    let places = config
+        .strong_bots_at_once
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    Arc::new(Semaphore::new(places))
 }
 
 /// Starts a room's task and returns its handle and first lobby summary.
@@ -284,6 +299,7 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         tournaments: context.tournaments,
         counted: Counted::new(context.metrics.clone()),
         metrics: context.metrics,
+        strong_bots: context.strong_bots,
         acted_at: None,
         reported: None,
         members: HashMap::new(),
@@ -370,6 +386,8 @@ struct Room {
     /// Where strong bots thinking away from the task send their decisions.
     thoughts: mpsc::UnboundedSender<Thought>,
     metrics: Arc<Metrics>,
+    /// Places for strong bots thinking at once, shared by every room.
+    strong_bots: Arc<Semaphore>,
     /// The room and its game as the metrics count them.
     counted: Counted,
     /// When the connection read the action being handled, if one was

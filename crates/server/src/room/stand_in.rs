@@ -91,7 +91,14 @@ impl Room {
         let Some(table) = self.stage.playing_mut() else {
             return;
         };
-        if strong && matches!(table.game.legal(seat), Legal::Play(cards) if cards.len() > 1) {
+        let choice = matches!(table.game.legal(seat), Legal::Play(cards) if cards.len() > 1);
+        let place = (strong && choice).then(|| self.strong_bots.clone().try_acquire_owned());
+        if let Some(Err(_)) = place {
+            // Every strong bot the server allows is thinking: the basic bot
+            // plays this card, below, rather than make the table wait.
+            self.metrics.strong_bot_busy.inc();
+        }
+        if let Some(Ok(place)) = place {
             // The strong bot thinks for up to `bot_time`: too long to hold
             // the room's task (or the runtime's thread), so it thinks on a
             // blocking thread and its card comes back as a `Thought`.
@@ -108,6 +115,8 @@ impl Room {
             let thoughts = self.thoughts.clone();
             let thinking = self.metrics.bot_thinking.clone();
             tokio::task::spawn_blocking(move || {
+                // Held until the bot has decided.
+                let _place = place;
                 let started = std::time::Instant::now();
                 let action = StrongBot::new(seed, budget).act(&game.view(Viewer::Seat(seat)));
                 thinking.observe(started.elapsed().as_secs_f64());
