@@ -25,6 +25,21 @@ fn looks_of<'a>(player: &'a Player, code: &str) -> Vec<&'a RoomSummary> {
         .collect()
 }
 
+/// A player joins the room and leaves it `rounds` times, as fast as the
+/// server answers; returns how long it took.
+async fn churn(server: &TestServer, code: &str, rounds: usize) -> Duration {
+    let mut churner = Player::connect(&server.url, "Churner").await;
+    let started = Instant::now();
+    for _ in 0..rounds {
+        churner.join_room(code).await;
+        churner
+            .request(|id| ClientMessage::LeaveRoom { id })
+            .await
+            .unwrap();
+    }
+    started.elapsed()
+}
+
 #[tokio::test]
 async fn a_room_churned_by_joins_and_leaves_is_shown_at_a_bounded_rate_and_ends_right() {
     let server = TestServer::start(Config::default()).await;
@@ -40,16 +55,7 @@ async fn a_room_churned_by_joins_and_leaves_is_shown_at_a_bounded_rate_and_ends_
 
     // Each join and each leave changes the room's look.
     const ROUNDS: usize = 40;
-    let mut churner = Player::connect(&server.url, "Churner").await;
-    let started = Instant::now();
-    for _ in 0..ROUNDS {
-        churner.join_room(&code).await;
-        churner
-            .request(|id| ClientMessage::LeaveRoom { id })
-            .await
-            .unwrap();
-    }
-    let churn = started.elapsed();
+    let churn = churn(&server, &code, ROUNDS).await;
     // The last change is held for at most one window.
     tokio::time::sleep(3 * WINDOW).await;
     watcher.pump().await;
@@ -113,16 +119,7 @@ async fn spectators_coming_and_going_fast_are_told_to_the_room_in_bounded_number
 
     // Forty comings and goings, far more than ten a second.
     const ROUNDS: usize = 20;
-    let mut churner = Player::connect(&server.url, "Churner").await;
-    let started = Instant::now();
-    for _ in 0..ROUNDS {
-        churner.join_room(&code).await;
-        churner
-            .request(|id| ClientMessage::LeaveRoom { id })
-            .await
-            .unwrap();
-    }
-    let churn = started.elapsed();
+    let churn = churn(&server, &code, ROUNDS).await;
     let mut stayer = Player::connect(&server.url, "Stayer").await;
     stayer.join_room(&code).await;
 
