@@ -8,6 +8,7 @@ use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, RulesSpec, ServerMessage};
 use spades_server::Config;
 
+use crate::metrics::Scrape;
 use crate::support::*;
 
 fn tournament() -> RulesSpec {
@@ -170,11 +171,7 @@ async fn play_a_hand_with_strong_bots(server: &TestServer) -> Player {
 
 /// The value of a counter in the server's `/metrics`.
 async fn counter(server: &TestServer, name: &str) -> f64 {
-    let scrape = server.api().get("/metrics", None).await.expect(200).body;
-    scrape
-        .lines()
-        .find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or_else(|| panic!("{name} is not in:\n{scrape}"))
+    Scrape::take(&server.api()).await.value(name)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

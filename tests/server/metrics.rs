@@ -39,10 +39,10 @@ const DOCUMENTED: [&str; 22] = [
 ];
 
 /// One scrape: each sample's name (with its labels) and value.
-struct Scrape(String);
+pub(crate) struct Scrape(String);
 
 impl Scrape {
-    async fn take(api: &Api) -> Scrape {
+    pub(crate) async fn take(api: &Api) -> Scrape {
         let answer = api.get("/metrics", None).await.expect(200);
         let kind = answer.header("content-type").unwrap_or_default().to_string();
         assert!(kind.starts_with("application/openmetrics-text"), "{kind}");
@@ -50,7 +50,7 @@ impl Scrape {
     }
 
     /// The sum of the samples whose name, labels aside, is `name`.
-    fn value(&self, name: &str) -> f64 {
+    pub(crate) fn value(&self, name: &str) -> f64 {
         self.0
             .lines()
             .filter(|line| !line.starts_with('#'))

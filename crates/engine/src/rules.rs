@@ -541,53 +541,25 @@ mod tests {
 
     #[test]
     fn points_beyond_their_bounds_are_refused_by_name() {
-        let c = RuleSet::CLASSIC;
-        let cases = [
-            (RuleSet { target: 10_001, ..c }, "target"),
+        type Change = fn(&mut RuleSet);
+        let cases: [(Change, &str); 7] = [
+            (|r| r.target = MAX_POINTS + 1, "target"),
+            (|r| r.mercy = Some(-MAX_POINTS - 1), "mercy"),
+            (|r| r.nil_value = i32::MAX, "nil_value"),
+            (|r| r.blind_nil_value = MAX_VALUE + 1, "blind_nil_value"),
+            (|r| r.bag_penalty = MAX_VALUE + 1, "bag_penalty"),
             (
-                RuleSet {
-                    mercy: Some(-10_001),
-                    ..c
-                },
-                "mercy",
-            ),
-            (
-                RuleSet {
-                    nil_value: i32::MAX,
-                    ..c
-                },
-                "nil_value",
-            ),
-            (
-                RuleSet {
-                    blind_nil_value: 1_001,
-                    ..c
-                },
-                "blind_nil_value",
-            ),
-            (
-                RuleSet {
-                    bag_penalty: 1_001,
-                    ..c
-                },
-                "bag_penalty",
-            ),
-            (
-                RuleSet {
-                    blind_nil_min_deficit: 10_001,
-                    ..c
-                },
+                |r| r.blind_nil_min_deficit = MAX_POINTS + 1,
                 "blind_nil_min_deficit",
             ),
             (
-                RuleSet {
-                    team_blind_min_deficit: 10_001,
-                    ..c
-                },
+                |r| r.team_blind_min_deficit = MAX_POINTS + 1,
                 "team_blind_min_deficit",
             ),
         ];
-        for (rules, field) in cases {
+        for (change, field) in cases {
+            let mut rules = RuleSet::CLASSIC;
+            change(&mut rules);
             assert_eq!(rules.validate().map_err(|error| error.field), Err(field));
         }
         let widest = RuleSet {
@@ -598,7 +570,7 @@ mod tests {
             bag_penalty: MAX_VALUE,
             blind_nil_min_deficit: MAX_POINTS,
             team_blind_min_deficit: MAX_POINTS,
-            ..c
+            ..RuleSet::CLASSIC
         };
         assert_eq!(widest.validate(), Ok(()));
     }

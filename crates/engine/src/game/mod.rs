@@ -662,11 +662,7 @@ impl Game {
     /// passes for every card it accepts, then the play.
     #[inline]
     fn apply_play(&mut self, seat: Seat, card: Card) -> Result<Events, RuleError> {
-        let card = if card == Card::TWO_OF_SPADES {
-            self.two_of_spades
-        } else {
-            card
-        };
+        let card = self.card_in_pack(card);
         let playable = self.phase == Phase::Playing
             && seat == self.turn
             && self.plays_from(self.hands[seat]).contains(card);
@@ -692,11 +688,21 @@ impl Game {
     /// string names the two of spades the same whether or not it is raised.
     #[inline]
     fn in_pack(&self, action: Action) -> Action {
-        let deck = self.rules.deck;
         match action {
-            Action::Play(card) => Action::Play(deck.card(card)),
-            Action::Pass(cards) => Action::Pass(deck.set(cards)),
+            Action::Play(card) => Action::Play(self.card_in_pack(card)),
+            Action::Pass(cards) => Action::Pass(self.rules.deck.set(cards)),
             other => other,
+        }
+    }
+
+    /// [`Deck::card`](crate::Deck::card) for this game's pack, worked out
+    /// once when the game was made.
+    #[inline]
+    fn card_in_pack(&self, card: Card) -> Card {
+        if card == Card::TWO_OF_SPADES {
+            self.two_of_spades
+        } else {
+            card
         }
     }
 

@@ -13,7 +13,7 @@ use crate::identity::PlayerRef;
 use crate::outbox::{Batch, ConnectionId, Outbox};
 use crate::render;
 
-use super::{Refusal, Room};
+use super::{Refusal, Room, admit};
 
 /// How many players' chat counts a room keeps before it forgets those
 /// who have not chatted within the window.
@@ -83,10 +83,11 @@ impl Member {
 
     pub(super) fn already_done(&self, id: &MessageId, request: &Applied) -> Option<u64> {
         let key = retry_key(id, request);
-        self.memory_of(request)
-            .iter()
-            .find(|(seen, _)| *seen == key)
-            .map(|&(_, seq)| seq)
+        let memory = match request {
+            Applied::Action(_) => &self.recent,
+            Applied::Chat(_) => &self.recent_chat,
+        };
+        memory.iter().find(|(seen, _)| *seen == key).map(|&(_, seq)| seq)
     }
 
     pub(super) fn remember(&mut self, id: &MessageId, request: &Applied, seq: u64) {
@@ -99,14 +100,6 @@ impl Member {
             memory.pop_front();
         }
         memory.push_back((key, seq));
-    }
-
-    /// The requests of the kind of `request` remembered for retries.
-    fn memory_of(&self, request: &Applied) -> &VecDeque<(u64, u64)> {
-        match request {
-            Applied::Action(_) => &self.recent,
-            Applied::Chat(_) => &self.recent_chat,
-        }
     }
 
     /// Queues a reply: it goes out, at once, when the request is done.
@@ -360,17 +353,13 @@ impl Room {
                 self.chat_sent.retain(|_, sent| sent.back().is_some_and(recent));
             }
             let sent = self.chat_sent.entry(member.player.id.clone()).or_default();
-            while sent.front().is_some_and(|at| !recent(at)) {
-                sent.pop_front();
-            }
-            if sent.len() >= limit {
+            if admit(sent, now, window, limit) {
+                None
+            } else {
                 Some(Refusal::new(
                     ErrorCode::ChatRateLimited,
                     format!("at most {limit} chat messages per {} seconds", window.as_secs()),
                 ))
-            } else {
-                sent.push_back(now);
-                None
             }
         };
         if let Some(refusal) = refusal {

@@ -429,6 +429,21 @@ impl Drop for Counted {
     }
 }
 
+/// Counts what happened in the last `span` before `now`, in `times`
+/// (oldest first): forgets what is older, then records `now` if fewer than
+/// `most` are left. Returns whether it did, which is whether one more may
+/// happen now.
+fn admit(times: &mut VecDeque<Instant>, now: Instant, span: Duration, most: usize) -> bool {
+    while times.front().is_some_and(|&at| now.duration_since(at) >= span) {
+        times.pop_front();
+    }
+    let room = times.len() < most;
+    if room {
+        times.push_back(now);
+    }
+    room
+}
+
 /// A refusal to send back to the requester.
 struct Refusal(ErrorCode, String);
 

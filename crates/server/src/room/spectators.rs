@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::Room;
+use super::{Room, admit};
 
 /// How many spectators' comings and goings a room tells at once in any
 /// second.
@@ -40,15 +40,7 @@ impl SpectatorNews {
             // Already held back: it goes out with the others.
             return false;
         }
-        while self
-            .told
-            .front()
-            .is_some_and(|&at| now.duration_since(at) >= SPAN)
-        {
-            self.told.pop_front();
-        }
-        if self.told.len() < TOLD_AT_ONCE {
-            self.told.push_back(now);
+        if admit(&mut self.told, now, SPAN, TOLD_AT_ONCE) {
             true
         } else {
             self.due = self.told.front().map(|&oldest| oldest + SPAN);
