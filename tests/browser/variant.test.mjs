@@ -64,6 +64,18 @@ test('four pages play the jokers preset, the first hand without bids', { skip: s
   await byId(ida.page, 'room-preset').selectOption('jokers');
   await waitIn(ida.page, () => /joker/i.test(document.querySelector('[data-testid="room-preset-summary"]')?.textContent ?? ''));
   await byId(ida.page, 'rule-options').click();
+  // A value the server would refuse is stopped by the form itself, which
+  // says the bound and takes the player to the box; nothing is sent.
+  await byId(ida.page, 'rule-nil_pass').fill('5');
+  await byId(ida.page, 'create-room').click();
+  const stopped = await byId(ida.page, 'rule-nil_pass').evaluate((input) => ({
+    over: input.validity.rangeOverflow, message: input.validationMessage, focused: document.activeElement === input,
+  }));
+  assert.ok(stopped.over && stopped.focused, `the form let 5 cards of exchange through: ${JSON.stringify(stopped)}`);
+  assert.match(stopped.message, /4/);
+  await ida.page.waitForTimeout(300);
+  assert.equal(await byId(ida.page, 'room-code').count(), 0, 'a table was opened with 5 cards of exchange');
+  await byId(ida.page, 'rule-nil_pass').fill('');
   await byId(ida.page, 'rule-max_hands').fill('2');
   await byId(ida.page, 'rule-unbid_first_hand').selectOption('true');
   await openAndFill(ida, players);

@@ -5,25 +5,27 @@ import { fill, formatClock, h } from '../dom.js';
 import { describe } from '../messages.js';
 import { hashFor, roomCodeFrom } from '../router.js';
 
-// The rule fields a room may change, with the label shown and the input
-// kind. Empty inputs keep the preset's value.
+// The rule fields a room may change, with the label shown and the
+// bounds the server accepts (RuleSet::validate in the engine), so that the
+// browser stops a value out of range before it is sent and says which.
+// Empty inputs keep the preset's value.
 const RULE_FIELDS = [
-  ['target', 'Points to win', 'number'],
-  ['mercy', 'Loss threshold (negative)', 'number'],
-  ['max_hands', 'Most hands', 'number'],
-  ['nil_value', 'Nil is worth', 'number'],
-  ['blind_nil_value', 'Blind nil is worth', 'number'],
-  ['blind_nil_min_deficit', 'Blind nil offered when behind by', 'number'],
-  ['nil_pass', 'Cards exchanged after nil', 'number'],
-  ['blind_nil_pass', 'Cards exchanged after blind nil', 'number'],
-  ['bag_limit', 'Bags before the penalty', 'number'],
-  ['bag_penalty', 'Bag penalty', 'number'],
-  ['bag_value', 'Points per bag (-1, 0 or 1)', 'number'],
-  ['min_team_bid', 'Least a team may bid', 'number'],
-  ['max_overtricks', 'Set with more overtricks than', 'number'],
-  ['sets_to_lose', 'Sets in a row that lose', 'number'],
-  ['team_blind', 'Lowest team blind bid (0: none)', 'number'],
-  ['team_blind_min_deficit', 'Team blind offered when behind by', 'number'],
+  ['target', 'Points to win', 1, 10000],
+  ['mercy', 'Loss threshold (negative)', -10000, -1],
+  ['max_hands', 'Most hands', 1, 4294967295],
+  ['nil_value', 'Nil is worth', 0, 1000],
+  ['blind_nil_value', 'Blind nil is worth', 0, 1000],
+  ['blind_nil_min_deficit', 'Blind nil offered when behind by', 0, 10000],
+  ['nil_pass', 'Cards exchanged after nil', 0, 4],
+  ['blind_nil_pass', 'Cards exchanged after blind nil', 0, 4],
+  ['bag_limit', 'Bags before the penalty', 1, 2147483647],
+  ['bag_penalty', 'Bag penalty', 0, 1000],
+  ['bag_value', 'Points per bag (-1, 0 or 1)', -1, 1],
+  ['min_team_bid', 'Least a team may bid', 0, 13],
+  ['max_overtricks', 'Set with more overtricks than', 0, 12],
+  ['sets_to_lose', 'Sets in a row that lose', 1, 255],
+  ['team_blind', 'Lowest team blind bid (0: none)', 0, 13],
+  ['team_blind_min_deficit', 'Team blind offered when behind by', 0, 10000],
 ];
 
 // The house rules chosen from a list; the first choice keeps the preset's.
@@ -266,8 +268,8 @@ function buildCreateForm(app) {
   const passOrder = h('select', { id: 'rule-pass_order', 'data-testid': 'rule-pass_order' },
     h('option', { value: '' }, 'As the preset'), h('option', { value: 'sequential' }, 'Nil bidder first'),
     h('option', { value: 'simultaneous' }, 'Both at once'));
-  const inputs = Object.fromEntries(RULE_FIELDS.map(([key]) => [key,
-    h('input', { id: `rule-${key}`, type: 'number', step: 1, inputmode: 'numeric', 'data-testid': `rule-${key}` })]));
+  const inputs = Object.fromEntries(RULE_FIELDS.map(([key, , min, max]) => [key,
+    h('input', { id: `rule-${key}`, type: 'number', step: 1, min, max, inputmode: 'numeric', 'data-testid': `rule-${key}` })]));
   const choices = Object.fromEntries(CHOICE_FIELDS.map(([key, , options]) => [key,
     h('select', { id: `rule-${key}`, 'data-testid': `rule-${key}` },
       h('option', { value: '' }, 'As the preset'),
