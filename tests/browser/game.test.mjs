@@ -118,7 +118,16 @@ async function rendererMeter(page) {
   return async () => {
     const end = await read();
     const since = (name) => end[name] - start[name];
-    return { process_s: since('ProcessTime'), main_thread_s: since('ThreadTime'), layouts: since('LayoutCount'), style_passes: since('RecalcStyleCount') };
+    return {
+      process_s: since('ProcessTime'),
+      main_thread_s: since('ThreadTime'),
+      tasks_s: since('TaskDuration'),
+      script_s: since('ScriptDuration'),
+      layout_s: since('LayoutDuration'),
+      style_s: since('RecalcStyleDuration'),
+      layouts: since('LayoutCount'),
+      style_passes: since('RecalcStyleCount'),
+    };
   };
 }
 
@@ -343,6 +352,11 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
     process_s: round(total('process_s')),
     main_thread_s: round(total('main_thread_s')),
     process_ms_per_card: round((1000 * total('process_s')) / plays),
+    main_thread_ms_per_card: round((1000 * total('main_thread_s')) / plays),
+    tasks_ms_per_card: round((1000 * total('tasks_s')) / plays),
+    script_ms_per_card: round((1000 * total('script_s')) / plays),
+    layout_ms_per_card: round((1000 * total('layout_s')) / plays),
+    style_ms_per_card: round((1000 * total('style_s')) / plays),
     layouts_per_card: round(total('layouts') / plays),
     style_passes_per_card: round(total('style_passes') / plays),
   };
