@@ -135,6 +135,11 @@ impl ServerProcess {
 
     /// Waits up to `within` for the process to exit by itself; its status
     /// if it did.
+    /// The process's exit status, if it has ended.
+    pub fn has_exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
     pub async fn exited_within(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
         let deadline = tokio::time::Instant::now() + within;
         while tokio::time::Instant::now() < deadline {

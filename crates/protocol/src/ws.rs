@@ -558,6 +558,11 @@ pub struct RoomState {
     pub games: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game: Option<GameView>,
+    /// The node of a cluster that owns and plays the room, which may not
+    /// be the one the viewer is connected to; absent on a server that runs
+    /// alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 /// Why an automatic action was taken for a player.
@@ -598,6 +603,10 @@ pub enum ServerMessage {
         /// The room where the player holds a seat, if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         room: Option<String>,
+        /// The node of a cluster that serves this connection; absent on a
+        /// server that runs alone.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        node: Option<String>,
     },
     Pong {
         id: MessageId,

@@ -99,6 +99,14 @@ pub struct Config {
     pub node: Option<String>,
 }
 
+impl Config {
+    /// This node's name when it is part of a cluster (the server names
+    /// itself when it joins, if `node` is unset); `None` when it runs alone.
+    pub fn cluster_node(&self) -> Option<&str> {
+        self.nats_url.as_ref().and(self.node.as_deref())
+    }
+}
+
 impl Default for Config {
     fn default() -> Config {
         Config {

@@ -39,6 +39,10 @@ pub enum Durability {
     Stored,
     /// The database is unavailable: the writes wait in memory.
     Held,
+    /// The room was opened again since its writes were made, on this node
+    /// or another, under a newer epoch (see [`Write::Fence`]): they were not
+    /// stored, and the room that made them must stop at once.
+    Fenced,
 }
 
 struct Commit {
@@ -128,14 +132,86 @@ impl Journal {
 }
 
 /// A retry of held writes, running while new commits keep arriving: it
-/// answers how many of the oldest held writes it tried and how it went.
-type Attempt = std::pin::Pin<Box<dyn std::future::Future<Output = (usize, Result<(), StoreError>)> + Send>>;
+/// answers how many of the oldest held commits it tried, how many writes
+/// they held, and how it went.
+type Attempt =
+    std::pin::Pin<Box<dyn std::future::Future<Output = (usize, usize, Result<(), StoreError>)> + Send>>;
 
-fn retry_held(store: &Store, held: &VecDeque<Write>) -> Attempt {
+/// Held writes are kept by commit, so that a commit whose room has a new
+/// owner by the time the database is back can be left out whole.
+fn retry_held(store: &Store, held: &VecDeque<Vec<Write>>) -> Attempt {
     let store = store.clone();
-    let take = held.len().min(MAX_BATCH);
-    let chunk: Vec<Write> = held.iter().take(take).cloned().collect();
-    Box::pin(async move { (take, store.write(&chunk).await) })
+    let mut take = 0;
+    let mut count = 0;
+    for commit in held {
+        if take > 0 && count + commit.len() > MAX_BATCH {
+            break;
+        }
+        take += 1;
+        count += commit.len();
+    }
+    let chunk: Vec<Write> = held.iter().take(take).flatten().cloned().collect();
+    Box::pin(async move { (take, count, store.write(&chunk).await) })
+}
+
+/// The room whose fence opens a commit's writes, if they have one.
+fn fenced_room(writes: &[Write]) -> Option<&str> {
+    match writes.first() {
+        Some(Write::Fence { room, .. }) => Some(room),
+        _ => None,
+    }
+}
+
+/// A batch being stored: every commit's writes in order, and where each
+/// commit's writes lie among them with the room waiting for its answer.
+struct Batch {
+    writes: Vec<Write>,
+    commits: Vec<(std::ops::Range<usize>, oneshot::Sender<Durability>)>,
+}
+
+impl Batch {
+    fn new(commits: Vec<Commit>, count: usize) -> Batch {
+        let mut writes = Vec::with_capacity(count);
+        let mut ranges = Vec::with_capacity(commits.len());
+        for commit in commits {
+            let start = writes.len();
+            writes.extend(commit.writes);
+            ranges.push((start..writes.len(), commit.done));
+        }
+        Batch {
+            writes,
+            commits: ranges,
+        }
+    }
+
+    /// Answers `Fenced` to the commits of the rooms the store refused and
+    /// takes their writes out, keeping the others for another try.
+    fn drop_fenced(&mut self, rooms: &[String]) {
+        let mut writes = std::mem::take(&mut self.writes).into_iter();
+        let mut kept = Vec::new();
+        let mut commits = Vec::with_capacity(self.commits.len());
+        for (range, done) in std::mem::take(&mut self.commits) {
+            let part: Vec<Write> = writes.by_ref().take(range.len()).collect();
+            if fenced_room(&part).is_some_and(|room| rooms.iter().any(|r| r == room)) {
+                let _ = done.send(Durability::Fenced);
+            } else {
+                let start = kept.len();
+                kept.extend(part);
+                commits.push((start..kept.len(), done));
+            }
+        }
+        self.writes = kept;
+        self.commits = commits;
+    }
+
+    /// Each commit's writes, for holding while the database is down.
+    fn into_parts(self) -> (Vec<Vec<Write>>, Vec<oneshot::Sender<Durability>>) {
+        let mut writes = self.writes.into_iter();
+        self.commits
+            .into_iter()
+            .map(|(range, done)| (writes.by_ref().take(range.len()).collect(), done))
+            .unzip()
+    }
 }
 
 async fn run(
@@ -147,7 +223,7 @@ async fn run(
 ) {
     let mut writer = store.journal_writer();
     let mut slow = SlowBatches::default();
-    let mut held: VecDeque<Write> = VecDeque::new();
+    let mut held: VecDeque<Vec<Write>> = VecDeque::new();
     let mut attempt: Option<Attempt> = None;
     let mut retry = tokio::time::interval(RETRY_EVERY);
     retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -180,40 +256,48 @@ async fn run(
                         Err(_) => break,
                     }
                 }
-                // The writes move out of their commits; only the answers stay.
-                let mut writes = Vec::with_capacity(count);
-                let mut answers = Vec::with_capacity(batch.len());
-                for commit in batch {
-                    writes.extend(commit.writes);
-                    answers.push(commit.done);
-                }
+                let mut batch = Batch::new(batch, count);
                 let durability = if held.is_empty() {
                     let began = Instant::now();
-                    match writer.write(&writes).await {
-                        Ok(()) => {
-                            metrics.record_batch(writes.len());
-                            let now = Instant::now();
-                            if let Some(report) = slow.record(now - began, now) {
-                                report.log(writes.len());
+                    loop {
+                        match writer.write(&batch.writes).await {
+                            Ok(()) => {
+                                metrics.record_batch(batch.writes.len());
+                                let now = Instant::now();
+                                if let Some(report) = slow.record(now - began, now) {
+                                    report.log(batch.writes.len());
+                                }
+                                break Durability::Stored;
                             }
-                            Durability::Stored
-                        }
-                        Err(error) if error.is_transient() => {
-                            tracing::error!(%error, "cannot store game writes; holding them and retrying");
-                            degraded.store(true, Ordering::Relaxed);
-                            held.extend(writes);
-                            Durability::Held
-                        }
-                        Err(error) => {
-                            tracing::error!(%error, writes = writes.len(), "the database refused game writes");
-                            Durability::Stored
+                            // Rare: a room that lost its ownership. Its
+                            // commits are refused; the rest of the batch is
+                            // stored at once without them.
+                            Err(StoreError::Fenced(rooms)) => {
+                                tracing::warn!(?rooms, "refused writes of rooms that were opened again elsewhere");
+                                batch.drop_fenced(&rooms);
+                                if batch.commits.is_empty() {
+                                    break Durability::Stored;
+                                }
+                            }
+                            Err(error) if error.is_transient() => {
+                                tracing::error!(%error, "cannot store game writes; holding them and retrying");
+                                degraded.store(true, Ordering::Relaxed);
+                                break Durability::Held;
+                            }
+                            Err(error) => {
+                                tracing::error!(%error, writes = batch.writes.len(), "the database refused game writes");
+                                break Durability::Stored;
+                            }
                         }
                     }
                 } else {
                     // Newer writes wait behind the held ones to keep their order.
-                    held.extend(writes);
                     Durability::Held
                 };
+                let (parts, answers) = batch.into_parts();
+                if durability == Durability::Held {
+                    held.extend(parts);
+                }
                 for answer in answers {
                     let _ = answer.send(durability);
                 }
@@ -235,11 +319,11 @@ async fn run(
             }
             outcome = async { attempt.as_mut().expect("guarded by the condition").await }, if attempt.is_some() => {
                 attempt = None;
-                let (tried, result) = outcome;
+                let (tried, writes, result) = outcome;
                 match result {
                     Ok(()) => {
                         held.drain(..tried);
-                        metrics.record_batch(tried);
+                        metrics.record_batch(writes);
                         if held.is_empty() {
                             tracing::info!("the database is back; every held write is stored");
                             degraded.store(false, Ordering::Relaxed);
@@ -247,11 +331,23 @@ async fn run(
                             attempt = Some(retry_held(&store, &held));
                         }
                     }
+                    Err(StoreError::Fenced(rooms)) => {
+                        // Their players were told of these writes while the
+                        // database was down; the rooms' new owners replay
+                        // what was stored before, and these are lost.
+                        tracing::error!(?rooms, "held writes of rooms opened again elsewhere are dropped");
+                        let mut index = 0;
+                        held.retain(|commit| {
+                            index += 1;
+                            index > tried || !fenced_room(commit).is_some_and(|room| rooms.iter().any(|r| r == room))
+                        });
+                        attempt = Some(retry_held(&store, &held));
+                    }
                     Err(error) if error.is_transient() => {
                         tracing::debug!(%error, "the database is still unavailable");
                     }
                     Err(error) => {
-                        tracing::error!(%error, writes = tried, "the database refused held game writes");
+                        tracing::error!(%error, writes, "the database refused held game writes");
                         held.drain(..tried);
                     }
                 }
@@ -441,6 +537,32 @@ mod tests {
         assert_eq!(stored[0].actions.len(), 2);
         assert_eq!(metrics.writes.get(), 2);
         assert_eq!(metrics.transactions.get(), 1, "one batch");
+    }
+
+    #[tokio::test]
+    async fn a_room_opened_again_elsewhere_is_refused_and_the_rest_of_its_batch_stored() {
+        let (store, game) = store_with_game().await;
+        let old = store.open_room("ROOM01", 10).await.unwrap();
+        // Another node opens the room again; another room's owner is current.
+        store.open_room("ROOM01", 10).await.unwrap();
+        let other = store.open_room("ROOM02", 10).await.unwrap();
+        let fence = |room: &str, epoch: u64| Write::Fence {
+            room: room.into(),
+            epoch,
+        };
+        let (requests, receiver) = mpsc::unbounded_channel();
+        let (stale, stale_answer) = commit(vec![fence("ROOM01", old.epoch), action(game, 0)]);
+        let (current, current_answer) = commit(vec![fence("ROOM02", other.epoch), action(game, 1)]);
+        for request in [stale, current, Request::Stop] {
+            assert!(requests.send(request).is_ok());
+        }
+        let metrics = JournalMetrics::default();
+        run(store.clone(), receiver, Arc::default(), metrics.clone(), false).await;
+        assert_eq!(stale_answer.await, Ok(Durability::Fenced));
+        assert_eq!(current_answer.await, Ok(Durability::Stored));
+        let stored = &store.unfinished_games().await.unwrap()[0];
+        let seqs: Vec<Option<u64>> = stored.actions.iter().map(|a| a.room_seq).collect();
+        assert_eq!(seqs, [Some(2)], "only the current owner's action is stored");
     }
 
     #[tokio::test]

@@ -529,7 +529,7 @@ impl Server {
     /// Opens and migrates the store, resumes the games that were being
     /// played when the server last stopped, binds `address` (port 0 picks a
     /// free port) and starts serving.
-    pub async fn start(config: Config, address: SocketAddr) -> Result<Server, StartError> {
+    pub async fn start(mut config: Config, address: SocketAddr) -> Result<Server, StartError> {
         config.validate().map_err(StartError::Config)?;
         let store = Store::open(&config.database_url).await?;
         store.migrate().await?;
@@ -547,6 +547,11 @@ impl Server {
             ),
             None => None,
         };
+        if let Some(cluster) = &cluster {
+            // Rooms and connections tell clients the node's name, which the
+            // cluster picks when none was given.
+            config.node = Some(cluster.node().to_string());
+        }
         let state = AppState::new(config, store, journal, cluster);
         if let Some(cluster) = state.cluster() {
             let load_state = state.clone();
@@ -567,6 +572,9 @@ impl Server {
         let resumed = lobby::resume_games(&state).await?;
         if resumed > 0 {
             tracing::info!(games = resumed, "resumed the games that were being played");
+        }
+        if let Some(cluster) = state.cluster() {
+            cluster.resumed();
         }
 
         let listener = TcpListener::bind(address).await?;

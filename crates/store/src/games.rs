@@ -6,6 +6,7 @@ use sqlx::types::Json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::fence::CheckFences;
 use crate::{Finish, Pool, Rating, Result, Store, StoreError, TableLink, rate_game};
 
 // Column lists shared by several queries of games. They are macros so
@@ -30,7 +31,7 @@ pub(crate) struct ActionRow<'a> {
 /// How each backend stores a batch of actions inside a transaction. The
 /// actions are most of what the journal writes, so this is the one place
 /// where the backends run different SQL.
-trait InsertActions: sqlx::Database {
+pub(crate) trait InsertActions: sqlx::Database {
     async fn insert_actions<'e, E>(executor: E, rows: &[ActionRow<'_>]) -> Result<()>
     where
         E: sqlx::Executor<'e, Database = Self>;
@@ -207,6 +208,14 @@ impl FinishedGame {
 /// One write of the game journal.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Write {
+    /// The writes of this batch that follow, up to the next fence, are made
+    /// by the opening of `room` numbered `epoch` (see [`Store::open_room`]).
+    /// A batch holding a fence whose room has been opened again since is
+    /// refused whole with [`StoreError::Fenced`], which names the rooms.
+    Fence {
+        room: String,
+        epoch: u64,
+    },
     Started(NewGame),
     Action {
         game: Uuid,
@@ -294,6 +303,10 @@ pub struct RoomSeqs {
     /// The highest number the room may give an event before it stores a
     /// new mark.
     pub reserved: u64,
+    /// This opening's epoch: above every earlier opening's, so that the
+    /// writes of an earlier one are refused from now on (see
+    /// [`Write::Fence`]).
+    pub epoch: u64,
 }
 
 /// Everything needed to resume a game: its room, rules, seed, players and
@@ -329,16 +342,27 @@ impl Store {
     /// Applies a batch of journal writes in one transaction: either all of
     /// them are stored or none is.
     pub async fn write(&self, writes: &[Write]) -> Result<()> {
-        let actions_only = writes.iter().all(|write| matches!(write, Write::Action { .. }));
+        let fences = crate::fence::fences(writes);
+        let actions_only = writes
+            .iter()
+            .all(|write| matches!(write, Write::Action { .. } | Write::Fence { .. }));
         if actions_only && !writes.is_empty() {
             // Most batches are a few actions: one statement, which is atomic
             // on its own, saves the round trips of a transaction.
             let rows = action_rows(writes);
-            on_pool!(@ &self.journal, pool => InsertActions::insert_actions(pool, &rows).await?);
-            return Ok(());
+            if let Pool::Postgres(pool) = &self.journal {
+                return crate::fence::insert_actions_fenced(pool, &fences, &rows).await;
+            }
+            if fences.is_empty() {
+                on_pool!(@ &self.journal, pool => InsertActions::insert_actions(pool, &rows).await?);
+                return Ok(());
+            }
         }
         on_pool!(@ &self.journal, pool => {
             let mut tx = pool.begin().await?;
+            // The fences first: their rows stay locked until the commit, so
+            // no room can be opened again while its batch is stored.
+            CheckFences::check_fences(&mut *tx, &fences).await?;
             // New games first, so that the actions and hands of a game that
             // starts in this batch find their parent row; then every action
             // of the batch in one statement; then hands and endings, in order.
@@ -390,8 +414,8 @@ impl Store {
             }
             for write in writes {
                 match write {
-                    // Stored above.
-                    Write::Started(_) | Write::Action { .. } => {}
+                    // Stored or checked above.
+                    Write::Fence { .. } | Write::Started(_) | Write::Action { .. } => {}
                     Write::RoomSeq { room, seq } => {
                         sqlx::query("UPDATE rooms SET seq = $1 WHERE code = $2 AND seq < $1")
                             .bind(*seq as i64)
@@ -520,14 +544,19 @@ impl Store {
     /// the mark, so that the next opening starts above whatever it sent.
     /// A room that was never opened starts at 0.
     pub async fn open_room(&self, code: &str, reserve: u64) -> Result<RoomSeqs> {
-        let sql = "INSERT INTO rooms (code, seq) VALUES ($1, $2) \
-                   ON CONFLICT (code) DO UPDATE SET seq = rooms.seq + 1 + $2 RETURNING seq";
-        let reserved: i64 = on_pool!(self, pool => sqlx::query_scalar(sql)
+        // The upsert takes the room's row lock, so it waits for a batch of
+        // the previous opening that holds it, and every batch after it
+        // sees the new epoch.
+        let sql = "INSERT INTO rooms (code, seq, epoch) VALUES ($1, $2, 1) \
+                   ON CONFLICT (code) DO UPDATE SET seq = rooms.seq + 1 + $2, epoch = rooms.epoch + 1 \
+                   RETURNING seq, epoch";
+        let (reserved, epoch): (i64, i64) = on_pool!(self, pool => sqlx::query_as(sql)
             .bind(code).bind(reserve as i64).fetch_one(pool).await?);
         let reserved = reserved as u64;
         Ok(RoomSeqs {
             base: reserved - reserve,
             reserved,
+            epoch: epoch as u64,
         })
     }
 
@@ -545,6 +574,13 @@ impl Store {
             games.push(self.stored_game(summary).await?);
         }
         Ok(games)
+    }
+
+    /// The rooms of the games that were being played when the server
+    /// stopped, oldest game first, each once.
+    pub async fn unfinished_rooms(&self) -> Result<Vec<String>> {
+        let sql = "SELECT room FROM games WHERE status = 'playing' GROUP BY room ORDER BY min(started_at)";
+        Ok(on_pool!(self, pool => sqlx::query_scalar(sql).fetch_all(pool).await?))
     }
 
     /// The game being played in room `code`, if there is one.

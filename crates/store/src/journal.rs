@@ -71,7 +71,7 @@ impl JournalWriter {
         let plain = writes.iter().all(|write| {
             matches!(
                 write,
-                Write::Action { .. } | Write::Hand { .. } | Write::RoomSeq { .. }
+                Write::Action { .. } | Write::Hand { .. } | Write::RoomSeq { .. } | Write::Fence { .. }
             )
         });
         match &mut self.sqlite {
@@ -84,7 +84,10 @@ impl JournalWriter {
                         result
                     }),
                 };
-                if result.is_err() {
+                if result
+                    .as_ref()
+                    .is_err_and(|error| !matches!(error, StoreError::Fenced(_)))
+                {
                     // The next batch starts from a new connection rather
                     // than one whose state the failure may have left odd,
                     // and from the log as stored rather than as this
@@ -273,6 +276,9 @@ impl ActionLog {
 
     /// The body of [`ActionLog::store`], inside its transaction.
     fn store_in(&mut self, transaction: &Connection, writes: &[Write]) -> Result<()> {
+        // Before anything is written, so that a refused batch leaves this
+        // log's account of the rows as it was.
+        crate::fence::check_rusqlite(transaction, &crate::fence::fences(writes))?;
         let logged = spans_many_games(writes);
         let mut appended = 0;
         for write in writes {
@@ -310,6 +316,8 @@ impl ActionLog {
                         self.due.push_back(*game);
                     }
                 }
+                // Checked above.
+                Write::Fence { .. } => {}
                 Write::Started(_) | Write::Finished(_) => unreachable!("the caller sends these to sqlx"),
             }
         }

@@ -66,6 +66,7 @@ macro_rules! on_pool {
 }
 
 mod accounts;
+mod fence;
 mod games;
 mod journal;
 mod tournament;
@@ -181,6 +182,11 @@ pub enum StoreError {
     /// From the journal's own SQLite connection (see [`JournalWriter`]).
     #[error("database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// A batch named an epoch of these rooms that is no longer theirs: each
+    /// was opened again since, here or on another node, and its writes
+    /// belong to that opening alone. Nothing of the batch was stored.
+    #[error("rooms {0:?} were opened again under a newer epoch; their old owner may not write")]
+    Fenced(Vec<String>),
 }
 
 impl StoreError {
@@ -216,7 +222,8 @@ impl StoreError {
             StoreError::NameTaken
             | StoreError::BadUrl(_)
             | StoreError::Migrate(_)
-            | StoreError::Corrupt(_) => false,
+            | StoreError::Corrupt(_)
+            | StoreError::Fenced(_) => false,
         }
     }
 }

@@ -879,6 +879,156 @@ async fn rooms_number_their_events_above_every_earlier_opening(store: &Store) {
     assert_eq!(other.base, 0, "rooms are numbered apart");
 }
 
+/// A write names the opening of its room it was made under, and once the
+/// room has been opened again (a restart, or another node taking it over)
+/// the store refuses the earlier opening's batches whole, on every path:
+/// actions alone, a transaction with other writes, and the journal's
+/// writer.
+async fn writes_of_an_earlier_opening_are_refused(store: &Store) {
+    let game = new_game(guests(store, "f").await);
+    let id = game.id;
+    let room = game.room.clone();
+    let fence = |epoch: u64| Write::Fence {
+        room: room.clone(),
+        epoch,
+    };
+    let action = |index: u32| Write::Action {
+        game: id,
+        index,
+        seat: (index % 4) as u8,
+        action: format!("bid {}", index % 4 + 1),
+        request_id: None,
+        room_seq: u64::from(index) + 1,
+    };
+    let first = store.open_room(&room, 100).await.unwrap();
+    store
+        .write(&[fence(first.epoch), Write::Started(game.clone()), action(0)])
+        .await
+        .unwrap();
+    store.write(&[fence(first.epoch), action(1)]).await.unwrap();
+    let mut writer = store.journal_writer();
+    writer.write(&[fence(first.epoch), action(2)]).await.unwrap();
+
+    // Another node takes the room over.
+    let second = store.open_room(&room, 100).await.unwrap();
+    assert!(second.epoch > first.epoch, "{second:?} after {first:?}");
+
+    let other = store.open_room("OTHER1", 100).await.unwrap();
+    let other_fence = Write::Fence {
+        room: "OTHER1".into(),
+        epoch: other.epoch,
+    };
+    let hand = Write::Hand {
+        game: id,
+        hand: 0,
+        record: serde_json::json!({"hand": 0}),
+    };
+    let stale = Write::Action {
+        game: id,
+        index: 3,
+        seat: 3,
+        action: "bid 13".into(),
+        request_id: None,
+        room_seq: 4,
+    };
+    let stale_batches = [
+        vec![fence(first.epoch), stale.clone()],
+        vec![fence(first.epoch), stale.clone(), hand.clone()],
+        // A batch with a room whose fence holds is refused whole too.
+        vec![other_fence.clone(), fence(first.epoch), stale],
+    ];
+    for batch in &stale_batches {
+        match store.write(batch).await {
+            Err(StoreError::Fenced(rooms)) => assert_eq!(rooms, std::slice::from_ref(&room)),
+            other => panic!("a stale batch was not refused: {other:?}"),
+        }
+        match writer.write(batch).await {
+            Err(StoreError::Fenced(rooms)) => assert_eq!(rooms, std::slice::from_ref(&room)),
+            other => panic!("the journal's writer took a stale batch: {other:?}"),
+        }
+    }
+    let refused = StoreError::Fenced(vec![room.clone()]);
+    assert!(!refused.is_transient(), "a fenced batch is never retried");
+
+    // The new owner writes as usual, through both paths.
+    store.write(&[fence(second.epoch), action(3)]).await.unwrap();
+    writer
+        .write(&[fence(second.epoch), other_fence, action(4), hand])
+        .await
+        .unwrap();
+    let stored = store.game(id).await.unwrap().expect("the game is stored");
+    let actions: Vec<&str> = stored.actions.iter().map(|a| a.action.as_str()).collect();
+    assert_eq!(
+        actions,
+        ["bid 1", "bid 2", "bid 3", "bid 4", "bid 1"],
+        "the new owner's action 3"
+    );
+    assert_eq!(store.hands(id).await.unwrap().len(), 1);
+}
+
+/// However an old owner's batches and a new opening interleave, what the
+/// new owner reads right after opening is all the old owner ever stores:
+/// a batch either lands before the opening (and is read) or is refused.
+async fn an_opening_fences_batches_in_flight(store: &Store) {
+    let game = new_game(guests(store, "r").await);
+    let id = game.id;
+    let room = game.room.clone();
+    let first = store.open_room(&room, 100).await.unwrap();
+    store.write(&[Write::Started(game)]).await.unwrap();
+    let old_owner = {
+        let store = store.clone();
+        let room = room.clone();
+        tokio::spawn(async move {
+            // Writes until the new opening refuses one, then a few more,
+            // which must all be refused too.
+            let mut accepted = 0u32;
+            let mut refused = 0;
+            for index in 0..1_000_000u32 {
+                if refused == 5 {
+                    break;
+                }
+                let batch = [
+                    Write::Fence {
+                        room: room.clone(),
+                        epoch: first.epoch,
+                    },
+                    Write::Action {
+                        game: id,
+                        index,
+                        seat: (index % 4) as u8,
+                        action: "bid 1".into(),
+                        request_id: None,
+                        room_seq: u64::from(index),
+                    },
+                ];
+                match store.write(&batch).await {
+                    Ok(()) => {
+                        assert_eq!(refused, 0, "nothing is accepted after a refusal");
+                        accepted += 1;
+                    }
+                    Err(StoreError::Fenced(_)) => refused += 1,
+                    Err(error) => panic!("{error}"),
+                }
+            }
+            accepted
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    let second = store.open_room(&room, 100).await.unwrap();
+    let read_at_opening = store.game(id).await.unwrap().unwrap().actions.len();
+    let accepted = old_owner.await.unwrap();
+    assert!(second.epoch > first.epoch);
+    assert!(accepted > 0, "the opening came while the old owner was writing");
+    assert_eq!(
+        accepted as usize, read_at_opening,
+        "every batch the old owner had accepted was read by the new one, and none came after"
+    );
+    assert_eq!(
+        store.game(id).await.unwrap().unwrap().actions.len(),
+        read_at_opening
+    );
+}
+
 macro_rules! suite {
     ($backend:ident, $open:expr) => {
         mod $backend {
@@ -905,6 +1055,8 @@ macro_rules! suite {
             case!(bots_have_accounts_and_their_games_are_not_rated);
             case!(tournaments_keep_their_bracket);
             case!(rooms_number_their_events_above_every_earlier_opening);
+            case!(writes_of_an_earlier_opening_are_refused);
+            case!(an_opening_fences_batches_in_flight);
         }
     };
 }

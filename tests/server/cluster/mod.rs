@@ -15,6 +15,7 @@ use tokio::time::Instant;
 use crate::durability::{ServerProcess, check_against_replay, free_port, game_over};
 use crate::support::*;
 
+mod faults;
 mod queue;
 mod restarts;
 mod tables;

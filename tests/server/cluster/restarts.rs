@@ -5,16 +5,18 @@ use super::*;
 
 /// A player of the rolling-restart test: his connection may be closed
 /// under him at any time, and he comes back through another node.
-struct Traveller {
-    player: Player,
-    code: String,
+pub(super) struct Traveller {
+    pub(super) player: Player,
+    pub(super) code: String,
     /// The node he is connected through.
-    node: usize,
-    lost: bool,
+    pub(super) node: usize,
+    pub(super) lost: bool,
     /// When he may next try to come back.
     retry_at: Instant,
     /// When he may act on the turn in front of him: people think.
     act_at: Option<Instant>,
+    /// The ids of the game actions he sent.
+    pub(super) actions_sent: Vec<spades_protocol::ws::MessageId>,
 }
 
 /// How long a traveller thinks before each action, so that the games
@@ -22,9 +24,21 @@ struct Traveller {
 const THINK: Duration = Duration::from_millis(60);
 
 impl Traveller {
+    pub(super) fn new(player: Player, code: String, node: usize) -> Traveller {
+        Traveller {
+            player,
+            code,
+            node,
+            lost: false,
+            retry_at: Instant::now(),
+            act_at: None,
+            actions_sent: Vec::new(),
+        }
+    }
+
     /// Reads what came, acts when due, and comes back after a lost
     /// connection. Returns whether anything happened.
-    async fn step(&mut self, urls: &[String]) -> bool {
+    pub(super) async fn step(&mut self, urls: &[String]) -> bool {
         if self.lost {
             return self.come_back(urls).await;
         }
@@ -54,6 +68,7 @@ impl Traveller {
         self.act_at = None;
         self.player.table.acted();
         let id = self.player.client.next_id();
+        self.actions_sent.push(id.clone());
         if self.player.client.send(&mv.message(id)).await.is_err() {
             self.lost = true;
         }
@@ -127,14 +142,7 @@ async fn every_node_restarted_in_turn_ends_none_of_twenty_games() {
         }
         owner.start_game().await;
         for (player, node) in [(owner, home), (partner, other)] {
-            travellers.push(Traveller {
-                player,
-                code: code.clone(),
-                node,
-                lost: false,
-                retry_at: Instant::now(),
-                act_at: None,
-            });
+            travellers.push(Traveller::new(player, code.clone(), node));
         }
     }
 

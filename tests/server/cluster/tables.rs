@@ -1,8 +1,33 @@
-//! Tables across nodes: one lobby, a game whose players are on three
-//! nodes, a connection replaced from another node, a node killed
+//! Tables across nodes: one lobby, which node serves a connection and
+//! which owns a room, a game whose players are on three nodes, a connection replaced from another node, a node killed
 //! mid-hand, and login limits counted across nodes.
 
 use super::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_welcome_names_the_connections_node_and_the_snapshot_the_rooms() {
+    let Some(cluster) = TestCluster::start(2).await else {
+        return;
+    };
+    let mut owner = Player::connect(&cluster.url(0), "Owner").await;
+    let code = owner.create_room(RulesSpec::default(), false).await;
+    let mut client = Client::connect(&cluster.url(1)).await.unwrap();
+    let welcome = client.hello("Guest").await.unwrap();
+    let ServerMessage::Welcome { node, token, .. } = welcome else {
+        panic!("{welcome:?}")
+    };
+    assert_eq!(node.as_deref(), Some("b"), "the connection is node b's");
+    let mut guest = Player::sign_in(&cluster.url(1), "Guest", &token).await;
+    let room = code.clone();
+    let snapshot = guest
+        .request(|id| ClientMessage::JoinRoom { id, room })
+        .await
+        .unwrap();
+    let ServerMessage::Snapshot { state, .. } = snapshot else {
+        panic!("{snapshot:?}")
+    };
+    assert_eq!(state.node.as_deref(), Some("a"), "the room is node a's");
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_room_opened_on_one_node_is_in_every_nodes_lobby_within_a_second() {

@@ -152,7 +152,7 @@ impl Cluster {
                 } => self.write_room(&code, summary, playing).await,
                 RegistryNote::Closed { code } => {
                     lock(&self.inner.directory).remove(&code);
-                    self.inner.rooms.delete(&*code).await.map_err(|e| e.to_string())
+                    self.remove_own_entry(&code).await
                 }
                 RegistryNote::Seated { player, code } => {
                     lock(&self.inner.my_seats).insert(player.clone(), code.clone());
@@ -187,7 +187,9 @@ impl Cluster {
         }
     }
 
-    /// Writes every entry of this node again.
+    /// Writes every entry of this node again. A room's entry is written
+    /// only while it still names this node, by a compare-and-set: a node
+    /// that took the room over meanwhile keeps it.
     async fn refresh(&self) {
         let rooms: Vec<(Arc<str>, RoomEntry)> = lock(&self.inner.directory)
             .iter()
@@ -195,10 +197,24 @@ impl Cluster {
             .map(|(code, entry)| (code.clone(), entry.clone()))
             .collect();
         for (code, entry) in rooms {
+            let current = match self.inner.rooms.entry(&*code).await {
+                Ok(current) => current,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot refresh the cluster's registry");
+                    return;
+                }
+            };
+            let Some(current) = current.filter(|current| self.names_me(current)) else {
+                continue;
+            };
             let body = serde_json::to_vec(&entry).unwrap_or_default();
-            if let Err(error) = self.inner.rooms.put(&*code, body.into()).await {
-                tracing::warn!(%error, "cannot refresh the cluster's registry");
-                return;
+            if let Err(error) = self
+                .inner
+                .rooms
+                .update(&*code, body.into(), current.revision)
+                .await
+            {
+                tracing::warn!(%error, room = %code, "cannot refresh the cluster's registry");
             }
         }
         let seats: Vec<(Arc<str>, Arc<str>)> = lock(&self.inner.my_seats)
@@ -215,6 +231,28 @@ impl Cluster {
             {
                 return;
             }
+        }
+    }
+
+    /// Whether a room's entry in the bucket names this node as its owner.
+    fn names_me(&self, entry: &kv::Entry) -> bool {
+        entry.operation == kv::Operation::Put
+            && serde_json::from_slice::<RoomEntry>(&entry.value)
+                .is_ok_and(|room| room.node == self.inner.node)
+    }
+
+    /// Removes the entry of a room of this node that closed, unless another
+    /// node owns the room now (it took it over from this one).
+    async fn remove_own_entry(&self, code: &str) -> Result<(), String> {
+        match self.inner.rooms.entry(code).await {
+            Ok(Some(current)) if self.names_me(&current) => self
+                .inner
+                .rooms
+                .delete_expect_revision(code, Some(current.revision))
+                .await
+                .map_err(|e| e.to_string()),
+            Ok(_) => Ok(()),
+            Err(error) => Err(error.to_string()),
         }
     }
 
@@ -316,6 +354,12 @@ impl Cluster {
             tokio::select! {
                 () = parts.stop.cancelled() => return,
                 _ = tick.tick() => {}
+            }
+            if !self.view_is_current() {
+                // This node cannot tell a dead node from one it has not
+                // heard lately because it was paused or cut off itself; its
+                // heartbeat stops the process if that is what happened.
+                continue;
             }
             let mut nodes: HashSet<Arc<str>> = lock(&self.inner.heard).keys().cloned().collect();
             nodes.extend(

@@ -126,6 +126,18 @@ struct Inner {
     /// When each node was last heard from, by this node's clock, and the
     /// load it reported then.
     heard: Mutex<HashMap<Arc<str>, (Instant, Load)>>,
+    /// Each other node's run, as its heartbeat last named it: a new one
+    /// means the node started again, and its earlier run's rooms and
+    /// connections are gone.
+    incarnations: Mutex<HashMap<Arc<str>, uuid::Uuid>>,
+    /// This run of the node, different at every start.
+    incarnation: uuid::Uuid,
+    /// When this node last wrote its heartbeat.
+    renewed: Mutex<Instant>,
+    /// Set once the node has resumed the stored games it is to play: until
+    /// then, a request for a room it does not have yet may be for one it is
+    /// about to open.
+    resumed: std::sync::atomic::AtomicBool,
     /// When this node started watching the others: before a full
     /// [`NODE_TIMEOUT`] has passed, it cannot tell a dead node from one it
     /// has not heard yet.
@@ -162,6 +174,16 @@ pub struct Load {
     pub rooms: usize,
 }
 
+/// A node's heartbeat: its load, and which run of the node writes it.
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
+struct Heartbeat {
+    #[serde(flatten)]
+    load: Load,
+    /// Absent from nodes that predate it.
+    #[serde(default)]
+    incarnation: Option<uuid::Uuid>,
+}
+
 impl Cluster {
     /// Connects to NATS and opens (or creates) the cluster's buckets.
     pub async fn join(url: &str, node: Option<&str>) -> Result<Cluster, JoinError> {
@@ -196,6 +218,10 @@ impl Cluster {
                 seats,
                 leases,
                 heard: Mutex::new(HashMap::new()),
+                incarnations: Mutex::new(HashMap::new()),
+                incarnation: uuid::Uuid::new_v4(),
+                renewed: Mutex::new(Instant::now()),
+                resumed: std::sync::atomic::AtomicBool::new(false),
                 watching_since: Instant::now(),
                 directory: Mutex::new(HashMap::new()),
                 registry,
@@ -286,6 +312,8 @@ impl Cluster {
         let logins = subscribe("spades.login.*".to_string()).await?;
         let registry = lock(&self.inner.registry_rx).take();
         let stop = parts.stop.clone();
+        // The fence counts from here: joining may have been a while ago.
+        *lock(&self.inner.renewed) = Instant::now();
         tokio::spawn(
             self.clone()
                 .heartbeat(parts.load.clone(), self.inner.left.clone()),
@@ -316,29 +344,28 @@ impl Cluster {
     /// Writes this node's heartbeat until the node has left (see
     /// [`Cluster::leave`]).
     async fn heartbeat(self, load: Arc<dyn Fn() -> Load + Send + Sync>, stop: CancellationToken) {
-        let mut last_written = Instant::now();
         loop {
-            let body = serde_json::to_vec(&load()).unwrap_or_default();
+            // Checked before writing, not only after: a node that was paused
+            // (a stopped process, a virtual machine being moved, a long
+            // swap) wakes with its memory of the cluster out of date, and
+            // the others may have taken its rooms over meanwhile. A write
+            // that succeeds now would hide that.
+            self.check_renewed();
+            let heartbeat = Heartbeat {
+                load: load(),
+                incarnation: Some(self.inner.incarnation),
+            };
+            let body = serde_json::to_vec(&heartbeat).unwrap_or_default();
             let put = self.inner.nodes.put(&*self.inner.node, body.into());
+            let written_at = Instant::now();
             match tokio::time::timeout(HEARTBEAT, put).await {
-                Ok(Ok(_)) => last_written = Instant::now(),
+                Ok(Ok(_)) => *lock(&self.inner.renewed) = written_at,
                 Ok(Err(error)) => tracing::warn!(%error, "cannot write the node's heartbeat"),
                 Err(_) => tracing::warn!("the node's heartbeat was not written in time"),
             }
-            if last_written.elapsed() >= FENCE {
-                // The others are about to take this node's rooms over: it
-                // must not go on playing them beside the new owners. Every
-                // action it confirmed is stored, so stopping now loses
-                // nothing a player has seen, as after any crash.
-                tracing::error!(
-                    "this node has not reached the cluster for {:?}; stopping at once, so that its rooms \
-                     are played by one node only",
-                    FENCE
-                );
-                std::process::exit(LOST_CLUSTER_EXIT);
-            }
+            self.check_renewed();
             // Sooner again after a failure, to write one before the fence.
-            let wait = if last_written.elapsed() < HEARTBEAT / 4 {
+            let wait = if lock(&self.inner.renewed).elapsed() < HEARTBEAT / 4 {
                 HEARTBEAT
             } else {
                 HEARTBEAT / 4
@@ -348,6 +375,36 @@ impl Cluster {
                 () = tokio::time::sleep(wait) => {}
             }
         }
+    }
+
+    /// Stops the process if this node has not written its heartbeat for
+    /// [`FENCE`]: the others are about to take its rooms over, or already
+    /// have, and it must not go on playing them beside the new owners.
+    /// Every action it confirmed is stored, so stopping loses nothing a
+    /// player has seen, as after any crash; the store refuses whatever it
+    /// would write for a room taken over meanwhile.
+    fn check_renewed(&self) {
+        let since = lock(&self.inner.renewed).elapsed();
+        if since >= FENCE && !self.inner.left.is_cancelled() {
+            lost_cluster(&format!("this node has not renewed its heartbeat for {since:?}"));
+        }
+    }
+
+    /// Whether this node's view of the cluster is up to date: it has heard
+    /// its own heartbeat back within [`FENCE`]. The watch delivers entries
+    /// in order, so every heartbeat written before that one has been seen
+    /// too. A node that was paused or cut off wakes with old times for
+    /// everyone and would take the others for dead: it decides nothing on
+    /// that view.
+    pub(super) fn view_is_current(&self) -> bool {
+        lock(&self.inner.heard)
+            .get(&self.inner.node)
+            .is_some_and(|(at, _)| at.elapsed() < FENCE)
+    }
+
+    /// Notes that the node has resumed the stored games it is to play.
+    pub fn resumed(&self) {
+        self.inner.resumed.store(true, Ordering::Relaxed);
     }
 
     /// Says this node is leaving, once its rooms have stopped and what
@@ -365,22 +422,50 @@ impl Cluster {
     async fn watch_nodes(self, stop: CancellationToken) {
         follow(&self.inner.nodes, "nodes", &stop, |entry| {
             let node: Arc<str> = entry.key.as_str().into();
-            let mut heard = lock(&self.inner.heard);
             match entry.operation {
                 kv::Operation::Put => {
-                    let load = serde_json::from_slice(&entry.value).unwrap_or_default();
-                    heard.insert(node, (Instant::now(), load));
+                    let heartbeat: Heartbeat = serde_json::from_slice(&entry.value).unwrap_or_default();
+                    lock(&self.inner.heard).insert(node.clone(), (Instant::now(), heartbeat.load));
+                    if node != self.inner.node
+                        && let Some(incarnation) = heartbeat.incarnation
+                    {
+                        let before = lock(&self.inner.incarnations).insert(node.clone(), incarnation);
+                        if before.is_some_and(|before| before != incarnation) {
+                            self.restarted(&node);
+                        }
+                    }
                 }
                 // A node that left says so: it is dead from now on.
                 kv::Operation::Delete | kv::Operation::Purge => {
                     let long_ago = Instant::now().checked_sub(NODE_TIMEOUT);
                     let at = long_ago.unwrap_or(self.inner.watching_since);
-                    heard.insert(node, (at, Load::default()));
+                    lock(&self.inner.heard).insert(node, (at, Load::default()));
                 }
             }
         })
         .await;
     }
+
+    /// A node started again under the same name, perhaps sooner than the
+    /// others could take it for dead: its earlier run's rooms and
+    /// connections are gone as if it had died. This node's connections in
+    /// its rooms are closed as moved (1012), so that their clients resync
+    /// with the rooms it resumes; its connections are taken out of this
+    /// node's rooms; and players queued there hear that the queue moved.
+    fn restarted(&self, node: &str) {
+        tracing::warn!(%node, "a node of the cluster started again; its earlier run's connections are closed");
+        self.owner_gone(node);
+        self.connections_gone(node);
+        self.queue_gone(node);
+    }
+}
+
+/// Stops the process at once with [`LOST_CLUSTER_EXIT`]: this node can no
+/// longer show the others it is alive, or no longer sees the cluster, so
+/// rooms it holds may be played elsewhere already.
+fn lost_cluster(why: &str) -> ! {
+    tracing::error!("{why}; stopping at once, so that its rooms are played by one node only");
+    std::process::exit(LOST_CLUSTER_EXIT);
 }
 
 impl Cluster {
@@ -486,10 +571,7 @@ async fn follow(bucket: &kv::Store, what: &str, stop: &CancellationToken, mut se
     use futures_util::StreamExt;
     let mut watch = match bucket.watch_with_history(">").await {
         Ok(watch) => watch,
-        Err(error) => {
-            tracing::error!(%error, "cannot watch the cluster's {what}");
-            return;
-        }
+        Err(error) => lost_cluster(&format!("cannot watch the cluster's {what}: {error}")),
     };
     loop {
         let entry = tokio::select! {
@@ -497,8 +579,12 @@ async fn follow(bucket: &kv::Store, what: &str, stop: &CancellationToken, mut se
             entry = watch.next() => entry,
         };
         let Some(Ok(entry)) = entry else {
-            tracing::error!("the watch on the cluster's {what} ended");
-            return;
+            if stop.is_cancelled() {
+                return;
+            }
+            // Without the watch this node's view of the cluster goes stale
+            // and it would soon take live nodes for dead.
+            lost_cluster(&format!("the watch on the cluster's {what} ended"));
         };
         seen(entry);
     }

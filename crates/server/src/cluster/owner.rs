@@ -71,6 +71,17 @@ impl Cluster {
                         .await;
                 }
                 let Ok(Some(room)) = parts.state.lobby().find(&forwarded.room).await else {
+                    // A node that has just started may be about to resume
+                    // the room: the client is told to try again rather
+                    // than that the room is gone.
+                    if !self.inner.resumed.load(std::sync::atomic::Ordering::Relaxed) {
+                        let message = "this room's server is starting and opens the room within \
+                                       seconds: try again"
+                            .to_string();
+                        return self
+                            .refuse(&subject, id.clone(), ErrorCode::ServerBusy, message)
+                            .await;
+                    }
                     let message = format!("no room {:?}", forwarded.room);
                     return self
                         .refuse(&subject, id.clone(), ErrorCode::RoomNotFound, message)

@@ -95,7 +95,9 @@ impl Cluster {
         match leases.entry(name).await {
             Ok(Some(entry)) if entry.operation == kv::Operation::Put => {
                 let holder: Arc<str> = String::from_utf8_lossy(&entry.value).as_ref().into();
-                if holder == me || !self.is_alive(&holder) {
+                // A lease is taken from another node only on a view of the
+                // cluster that is up to date (see `view_is_current`).
+                if holder == me || (!self.is_alive(&holder) && self.view_is_current()) {
                     let taken = leases
                         .update(name, me.as_bytes().to_vec().into(), entry.revision)
                         .await;

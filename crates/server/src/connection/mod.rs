@@ -515,6 +515,7 @@ impl Session {
             player: player.info(),
             token,
             room,
+            node: self.state.config().cluster_node().map(str::to_string),
         });
         self.player = Some(player);
     }

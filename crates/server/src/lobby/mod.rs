@@ -219,15 +219,15 @@ impl Lobby {
 /// taken over once the cluster sees it gone.
 pub async fn resume_games(state: &crate::AppState) -> Result<usize, spades_store::StoreError> {
     let mut resumed = 0;
-    for stored in state.store().unfinished_games().await? {
+    for code in state.store().unfinished_rooms().await? {
         if let Some(cluster) = state.cluster()
-            && !cluster.claim(&stored.summary.room, None).await
+            && !cluster.claim(&code, None).await
         {
             continue;
         }
-        match resume(state, stored).await? {
+        match resume(state, &code).await? {
             Resumption::Opened => resumed += 1,
-            Resumption::Unreadable => {}
+            Resumption::NoGame | Resumption::Unreadable => {}
             Resumption::Stopping => break,
         }
     }
@@ -237,23 +237,27 @@ pub async fn resume_games(state: &crate::AppState) -> Result<usize, spades_store
 /// Reopens the game being played in room `code`, if the store has one;
 /// returns whether it did.
 pub async fn resume_room(state: &crate::AppState, code: &str) -> Result<bool, spades_store::StoreError> {
-    let Some(stored) = state.store().unfinished_game_in_room(code).await? else {
-        return Ok(false);
-    };
-    Ok(matches!(resume(state, stored).await?, Resumption::Opened))
+    Ok(matches!(resume(state, code).await?, Resumption::Opened))
 }
 
 enum Resumption {
     Opened,
+    /// The room has no game being played.
+    NoGame,
     /// The stored rules or actions do not make a game; it stays unfinished.
     Unreadable,
     Stopping,
 }
 
-async fn resume(
-    state: &crate::AppState,
-    stored: spades_store::StoredGame,
-) -> Result<Resumption, spades_store::StoreError> {
+/// Opens room `code` in the store, which fences off every earlier opening
+/// (a node that had it before and may still be running), and only then
+/// reads its game, so that the game read holds every action that earlier
+/// opening could store.
+async fn resume(state: &crate::AppState, code: &str) -> Result<Resumption, spades_store::StoreError> {
+    let opened = state.store().open_room(code, room::SEQ_RESERVE).await?;
+    let Some(stored) = state.store().unfinished_game_in_room(code).await? else {
+        return Ok(Resumption::NoGame);
+    };
     let id = stored.summary.id;
     let owner_name = state
         .store()
@@ -262,7 +266,7 @@ async fn resume(
         .map(|account| account.name)
         .unwrap_or_default();
     let owner = PlayerRef::new(stored.owner, &owner_name);
-    match room::Resumed::from_store(stored, owner) {
+    match room::Resumed::from_store(stored, owner, opened) {
         Ok((settings, game)) => match state.lobby().resume(settings, game).await {
             Ok(()) => Ok(Resumption::Opened),
             Err(_) => Ok(Resumption::Stopping),

@@ -146,6 +146,7 @@ impl Room {
             game: self.stage.table().map(|table| {
                 render::game_view(&table.game, (table.number, table.id), &table.clocks(now), viewer)
             }),
+            node: self.config.cluster_node().map(str::to_string),
         }
     }
 

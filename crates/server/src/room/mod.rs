@@ -26,7 +26,7 @@ use tokio::time::Instant;
 use crate::config::Config;
 use crate::event_log::EventLog;
 use crate::identity::PlayerRef;
-use crate::journal::Journal;
+use crate::journal::{Durability, Journal};
 use crate::lifecycle::Lifecycle;
 use crate::metrics::Metrics;
 use crate::outbox::{ConnectionId, Outbox};
@@ -290,6 +290,7 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
     let room = Room {
         log: EventLog::new(settings.code.clone(), context.config.resync_window, 0),
         reserved: 0,
+        epoch: 0,
         settings,
         config: context.config,
         store: context.store,
@@ -362,6 +363,9 @@ struct Room {
     /// The highest event number the store allows the room (see
     /// [`SEQ_RESERVE`]).
     reserved: u64,
+    /// This opening's epoch in the store: every commit names it, and the
+    /// store refuses them once the room has been opened again elsewhere.
+    epoch: u64,
     lobby: mpsc::UnboundedSender<LobbyNote>,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
@@ -473,9 +477,13 @@ impl Room {
         let stopped = stop.cancelled();
         tokio::pin!(stopped);
         let waits_for_store = !matches!(opening, Opening::Empty);
-        let seqs = tokio::select! {
-            () = &mut stopped => return,
-            seqs = self.open_numbering(waits_for_store) => seqs,
+        let seqs = match &opening {
+            // A resumed room was opened in the store before its game was read.
+            Opening::Resumed(resumed) => Some(resumed.opened),
+            _ => tokio::select! {
+                () = &mut stopped => return,
+                seqs = self.open_numbering(waits_for_store) => seqs,
+            },
         };
         let Some(seqs) = seqs else {
             self.refuse_unopened(&mut requests);
@@ -486,6 +494,7 @@ impl Room {
         };
         self.log = EventLog::new(self.settings.code.clone(), self.config.resync_window, seqs.base);
         self.reserved = seqs.reserved;
+        self.epoch = seqs.epoch;
         match opening {
             Opening::Empty => {}
             Opening::Resumed(resumed) => self.resume(*resumed),
@@ -496,7 +505,9 @@ impl Room {
         let mut armed = None;
         // A game that started as the room opened is stored at once, not at
         // the room's first event.
-        self.store_pending().await;
+        if !self.store_pending().await {
+            return self.lost();
+        }
         self.counted.set_playing(self.stage.playing().is_some());
         loop {
             let wake = self.next_wake();
@@ -518,7 +529,9 @@ impl Room {
                 () = &mut timer, if armed.is_some() => self.on_time(Instant::now()),
             }
             // What players are about to learn must be stored first.
-            self.store_pending().await;
+            if !self.store_pending().await {
+                return self.lost();
+            }
             for member in self.members.values_mut() {
                 member.flush();
             }
@@ -587,14 +600,45 @@ impl Room {
     }
 
     /// Stores the writes made since the last time, then tells the
-    /// tournament, if any, what they were about.
-    async fn store_pending(&mut self) {
+    /// tournament, if any, what they were about. Answers false when the
+    /// store refused them because the room has been opened again since,
+    /// elsewhere: this opening must then stop without a word more.
+    async fn store_pending(&mut self) -> bool {
         if !self.pending.is_empty() {
-            self.journal.commit(std::mem::take(&mut self.pending)).await;
+            let mut writes = std::mem::take(&mut self.pending);
+            let fence = Write::Fence {
+                room: self.settings.code.to_string(),
+                epoch: self.epoch,
+            };
+            writes.insert(0, fence);
+            if self.journal.commit(writes).await == Durability::Fenced {
+                return false;
+            }
         }
         if let Some(note) = self.reported.take() {
             let _ = self.tournaments.send(note);
         }
+        true
+    }
+
+    /// Stops a room that another opening owns now (its node took it over
+    /// while this one was paused or cut off). Nothing it was about to send
+    /// is sent, since none of it was stored; its connections are closed as
+    /// for a room that moves, so that their clients resync with the room's
+    /// real owner.
+    fn lost(self) {
+        tracing::warn!(
+            room = %self.settings.code,
+            "the room was opened again elsewhere; this copy stops and sends its players there"
+        );
+        for member in self.members.values() {
+            if let Some(outbox) = &member.outbox {
+                outbox.close(crate::outbox::CloseReason::RoomMoved);
+            }
+        }
+        let _ = self.lobby.send(LobbyNote::Closed {
+            code: self.settings.code.clone(),
+        });
     }
 
     // Requests.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use spades_engine::{Action, Event, Game, RuleSet, Seat, SeatSet};
 use spades_protocol::ws::{BotLevel, MessageId};
-use spades_store::{PlayerStats, StoredGame};
+use spades_store::{PlayerStats, RoomSeqs, StoredGame};
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -30,12 +30,19 @@ pub struct Resumed {
     /// room's event after each: a player who sends one again after the
     /// restart is answered as before it.
     pub(super) requests: [Vec<(MessageId, Action, u64)>; 4],
+    /// The room's opening, made in the store before the game was read, so
+    /// that no write of an earlier owner can land after the read.
+    pub(super) opened: RoomSeqs,
 }
 
 impl Resumed {
-    /// Replays a stored game. Fails if the stored rules or actions do not
-    /// make a game.
-    pub fn from_store(stored: StoredGame, owner: PlayerRef) -> Result<(Settings, Resumed), String> {
+    /// Replays a stored game, read after its room was `opened`. Fails if
+    /// the stored rules or actions do not make a game.
+    pub fn from_store(
+        stored: StoredGame,
+        owner: PlayerRef,
+        opened: RoomSeqs,
+    ) -> Result<(Settings, Resumed), String> {
         let rules: RuleSet =
             serde_json::from_value(stored.rules).map_err(|error| format!("rules: {error}"))?;
         let mut moves = Vec::with_capacity(stored.actions.len());
@@ -113,6 +120,7 @@ impl Resumed {
             stats,
             players,
             requests,
+            opened,
         };
         Ok((settings, resumed))
     }
