@@ -24,6 +24,7 @@ mod reconnect;
 mod scheduling;
 mod sessions;
 mod slow_client;
+mod spectators;
 mod switching;
 mod team_blind;
 mod three_players;
