@@ -49,7 +49,8 @@ pub struct Config {
     pub message_rate: u32,
     /// Messages a connection may send in a burst above the average.
     pub message_burst: u32,
-    /// Chat messages a player may send per `chat_window`.
+    /// Chat messages a player may send per `chat_window`, counted across
+    /// every room of the server and every connection he uses.
     pub chat_limit: u32,
     pub chat_window: Duration,
     /// Events a room keeps for clients that reconnect; a client further
