@@ -25,6 +25,7 @@ mod scheduling;
 mod sessions;
 mod slow_client;
 mod spectators;
+mod strangers;
 mod switching;
 mod team_blind;
 mod three_players;

@@ -21,7 +21,9 @@ pub struct Config {
     /// closed (status 4003).
     pub hello_timeout: Duration,
     /// Connections beyond this are refused at the upgrade with 503
-    /// (`server_full`).
+    /// (`server_full`), once none is left that has not said `hello`: while
+    /// one is, it is closed (status 4005) and the new connection takes its
+    /// place.
     pub max_connections: usize,
     /// WebSocket connections one client address may hold at once; beyond
     /// this the upgrade is refused with 503 (`too_many_connections`), so
