@@ -344,6 +344,58 @@ async fn the_chat_limit_holds_across_connections_of_one_player() {
     chat(&mut owner, "welcome").await.expect("the host may talk");
 }
 
+/// The chat limit belongs to the player, not to a room or a connection:
+/// hopping from room to room, and coming back on a new connection, he
+/// gets no more lines within the window than the limit, in all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_chat_limit_holds_across_rooms_and_connections() {
+    let server = TestServer::start(Config::default()).await;
+    let (limit, window) = (Config::default().chat_limit, Config::default().chat_window);
+    let started = tokio::time::Instant::now();
+    // Four hosts, each staying in the room he opened, so that it stays
+    // open.
+    let mut hosts = Vec::new();
+    let mut rooms = Vec::new();
+    for n in 0..4 {
+        let mut host = Player::connect(&server.url, &format!("Host{n}")).await;
+        rooms.push(host.create_room(RulesSpec::default(), false).await);
+        hosts.push(host);
+    }
+    let mut talker = Player::connect(&server.url, "Talker").await;
+    let (mut accepted, mut tried) = (0, 0);
+    // Three lines in each of four rooms, then again in two rooms on a new
+    // connection: far more lines than the limit.
+    for round in 0..2 {
+        if round == 1 {
+            let previous = talker.client;
+            talker = Player::sign_in(&server.url, "Talker", &talker.token).await;
+            talker.client.continue_ids(&previous);
+            previous.close().await;
+        }
+        for code in rooms.iter().take(if round == 0 { 4 } else { 2 }) {
+            talker.join_room(code).await;
+            for _ in 0..3 {
+                tried += 1;
+                match chat(&mut talker, &format!("line {tried}")).await {
+                    Ok(_) => accepted += 1,
+                    Err(spades_client::ClientError::Refused { code, .. }) => {
+                        assert_eq!(code, ErrorCode::ChatRateLimited)
+                    }
+                    Err(other) => panic!("{other}"),
+                }
+            }
+        }
+    }
+    assert!(
+        started.elapsed() < window,
+        "the test outlasted the chat window, and proves nothing"
+    );
+    assert_eq!(
+        accepted, limit,
+        "{accepted} of {tried} lines accepted within one window"
+    );
+}
+
 /// Chat text that would break lines or reorder what the others see is
 /// refused with a reason; emoji built with joiners pass, and the room
 /// carries on.

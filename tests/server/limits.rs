@@ -160,12 +160,14 @@ async fn connections_past_the_hard_limit_are_refused_cleanly() {
 
     let mut players = four_players(&server.url()).await;
     let mut others = Vec::new();
-    for _ in 4..32 {
-        others.push(
-            Client::connect(&server.url())
-                .await
-                .expect("a connection that fits"),
-        );
+    for n in 4..32 {
+        let mut client = Client::connect(&server.url())
+            .await
+            .expect("a connection that fits");
+        // Connections that have said hello keep their places: a full
+        // server would close one that has not to admit a newcomer.
+        client.hello(&format!("p{n}")).await.expect("welcome");
+        others.push(client);
     }
     // The next is turned away at the upgrade, with a body that says why,
     // while HTTP goes on.
@@ -195,11 +197,12 @@ async fn connections_past_the_hard_limit_are_refused_cleanly() {
     seat_four(&mut players, RulesSpec::default()).await;
     players[0].start_game().await;
     play_into_hand(&mut players, 0, 8).await;
-    for (n, client) in others.iter_mut().enumerate() {
-        client
-            .hello(&format!("p{n}"))
+    for client in others.iter_mut() {
+        let pong = client
+            .request(|id| spades_protocol::ws::ClientMessage::Ping { id })
             .await
             .expect("an admitted client is served");
+        assert!(matches!(pong, ServerMessage::Pong { .. }), "{pong:?}");
     }
     drop(idle);
 

@@ -24,6 +24,8 @@ mod reconnect;
 mod scheduling;
 mod sessions;
 mod slow_client;
+mod spectators;
+mod strangers;
 mod switching;
 mod team_blind;
 mod three_players;

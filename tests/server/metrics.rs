@@ -13,10 +13,11 @@ use crate::support::api::Api;
 use crate::support::*;
 
 /// Every metric the README documents, by the name a scrape shows.
-const DOCUMENTED: [&str; 22] = [
+const DOCUMENTED: [&str; 23] = [
     "spades_connections",
     "spades_connections_max",
     "spades_connections_refused_total",
+    "spades_connections_evicted_total",
     "spades_sockets_closed_total",
     "spades_rooms",
     "spades_games",

@@ -102,6 +102,7 @@ export const CLOSE_REASONS = {
   4002: 'The connection went quiet and was dropped. Reconnecting…',
   4003: 'The connection took too long to start. Reconnecting…',
   4004: 'Your session ended. Please sign in again.',
+  4005: 'The server was full and the connection had not started yet. Reconnecting…',
   4008: 'The connection fell behind and was dropped. Reconnecting…',
 };
 

@@ -21,7 +21,9 @@ pub struct Config {
     /// closed (status 4003).
     pub hello_timeout: Duration,
     /// Connections beyond this are refused at the upgrade with 503
-    /// (`server_full`).
+    /// (`server_full`), once none is left that has not said `hello`: while
+    /// one is, it is closed (status 4005) and the new connection takes its
+    /// place.
     pub max_connections: usize,
     /// WebSocket connections one client address may hold at once; beyond
     /// this the upgrade is refused with 503 (`too_many_connections`), so
@@ -49,7 +51,8 @@ pub struct Config {
     pub message_rate: u32,
     /// Messages a connection may send in a burst above the average.
     pub message_burst: u32,
-    /// Chat messages a player may send per `chat_window`.
+    /// Chat messages a player may send per `chat_window`, counted across
+    /// every room of the server and every connection he uses.
     pub chat_limit: u32,
     pub chat_window: Duration,
     /// Events a room keeps for clients that reconnect; a client further

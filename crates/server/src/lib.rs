@@ -7,6 +7,7 @@
 //! it until it is shut down. Tests start a `Server` on port 0 and talk to it
 //! like any client.
 
+mod admission;
 mod api;
 mod cluster;
 mod config;
@@ -29,7 +30,7 @@ mod web;
 
 use std::future::Future;
 use std::io;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -53,7 +54,7 @@ pub use config::{Config, PasswordCost};
 use identity::Online;
 use journal::Journal;
 use lifecycle::Lifecycle;
-use listener::{AddressPlace, CappedListener, PerAddress, SocketCaps, SocketsClosed};
+use listener::{CappedListener, PerAddress, SocketCaps, SocketsClosed};
 use lobby::LobbyHandle;
 use metrics::{Metrics, Readings};
 use tournament::TournamentHandle;
@@ -91,6 +92,8 @@ struct Shared {
     connections: AtomicUsize,
     /// WebSocket connections held by each client address.
     connections_per_address: Arc<PerAddress>,
+    /// WebSocket connections that have not said `hello` yet.
+    strangers: Arc<admission::Strangers>,
     /// Sockets the listener closed without serving them.
     sockets_closed: Arc<SocketsClosed>,
     metrics: Arc<Metrics>,
@@ -149,6 +152,7 @@ impl AppState {
                 lobby,
                 tournaments,
                 connections_per_address: PerAddress::new(config.max_connections_per_address),
+                strangers: Arc::default(),
                 config,
                 store,
                 journal,
@@ -233,95 +237,6 @@ impl AppState {
     /// True while the store is failing and writes are held in memory.
     pub fn is_degraded(&self) -> bool {
         self.shared.journal.is_degraded()
-    }
-
-    /// Counts a new connection from `address`, unless the server is
-    /// stopping or full, or the address holds as many as it may. Without an
-    /// address (a router served by something other than this crate's
-    /// listener), only the server's cap applies.
-    fn admit(&self, address: Option<IpAddr>) -> Result<ConnectionSlot, Refusal> {
-        let admitted = self.try_admit(address);
-        if let Err(refusal) = admitted {
-            self.shared.metrics.refused(refusal.label());
-        }
-        admitted
-    }
-
-    fn try_admit(&self, address: Option<IpAddr>) -> Result<ConnectionSlot, Refusal> {
-        if self.is_shutting_down() {
-            return Err(Refusal::ShuttingDown);
-        }
-        // The address's place first: giving it back when the server turns
-        // out to be full can only refuse the same address meanwhile, where
-        // giving back a place under the server's cap could refuse anyone.
-        let place = match address {
-            Some(address) => Some(
-                self.shared
-                    .connections_per_address
-                    .take(address)
-                    .ok_or(Refusal::PerAddress)?,
-            ),
-            None => None,
-        };
-        let max = self.shared.config.max_connections;
-        self.shared
-            .connections
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                (n < max).then_some(n + 1)
-            })
-            .map_err(|_| Refusal::Full)?;
-        Ok(ConnectionSlot {
-            shared: self.shared.clone(),
-            _place: place,
-        })
-    }
-}
-
-/// Why a WebSocket upgrade was refused.
-#[derive(Clone, Copy, Debug)]
-enum Refusal {
-    ShuttingDown,
-    Full,
-    PerAddress,
-}
-
-impl Refusal {
-    /// The `reason` label of the refusal's counter in `/metrics`.
-    fn label(self) -> &'static str {
-        match self {
-            Refusal::ShuttingDown => "shutting_down",
-            Refusal::Full => "full",
-            Refusal::PerAddress => "per_address",
-        }
-    }
-
-    /// The answer: `503` with the HTTP API's error body.
-    fn answer(self) -> Response {
-        let (code, message) = match self {
-            Refusal::ShuttingDown => ("shutting_down", "the server is stopping"),
-            Refusal::Full => (
-                "server_full",
-                "the server holds as many connections as it may; try again later",
-            ),
-            Refusal::PerAddress => (
-                "too_many_connections",
-                "your address holds as many connections as the server allows one address; \
-                 close one to open another",
-            ),
-        };
-        api::ApiError::new(StatusCode::SERVICE_UNAVAILABLE, code, message).into_response()
-    }
-}
-
-/// One counted connection; dropping it frees the place, and the address's.
-struct ConnectionSlot {
-    shared: Arc<Shared>,
-    _place: Option<AddressPlace>,
-}
-
-impl Drop for ConnectionSlot {
-    fn drop(&mut self) {
-        self.shared.connections.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -496,10 +411,8 @@ async fn websocket(
         .max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
         .on_upgrade(move |socket| {
-            tracker.track_future(async move {
-                connection::serve(socket, state).await;
-                drop(slot);
-            })
+            // The connection holds its place until it ends.
+            tracker.track_future(connection::serve(socket, state, slot))
         })
 }
 

@@ -71,6 +71,9 @@ pub struct Metrics {
     registry: Registry,
     /// WebSocket upgrades refused, by `reason`.
     pub refused: Family<Label, Counter>,
+    /// Connections that had not said `hello`, closed to make room for an
+    /// upgrade that found the server full.
+    pub connections_evicted: Counter,
     /// Rooms open, and games being played in them.
     pub rooms: Gauge,
     pub games: Gauge,
@@ -116,6 +119,7 @@ impl Metrics {
         let mut metrics = Metrics {
             registry: Registry::with_prefix("spades"),
             refused: Family::default(),
+            connections_evicted: Counter::default(),
             rooms: Gauge::default(),
             games: Gauge::default(),
             hands: Counter::default(),
@@ -156,6 +160,11 @@ impl Metrics {
             "connections_refused",
             "WebSocket upgrades refused, by reason (full, per_address, shutting_down)",
             metrics.refused.clone(),
+        );
+        r.register(
+            "connections_evicted",
+            "WebSocket connections closed before their hello to make room for an upgrade",
+            metrics.connections_evicted.clone(),
         );
         r.register_collector(Box::new(ClosedSockets(sockets_closed)));
         r.register(

@@ -38,6 +38,9 @@ pub enum CloseReason {
     Unresponsive,
     /// It did not say `hello` in time.
     NoHello,
+    /// It had not said `hello` when the server, full, needed its place for
+    /// a new connection.
+    MadeRoom,
     /// The session it said hello with ended: the player logged out, or
     /// the guest became a registered player.
     SessionEnded,
@@ -61,6 +64,7 @@ impl CloseReason {
             CloseReason::MessageTooBig => 1009,
             CloseReason::Unresponsive => 4002,
             CloseReason::NoHello => 4003,
+            CloseReason::MadeRoom => 4005,
             CloseReason::SessionEnded => 4004,
             CloseReason::ProtocolError => 1002,
             CloseReason::NotUtf8 => 1007,
@@ -76,6 +80,7 @@ impl CloseReason {
             CloseReason::MessageTooBig => "frame above the size limit",
             CloseReason::Unresponsive => "no answer to pings",
             CloseReason::NoHello => "no hello in time",
+            CloseReason::MadeRoom => "server full: closed before hello to make room",
             CloseReason::SessionEnded => "session ended",
             CloseReason::ProtocolError => "WebSocket protocol error",
             CloseReason::NotUtf8 => "text frame is not UTF-8",
@@ -94,6 +99,7 @@ impl CloseReason {
             MessageTooBig,
             Unresponsive,
             NoHello,
+            MadeRoom,
             SessionEnded,
             ProtocolError,
             NotUtf8,

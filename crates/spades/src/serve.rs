@@ -59,7 +59,8 @@ pub struct Args {
     /// Messages a connection may send at once above the average.
     #[arg(long, env = "SPADES_MESSAGE_BURST", default_value_t = 200)]
     message_burst: u32,
-    /// Chat messages a player may send per chat window.
+    /// Chat messages a player may send per chat window, in all rooms and
+    /// on all his connections together.
     #[arg(long, env = "SPADES_CHAT_LIMIT", default_value_t = 5)]
     chat_limit: u32,
     /// Length of the chat window, in seconds.

@@ -18,6 +18,7 @@ use spades_protocol::ws::{
 use time::OffsetDateTime;
 
 use crate::AppState;
+use crate::admission::ConnectionSlot;
 use crate::identity::{self, PlayerRef};
 use crate::outbox::{self, CloseReason, Outbox};
 use crate::room::{RoomHandle, RoomRequest};
@@ -29,13 +30,14 @@ mod rate_limit;
 use link::Link;
 use rate_limit::RateLimit;
 
-/// Serves one upgraded socket until either side closes it.
+/// Serves one upgraded socket until either side closes it, holding the
+/// connection's place under the server's caps until then.
 ///
 /// One task does both directions: it writes what the connection's outbox
 /// holds while it waits for the client's next frame. A second task for the
 /// writes would cost a task, a lock around the split socket and a wake-up
 /// per batch, for every one of tens of thousands of connections.
-pub async fn serve<S>(socket: S, state: AppState)
+pub async fn serve<S>(socket: S, state: AppState, slot: ConnectionSlot)
 where
     S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin,
 {
@@ -49,19 +51,30 @@ where
     );
     let messages_in = state.metrics().messages_in.clone();
     let hello_by = tokio::time::Instant::now() + state.config().hello_timeout;
-    let mut session = Session::new(state, outbox.clone());
+    let mut session = Session::new(state, outbox.clone(), slot);
     loop {
         // A connection that has not said who it is gets a few seconds to,
-        // so that silent sockets cannot hold places meant for players.
+        // so that silent sockets cannot hold places meant for players; and
+        // meanwhile it gives its place up to a new connection when the
+        // server is full.
         let frame = if session.player.is_some() {
             link.next_frame().await
         } else {
-            match tokio::time::timeout_at(hello_by, link.next_frame()).await {
-                Ok(frame) => frame,
-                Err(_) => {
-                    outbox.close(CloseReason::NoHello);
+            tokio::select! {
+                // First, so that a connection told to close while its
+                // `hello` was handled closes before reading more.
+                biased;
+                () = session.slot.evicted() => {
+                    outbox.close(CloseReason::MadeRoom);
                     break;
                 }
+                frame = tokio::time::timeout_at(hello_by, link.next_frame()) => match frame {
+                    Ok(frame) => frame,
+                    Err(_) => {
+                        outbox.close(CloseReason::NoHello);
+                        break;
+                    }
+                },
             }
         };
         match frame {
@@ -112,10 +125,12 @@ struct Session {
     /// The node of the cluster whose queue he joined, when not this one.
     queue_node: Option<std::sync::Arc<str>>,
     limit: RateLimit,
+    /// The connection's place under the server's caps.
+    slot: ConnectionSlot,
 }
 
 impl Session {
-    fn new(state: AppState, outbox: Outbox) -> Session {
+    fn new(state: AppState, outbox: Outbox, slot: ConnectionSlot) -> Session {
         let limit = RateLimit::new(state.config().message_rate, state.config().message_burst);
         Session {
             state,
@@ -126,6 +141,7 @@ impl Session {
             queued: false,
             queue_node: None,
             limit,
+            slot,
         }
     }
 
@@ -486,6 +502,13 @@ impl Session {
             Ok(found) => found,
             Err((code, message)) => return self.send_error(Some(id), code, message),
         };
+        // Past this point the connection is the player's and keeps its
+        // place; one already told to close for another's sake closes
+        // instead (the serving loop sees it), before it displaces the
+        // player's other connection.
+        if !self.slot.welcome() {
+            return;
+        }
         let session = identity::token_hash(&token);
         if let Some(previous) = self.state.online().connect(&player, self.outbox.clone(), session) {
             // The old connection leaves its room before this one can ask

@@ -53,6 +53,7 @@ mod unheard;
 
 use capped::Accepted;
 pub use capped::{CappedListener, SocketCaps, SocketsClosed};
+pub(crate) use per_address::AddressKey;
 pub use per_address::{AddressPlace, PerAddress};
 use unheard::Unheard;
 

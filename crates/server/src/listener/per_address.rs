@@ -9,10 +9,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// network behind its router, a rented server) is usually given a whole
 /// /64 and may use any address in it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub(super) struct AddressKey(IpAddr);
+pub(crate) struct AddressKey(IpAddr);
 
 impl AddressKey {
-    pub(super) fn of(address: IpAddr) -> AddressKey {
+    pub(crate) fn of(address: IpAddr) -> AddressKey {
         // A dual-stack listener sees IPv4 clients as IPv4-mapped IPv6
         // addresses, which all share one /64: they count as the IPv4
         // addresses they are.

@@ -66,6 +66,8 @@ struct Lobby {
     /// Places for strong bots thinking at once, shared by this server's
     /// rooms.
     strong_bots: Arc<tokio::sync::Semaphore>,
+    /// Each player's chat lines, counted across this server's rooms.
+    chat_limits: Arc<room::ChatLimits>,
     /// The cluster this node belongs to, if any: it hears of this node's
     /// rooms and seats, and tells of the others' public rooms.
     cluster: Option<Cluster>,
@@ -100,6 +102,7 @@ pub fn spawn(
         growth: config.queue_gap_growth,
     });
     let strong_bots = room::strong_bot_places(&config);
+    let chat_limits = room::ChatLimits::new(config.chat_limit, config.chat_window);
     let mut lobby = Lobby {
         config,
         store,
@@ -115,6 +118,7 @@ pub fn spawn(
         tournaments,
         metrics,
         strong_bots,
+        chat_limits,
         cluster,
         elsewhere: HashMap::new(),
         me: None,

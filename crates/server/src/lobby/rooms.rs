@@ -173,6 +173,7 @@ impl Lobby {
             tournaments: self.tournaments.clone(),
             metrics: self.metrics.clone(),
             strong_bots: self.strong_bots.clone(),
+            chat_limits: self.chat_limits.clone(),
         }
     }
 

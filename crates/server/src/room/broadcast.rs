@@ -144,8 +144,10 @@ impl Room {
         self.settings.code.to_string()
     }
 
+    /// Sends a `seats` event, which also tells every spectators' coming
+    /// and going held back until now.
     pub(super) fn emit_seats(&mut self) {
-        self.spectator_news.all_told();
+        self.spectator_news.told(tokio::time::Instant::now());
         let (seats, spectators, owner) = (self.seat_infos(), self.spectators(), self.settings.owner.info());
         self.emit(SeatSet::EMPTY, |_| EventKind::Seats {
             seats: seats.clone().into_boxed_slice(),

@@ -13,11 +13,7 @@ use crate::identity::PlayerRef;
 use crate::outbox::{Batch, ConnectionId, Outbox};
 use crate::render;
 
-use super::{Refusal, Room, admit};
-
-/// How many players' chat counts a room keeps before it forgets those
-/// who have not chatted within the window.
-const CHAT_SENDERS_KEPT: usize = 32;
+use super::{Refusal, Room};
 
 /// Someone in the room: a seated player (connected or not) or a spectator.
 #[derive(Debug)]
@@ -313,8 +309,6 @@ impl Room {
     }
 
     pub(super) fn chat(&mut self, player: &str, id: MessageId, text: String) {
-        let window = self.config.chat_window;
-        let limit = self.config.chat_limit as usize;
         let Some(member) = self.members.get_mut(player) else {
             let refusal = Refusal::new(ErrorCode::NotInRoom, "you are not in this room");
             return self.refuse(player, Some(id), refusal);
@@ -345,23 +339,17 @@ impl Room {
                 ErrorCode::ChatTooLong,
                 format!("chat messages are at most {MAX_CHAT_CHARS} characters"),
             ))
+        } else if self.chat_limits.admit(member.player.account, Instant::now()) {
+            None
         } else {
-            let now = Instant::now();
-            let recent = |sent: &Instant| now.duration_since(*sent) < window;
-            // Players who have gone quiet are forgotten now and then, so
-            // that the room does not keep every visitor's count.
-            if self.chat_sent.len() > CHAT_SENDERS_KEPT {
-                self.chat_sent.retain(|_, sent| sent.back().is_some_and(recent));
-            }
-            let sent = self.chat_sent.entry(member.player.id.clone()).or_default();
-            if admit(sent, now, window, limit) {
-                None
-            } else {
-                Some(Refusal::new(
-                    ErrorCode::ChatRateLimited,
-                    format!("at most {limit} chat messages per {} seconds", window.as_secs()),
-                ))
-            }
+            let (limit, window) = (self.config.chat_limit, self.config.chat_window);
+            Some(Refusal::new(
+                ErrorCode::ChatRateLimited,
+                format!(
+                    "at most {limit} chat messages per {} seconds, in all rooms together",
+                    window.as_secs()
+                ),
+            ))
         };
         if let Some(refusal) = refusal {
             return self.refuse(player, Some(id), refusal);

@@ -33,6 +33,7 @@ use crate::outbox::{ConnectionId, Outbox};
 use crate::unavailable::Unavailable;
 
 mod broadcast;
+mod chat_limit;
 mod member;
 mod play;
 mod resume;
@@ -41,6 +42,7 @@ mod spectators;
 mod stand_in;
 mod table;
 
+pub use chat_limit::ChatLimits;
 use member::{Applied, Member};
 pub use resume::Resumed;
 use stand_in::Thought;
@@ -260,6 +262,8 @@ pub struct Context {
     /// Places for strong bots thinking at once, shared by every room (see
     /// [`strong_bot_places`]).
     pub strong_bots: Arc<Semaphore>,
+    /// Each player's chat lines, counted across the server's rooms.
+    pub chat_limits: Arc<ChatLimits>,
 }
 
 /// Places for the strong bots that may think at once in one server:
@@ -304,7 +308,7 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         acted_at: None,
         reported: None,
         members: HashMap::new(),
-        chat_sent: HashMap::new(),
+        chat_limits: context.chat_limits,
         spectator_news: spectators::SpectatorNews::default(),
         seats: Default::default(),
         stage: Stage::Waiting,
@@ -376,10 +380,10 @@ struct Room {
     /// before its messages are sent.
     pending: Vec<Write>,
     members: HashMap<Arc<str>, Member>,
-    /// When each player's recent chat messages were sent. It is kept
-    /// apart from the members, who leave with their connection, so that
-    /// connecting again does not start a player's count afresh.
-    chat_sent: HashMap<Arc<str>, VecDeque<Instant>>,
+    /// When each player's recent chat messages were sent, in every room:
+    /// neither another connection nor another room starts his count
+    /// afresh.
+    chat_limits: Arc<ChatLimits>,
     /// What the room has told of spectators coming and going lately.
     spectator_news: spectators::SpectatorNews,
     seats: [Option<Arc<str>>; 4],
