@@ -191,7 +191,7 @@ async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credenti
         (status = 429, description = "`too_many_attempts`: too many failed logins from the client's address", body = ApiErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
         (status = 500, description = "`internal`: hashing failed", body = ApiErrorBody),
-        (status = 503, description = "`unavailable`, or `busy` (too many passwords wait to be checked)", body = ApiErrorBody,
+        (status = 503, description = "`unavailable`, or `busy` (too many passwords wait to be checked); neither counts as a failed login", body = ApiErrorBody,
             headers(("Retry-After" = u64, description = "With `busy`: seconds to wait"))),
     )
 )]

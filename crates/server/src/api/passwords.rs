@@ -11,6 +11,11 @@
 //! in a short queue, and a request that finds the queue full is refused at
 //! once with `503 busy`. The threads run at the lowest priority, so that a
 //! flood of logins takes from the players only the time they leave.
+//!
+//! The queue has two lanes. Strangers can keep the ordinary one full, and
+//! then every login that joins it is refused; so the logins at an account
+//! from an address that has logged into it before wait in a lane of their
+//! own, which the threads empty first.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
