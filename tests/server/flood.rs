@@ -128,7 +128,7 @@ async fn flood(server: &TestServer, clients: u8, logins: bool, within: Duration)
             while started.elapsed() < within {
                 k += 1;
                 let name = format!("flood{n}x{k}");
-                let answer = if logins && k % 3 == 0 {
+                let answer = if logins && k.is_multiple_of(3) {
                     api.login(&name, PASSWORD).await
                 } else {
                     api.register(&name, PASSWORD).await
