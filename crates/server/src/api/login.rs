@@ -433,8 +433,9 @@ mod tests {
         let attempt = there.attempt("Ann", HERE).unwrap();
         here.heard(&attempt.shared(true).unwrap());
         there.succeeded(attempt);
-        fail(&here, "Bob", HERE, 5);
-        assert!(here.attempt("Cy", HERE).is_err());
+        fail(&here, "Bob", HERE, 3);
+        fail(&here, "Cy", HERE, 2);
+        assert!(here.attempt("Dee", HERE).is_err(), "the address is full");
         assert_eq!(
             here.attempt("Ann", HERE).expect("known here too").lane(),
             Lane::Known
