@@ -9,6 +9,7 @@ mod bots;
 mod clock;
 mod cluster;
 mod durability;
+mod flood;
 mod frames;
 mod keepalive;
 mod limits;

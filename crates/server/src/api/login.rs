@@ -3,15 +3,23 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv6Addr};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
 use super::error::ApiResult;
-use super::passwords::Passwords;
+use super::passwords::{Lane, Passwords};
 use crate::identity;
+
+/// How long an address stays known to an account after a login from it
+/// succeeded.
+const KNOWN_FOR: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The most pairs of account and address remembered as known; past it the
+/// pairs whose last success is oldest are forgotten first.
+const MAX_KNOWN: usize = 100_000;
 
 /// Login attempts, counted until they are `window` old or succeed. Each
 /// counts twice: for the pair of the account name and the client's address,
@@ -19,18 +27,38 @@ use crate::identity;
 /// its own address: a count for a name across addresses would be one that
 /// strangers could fill to lock the owner out.
 ///
+/// An address that has logged into an account before is known to it (for
+/// `KNOWN_FOR` since its last success): its logins at that name are refused
+/// only for the pair's own failures, never for the address's failures at
+/// other names (someone else behind the same address, or a guesser there),
+/// and they are checked in the hashing threads' known lane, ahead of
+/// everyone else's.
+///
+/// An attempt is counted when it arrives, so that a burst cannot pass the
+/// check before any of it has failed, and it is taken back if its password
+/// could not be checked (the hashing queue was full, the store was away):
+/// a request refused without a verdict is not a failure.
+///
 /// An IPv6 address counts by its /64 network, since a single host is
 /// commonly given a whole /64 and could otherwise change address between
 /// guesses.
 #[derive(Debug)]
 pub struct LoginLimiter {
-    attempts: Mutex<HashMap<LoginKey, VecDeque<Instant>>>,
+    counts: Mutex<Counts>,
     per_name: usize,
     per_address: usize,
     window: Duration,
     /// The hash that the password sent for an unknown name is checked
     /// against (see `login`), made with the server's cost on first use.
     decoy: tokio::sync::OnceCell<String>,
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    attempts: HashMap<LoginKey, VecDeque<Instant>>,
+    /// The pairs of name and address (always `LoginKey::Name`) that logged
+    /// in, with the time of the last success.
+    known: HashMap<LoginKey, Instant>,
 }
 
 /// What attempts are counted for.
@@ -43,17 +71,21 @@ enum LoginKey {
     Address(Option<IpAddr>),
 }
 
-/// A counted attempt, which `LoginLimiter::succeeded` forgives.
+/// A counted attempt, which `LoginLimiter::succeeded` forgives and
+/// `LoginLimiter::withdraw` takes back.
 #[derive(Debug)]
 pub(super) struct Attempt {
     name: LoginKey,
     address: LoginKey,
     at: Instant,
+    known: bool,
 }
 
-/// An attempt as the nodes of a cluster tell each other of it, so that
-/// the limits hold across nodes: counted when it is made, forgiven when
-/// it succeeds.
+/// A login's outcome as the nodes of a cluster tell each other of it, so
+/// that the limits hold across nodes: a failure is counted, a success
+/// forgives the name's failures from its address and makes the address
+/// known to the name. An attempt whose password was not checked is not
+/// told.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct SharedAttempt {
     /// The SHA-256 of the lowercase name, as `LoginKey::Name` keeps it.
@@ -64,7 +96,7 @@ pub struct SharedAttempt {
 }
 
 impl Attempt {
-    /// The attempt as other nodes hear of it.
+    /// The attempt's outcome as other nodes hear of it.
     pub(super) fn shared(&self, succeeded: bool) -> Option<SharedAttempt> {
         let LoginKey::Name(name, address) = self.name else {
             return None;
@@ -75,18 +107,76 @@ impl Attempt {
             succeeded,
         })
     }
+
+    /// The hashing threads' lane its password is checked in: the known
+    /// lane when the address has logged into the name before.
+    pub(super) fn lane(&self) -> Lane {
+        if self.known { Lane::Known } else { Lane::Other }
+    }
+}
+
+impl Counts {
+    /// The times of `key`'s attempts, those older than `window` dropped.
+    fn recent(&mut self, key: LoginKey, now: Instant, window: Duration) -> Option<&VecDeque<Instant>> {
+        let times = self.attempts.get_mut(&key)?;
+        while times.front().is_some_and(|&at| now.duration_since(at) >= window) {
+            times.pop_front();
+        }
+        Some(times)
+    }
+
+    /// Whether `pair` logged in within `KNOWN_FOR` of `now`.
+    fn is_known(&self, pair: LoginKey, now: Instant) -> bool {
+        self.known
+            .get(&pair)
+            .is_some_and(|&at| now.duration_since(at) < KNOWN_FOR)
+    }
+
+    /// Makes `pair` known as of `now`, forgetting the pairs least recently
+    /// seen when there are too many.
+    fn remember(&mut self, pair: LoginKey, now: Instant) {
+        self.known.insert(pair, now);
+        if self.known.len() > MAX_KNOWN {
+            self.known.retain(|_, &mut at| now.duration_since(at) < KNOWN_FOR);
+        }
+        if self.known.len() > MAX_KNOWN {
+            // Rare, and only after as many successful logins: a sort of
+            // the times is cheap enough then.
+            let mut times: Vec<Instant> = self.known.values().copied().collect();
+            times.sort_unstable();
+            let cut = times[times.len() - MAX_KNOWN / 2];
+            self.known.retain(|_, &mut at| at >= cut);
+        }
+    }
+
+    /// Removes one attempt made at `at` from `key`'s count.
+    fn take_back(&mut self, key: LoginKey, at: Instant) {
+        if let Some(times) = self.attempts.get_mut(&key)
+            && let Some(index) = times.iter().rposition(|&time| time == at)
+        {
+            times.remove(index);
+        }
+    }
 }
 
 impl LoginLimiter {
     /// A limit of 0 counts as 1: nobody could ever log in otherwise.
     pub fn new(per_name: usize, per_address: usize, window: Duration) -> LoginLimiter {
         LoginLimiter {
-            attempts: Mutex::new(HashMap::new()),
+            counts: Mutex::default(),
             per_name: per_name.max(1),
             per_address: per_address.max(1),
             window,
             decoy: tokio::sync::OnceCell::new(),
         }
+    }
+
+    fn counts(&self) -> MutexGuard<'_, Counts> {
+        // Each change under the lock is whole before the next begins, so a
+        // panic elsewhere cannot have left the counts half updated.
+        self.counts
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// The part of a client's address that attempts are counted by.
@@ -112,22 +202,20 @@ impl LoginLimiter {
     /// pass the check before any of them has failed.
     pub(super) fn attempt(&self, name: &str, address: Option<IpAddr>) -> Result<Attempt, Duration> {
         let (name, address) = LoginLimiter::keys(name, address);
-        let mut attempts = self
-            .attempts
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut counts = self.counts();
         let now = Instant::now();
+        let known = counts.is_known(name, now);
+        // A known address answers for its own failures at the name only.
+        let limits: &[(LoginKey, usize)] = if known {
+            &[(name, self.per_name)]
+        } else {
+            &[(name, self.per_name), (address, self.per_address)]
+        };
         let mut wait: Option<Duration> = None;
-        for (key, limit) in [(name, self.per_name), (address, self.per_address)] {
-            let Some(times) = attempts.get_mut(&key) else {
+        for &(key, limit) in limits {
+            let Some(times) = counts.recent(key, now, self.window) else {
                 continue;
             };
-            while times
-                .front()
-                .is_some_and(|&at| now.duration_since(at) >= self.window)
-            {
-                times.pop_front();
-            }
             // Times are in order: the attempt that must age out for the
             // count to fall below the limit is the `len - limit`th.
             if let Some(len) = times.len().checked_sub(limit)
@@ -141,54 +229,59 @@ impl LoginLimiter {
             return Err(wait);
         }
         // Forget keys with nothing recent, so that the map stays small.
-        if attempts.len() > 100_000 {
+        if counts.attempts.len() > 100_000 {
             let window = self.window;
-            attempts.retain(|_, times| times.back().is_some_and(|&at| now.duration_since(at) < window));
+            counts
+                .attempts
+                .retain(|_, times| times.back().is_some_and(|&at| now.duration_since(at) < window));
         }
         for key in [name, address] {
-            attempts.entry(key).or_default().push_back(now);
+            counts.attempts.entry(key).or_default().push_back(now);
         }
         Ok(Attempt {
             name,
             address,
             at: now,
+            known,
         })
     }
 
-    /// Forgives a successful attempt, and the name's earlier failures from
-    /// the same address, which were most likely its owner's typing. The
-    /// address's failures at other names stand, so that logging in to an
-    /// account of one's own cannot reset the count of guesses at others.
-    pub(super) fn succeeded(&self, attempt: Attempt) {
-        let mut attempts = self
-            .attempts
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        attempts.remove(&attempt.name);
-        if let Some(times) = attempts.get_mut(&attempt.address)
-            && let Some(index) = times.iter().rposition(|&at| at == attempt.at)
-        {
-            times.remove(index);
-        }
+    /// Takes back an attempt whose password was not checked (refused as
+    /// `busy`, or the store was away): it is no failure, and the client may
+    /// try again as if it had not been made.
+    pub(super) fn withdraw(&self, attempt: Attempt) {
+        let mut counts = self.counts();
+        counts.take_back(attempt.name, attempt.at);
+        counts.take_back(attempt.address, attempt.at);
     }
 
-    /// Counts, or forgives, an attempt made on another node of the cluster.
+    /// Forgives a successful attempt, and the name's earlier failures from
+    /// the same address, which were most likely its owner's typing, and
+    /// makes the address known to the name. The address's failures at other
+    /// names stand, so that logging in to an account of one's own cannot
+    /// reset the count of guesses at others.
+    pub(super) fn succeeded(&self, attempt: Attempt) {
+        let mut counts = self.counts();
+        counts.attempts.remove(&attempt.name);
+        counts.take_back(attempt.address, attempt.at);
+        counts.remember(attempt.name, Instant::now());
+    }
+
+    /// Counts a failure, or forgives as a success does, as told by another
+    /// node of the cluster.
     pub fn heard(&self, shared: &SharedAttempt) {
         let name = LoginKey::Name(shared.name, shared.address);
         let address = LoginKey::Address(shared.address);
-        let mut attempts = self
-            .attempts
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut counts = self.counts();
+        let now = Instant::now();
         if shared.succeeded {
-            attempts.remove(&name);
-            if let Some(times) = attempts.get_mut(&address) {
-                times.pop_back();
-            }
+            // The success was never counted here, so nothing of the
+            // address's count is taken back.
+            counts.attempts.remove(&name);
+            counts.remember(name, now);
         } else {
-            let now = Instant::now();
             for key in [name, address] {
-                attempts.entry(key).or_default().push_back(now);
+                counts.attempts.entry(key).or_default().push_back(now);
             }
         }
     }
@@ -295,6 +388,58 @@ mod tests {
         // the two after it, so one more attempt from it is let through.
         assert!(limiter.attempt("Eve", HERE).is_ok());
         assert!(limiter.attempt("Eve", HERE).is_err());
+    }
+
+    #[test]
+    fn attempts_taken_back_never_count() {
+        let limiter = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        // Far more than either limit, each refused before its password
+        // was checked.
+        for _ in 0..50 {
+            let attempt = limiter.attempt("Ann", HERE).expect("nothing counted so far");
+            limiter.withdraw(attempt);
+        }
+        fail(&limiter, "Ann", HERE, 3);
+        assert!(
+            limiter.attempt("Ann", HERE).is_err(),
+            "three real failures do count"
+        );
+    }
+
+    #[test]
+    fn a_known_address_answers_for_its_own_failures_at_the_name_only() {
+        let limiter = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        let first = limiter.attempt("Ann", HERE).unwrap();
+        assert_eq!(first.lane(), Lane::Other, "not known before a success");
+        limiter.succeeded(first);
+        // Someone else behind the same address fills its count.
+        fail(&limiter, "Bob", HERE, 3);
+        fail(&limiter, "Cy", HERE, 2);
+        assert!(limiter.attempt("Dee", HERE).is_err(), "the address is full");
+        let again = limiter.attempt("ann", HERE).expect("the owner is not held by it");
+        assert_eq!(again.lane(), Lane::Known);
+        limiter.withdraw(again);
+        // His own mistakes still count against him.
+        fail(&limiter, "Ann", HERE, 3);
+        assert!(limiter.attempt("Ann", HERE).is_err());
+        // The address is known to Ann only.
+        assert!(limiter.attempt("Eve", HERE).is_err());
+    }
+
+    #[test]
+    fn a_success_heard_from_another_node_makes_the_address_known() {
+        let here = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        let there = LoginLimiter::new(3, 5, Duration::from_secs(60));
+        let attempt = there.attempt("Ann", HERE).unwrap();
+        here.heard(&attempt.shared(true).unwrap());
+        there.succeeded(attempt);
+        fail(&here, "Bob", HERE, 3);
+        fail(&here, "Cy", HERE, 2);
+        assert!(here.attempt("Dee", HERE).is_err(), "the address is full");
+        assert_eq!(
+            here.attempt("Ann", HERE).expect("known here too").lane(),
+            Lane::Known
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@ use uuid::Uuid;
 
 pub(crate) use error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, no_route, wrong_method};
 pub use login::{LoginLimiter, SharedAttempt};
+use passwords::Lane;
 pub use passwords::Passwords;
 
 use crate::AppState;
@@ -190,7 +191,7 @@ async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credenti
         (status = 429, description = "`too_many_attempts`: too many failed logins from the client's address", body = ApiErrorBody,
             headers(("Retry-After" = u64, description = "Seconds to wait"))),
         (status = 500, description = "`internal`: hashing failed", body = ApiErrorBody),
-        (status = 503, description = "`unavailable`, or `busy` (too many passwords wait to be checked)", body = ApiErrorBody,
+        (status = 503, description = "`unavailable`, or `busy` (too many passwords wait to be checked); neither counts as a failed login", body = ApiErrorBody,
             headers(("Retry-After" = u64, description = "With `busy`: seconds to wait"))),
     )
 )]
@@ -209,10 +210,44 @@ async fn login(
         )
         .retry_after(wait)
     })?;
-    if let (Some(cluster), Some(shared)) = (state.cluster(), attempt.shared(false)) {
+    let checked = check_login(&state, &body.name, &name, body.password, attempt.lane()).await;
+    let account = match checked {
+        // The password could not be checked (`busy`, or the store is
+        // away): that is no failed login, and it is not counted.
+        Err(refused) => {
+            limiter.withdraw(attempt);
+            return Err(refused);
+        }
+        Ok(account) => account,
+    };
+    let shared = attempt.shared(account.is_some());
+    if let (Some(cluster), Some(shared)) = (state.cluster(), shared) {
         cluster.share_login(&shared).await;
     }
-    let account = registered_account(&state, &body.name, &name)
+    match account {
+        Some(account) => {
+            limiter.succeeded(attempt);
+            Ok(Json(session_for(&state, account.id, &account.name).await?))
+        }
+        None => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "bad_credentials",
+            "wrong name or password",
+        )),
+    }
+}
+
+/// The account named `name` (normalised from `typed`) if `password` is
+/// its password; `None` for a wrong password or a name with no password;
+/// or the refusal that kept the password from being checked.
+async fn check_login(
+    state: &AppState,
+    typed: &str,
+    name: &str,
+    password: String,
+    lane: Lane,
+) -> ApiResult<Option<Account>> {
+    let account = registered_account(state, typed, name)
         .await?
         .filter(|account| account.password_hash.is_some());
     // A name with no password to check is checked against the decoy, whose
@@ -220,23 +255,10 @@ async fn login(
     // password and does not tell which names are registered.
     let hash = match account.as_ref().and_then(|account| account.password_hash.clone()) {
         Some(hash) => hash,
-        None => limiter.decoy(state.passwords()).await?,
+        None => state.login_limiter().decoy(state.passwords()).await?,
     };
-    let verified = state.passwords().verify(hash, body.password).await?;
-    match account {
-        Some(account) if verified => {
-            if let (Some(cluster), Some(shared)) = (state.cluster(), attempt.shared(true)) {
-                cluster.share_login(&shared).await;
-            }
-            limiter.succeeded(attempt);
-            Ok(Json(session_for(&state, account.id, &account.name).await?))
-        }
-        _ => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "bad_credentials",
-            "wrong name or password",
-        )),
-    }
+    let verified = state.passwords().verify(lane, hash, password).await?;
+    Ok(account.filter(|_| verified))
 }
 
 /// The registered account named `name` (normalised from `typed`). A name
