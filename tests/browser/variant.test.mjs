@@ -169,7 +169,7 @@ test('four pages play a solo game, each on his own', { skip: skip ?? false, time
   await Promise.all(players.map((player) => player.context.close()));
 });
 
-// New York's game with the team's blind bid offered at any score: the first
+// New York City's game with the team's blind bid offered at any score: the first
 // hand is played without bids, and in the second the first page offered a
 // blind bid takes the lowest, 6, with its cards still hidden. Its partner
 // never bids, and both seats then show the team's blind bid.
@@ -185,16 +185,18 @@ test('four pages play New York, a team bidding blind 6', { skip: skip ?? false, 
   await byId(quin.page, 'rule-team_blind_min_deficit').fill('0');
   await openAndFill(quin, players);
   const limits = await byId(quin.page, 'score-table').locator('xpath=..').textContent();
-  assert.match(limits, /New York jokers/);
-  assert.match(limits, /a team may bid blind 6 or more for double, losing single if set/);
+  assert.match(limits, /New York jokers: big joker, little joker, the two of spades and the two of diamonds above the ace/);
+  assert.match(limits, /teams bid 4 to 10/);
+  assert.match(limits, /a team may bid blind 6 to 10 for double, losing single if set/);
   await byId(quin.page, 'start-game').click();
 
   let blindBidder = null;
   const bidTurns = new Map();
   const hooks = {
     blindBid(player, turn) {
-      // New York has no nil: the blind bids offered are the team's, 6 to 13.
-      assert.deepEqual(turn.blindBids, [6, 7, 8, 9, 10, 11, 12, 13]);
+      // New York has no nil: the blind bids offered are the team's, 6 to
+      // its maximum of 10.
+      assert.deepEqual(turn.blindBids, [6, 7, 8, 9, 10]);
       if (blindBidder !== null) return null;
       blindBidder = player;
       return 6;

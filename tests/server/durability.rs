@@ -325,7 +325,7 @@ async fn a_three_player_game_killed_mid_hand_resumes_exactly() {
     }
     let rules = spades_protocol::ws::RulesSpec {
         preset: Some(spades_engine::Preset::ThreePlayer),
-        max_hands: Some(3),
+        max_hands: Some(Some(3)),
         ..Default::default()
     };
     let code = players[0].create_room(rules, false).await;

@@ -247,7 +247,7 @@ async fn a_suicide_room_plays_a_whole_game_with_its_forced_bids() {
     let server = TestServer::start(Config::default()).await;
     let rules = RulesSpec {
         preset: Some(spades_engine::Preset::Suicide),
-        max_hands: Some(3),
+        max_hands: Some(Some(3)),
         ..RulesSpec::default()
     };
     let (mut players, mut watcher) = watched_game(&server, rules).await;
@@ -359,7 +359,7 @@ async fn a_jokers_room_plays_a_whole_game_with_the_jokers_on_top() {
     let server = TestServer::start(Config::default()).await;
     let rules = RulesSpec {
         preset: Some(spades_engine::Preset::Jokers),
-        max_hands: Some(3),
+        max_hands: Some(Some(3)),
         ..RulesSpec::default()
     };
     let (mut players, mut watcher) = watched_game(&server, rules).await;
@@ -450,7 +450,7 @@ async fn a_first_hand_without_bids_goes_straight_to_play() {
     let server = TestServer::start(Config::default()).await;
     let rules = RulesSpec {
         unbid_first_hand: Some(true),
-        max_hands: Some(2),
+        max_hands: Some(Some(2)),
         ..RulesSpec::default()
     };
     let (mut players, mut watcher) = watched_game(&server, rules).await;
@@ -507,7 +507,7 @@ async fn a_solo_room_plays_a_whole_game_with_four_scores() {
     let server = TestServer::start(Config::default()).await;
     let rules = RulesSpec {
         preset: Some(spades_engine::Preset::Solo),
-        max_hands: Some(3),
+        max_hands: Some(Some(3)),
         ..RulesSpec::default()
     };
     let (mut players, mut watcher) = watched_game(&server, rules).await;

@@ -16,7 +16,7 @@ async fn a_team_bids_blind_for_both_partners_and_scores_double() {
         team_blind: Some(6),
         team_blind_min_deficit: Some(0),
         blind_nil: Some(false),
-        max_hands: Some(3),
+        max_hands: Some(Some(3)),
         ..RulesSpec::default()
     };
     let mut players = four_players(&server.url).await;

@@ -14,7 +14,7 @@ async fn three_players_play_a_game_that_a_spectator_watches() {
     let server = TestServer::start(Config::default()).await;
     let rules = RulesSpec {
         preset: Some(Preset::ThreePlayer),
-        max_hands: Some(2),
+        max_hands: Some(Some(2)),
         ..RulesSpec::default()
     };
     let mut players = Vec::new();

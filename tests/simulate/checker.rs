@@ -16,14 +16,14 @@ fn is_joker(card: &str) -> bool {
 }
 
 /// Whether a card is a spade for following suit and trumping: the spades,
-/// and the jokers.
-fn is_trump(card: &str) -> bool {
-    is_joker(card) || card.ends_with('S')
+/// the jokers, and the two of diamonds in New York City's pack.
+fn is_trump(card: &str, pack: Pack) -> bool {
+    is_joker(card) || card.ends_with('S') || (card == "2D" && pack == Pack::NewYorkCity)
 }
 
 /// The suit a card belongs to for following suit.
-fn suit(card: &str) -> char {
-    if is_trump(card) {
+fn suit(card: &str, pack: Pack) -> char {
+    if is_trump(card, pack) {
         'S'
     } else {
         card.chars().nth(1).unwrap()
@@ -31,23 +31,26 @@ fn suit(card: &str) -> char {
 }
 
 /// A card's place within its suit, higher wins: the ranks in order, then,
-/// among the trumps, the raised two of spades and the jokers above the ace.
+/// among the trumps, the raised two of diamonds, the raised two of spades
+/// and the jokers above the ace.
 fn strength(card: &str, pack: Pack) -> usize {
     match card {
         "BJ" => 16,
         "LJ" => 15,
         "2S" if pack != Pack::Standard => 14,
+        "2D" if pack == Pack::NewYorkCity => 13,
         _ => RANKS.find(card.chars().next().unwrap()).unwrap(),
     }
 }
 
 /// The cards dealt under the rules: the pack, and for three players the
-/// pack without the two of clubs, or with the jokers every card of the 52
-/// and both jokers.
+/// pack without the two of clubs, or, in the packs that put the twos of
+/// clubs and hearts out for the jokers, every card of the 52 and both
+/// jokers.
 fn dealt_cards(rules: &Rules) -> HashSet<String> {
     let mut cards = pack_cards(rules.pack);
     if rules.players == 3 {
-        if rules.pack == Pack::Jokers {
+        if matches!(rules.pack, Pack::Jokers | Pack::NewYorkCity) {
             cards.insert("2C".into());
             cards.insert("2H".into());
         } else {
@@ -64,7 +67,7 @@ fn pack_cards(pack: Pack) -> HashSet<String> {
         .flat_map(|suit| RANKS.chars().map(move |rank| format!("{rank}{suit}")))
         .collect();
     let out = match pack {
-        Pack::Jokers => ["2C", "2H"],
+        Pack::Jokers | Pack::NewYorkCity => ["2C", "2H"],
         Pack::NewYork => ["2D", "2H"],
         Pack::Standard | Pack::DeuceHigh => return cards,
     };
@@ -77,7 +80,10 @@ fn pack_cards(pack: Pack) -> HashSet<String> {
 }
 
 fn lowest_club(rules: &Rules) -> &'static str {
-    match (rules.pack == Pack::Jokers, rules.players == 3) {
+    match (
+        matches!(rules.pack, Pack::Jokers | Pack::NewYorkCity),
+        rules.players == 3,
+    ) {
         (true, false) | (false, true) => "3C",
         _ => "2C",
     }
@@ -127,6 +133,10 @@ pub struct Seen {
     pub unbid_hands: usize,
     pub trumps_led_early: usize,
     pub jokers_played: usize,
+    /// The highest team contract bid under a team maximum.
+    pub most_team_bid: i64,
+    /// Tricks in which the two of diamonds was played as a trump.
+    pub trump_diamond_twos: usize,
 }
 
 /// The state the checker carries from one line to the next.
@@ -325,7 +335,10 @@ impl Checker {
             if let Some(partner_bid) = partner_bid.filter(|_| !blind || bid == 0) {
                 assert!(partner_bid + bid >= rules.min_team_bid, "under the team minimum");
             }
-            let spades = dealt[seat].iter().filter(|card| is_trump(card)).count() as i64;
+            let spades = dealt[seat]
+                .iter()
+                .filter(|card| is_trump(card, rules.pack))
+                .count() as i64;
             if blind && bid > 0 {
                 assert_eq!(
                     rules.bidding,
@@ -354,6 +367,19 @@ impl Checker {
                     .filter(|&&s| bids[s].unwrap().0 == 0)
                     .count();
                 assert_eq!(nils, 1, "suicide: one nil per team");
+            }
+        }
+        // A team's bids add up to at most the team maximum: a team blind
+        // bid, held by both partners, counts once.
+        if let Some(most) = rules.max_team_bid {
+            for team in 0..rules.teams() {
+                let held: Vec<(i64, bool)> = rules.members(team).iter().map(|&s| bids[s].unwrap()).collect();
+                let contract = match held.iter().find(|&&(bid, blind)| blind && bid > 0) {
+                    Some(&(bid, _)) => bid,
+                    None => held.iter().map(|&(bid, _)| bid).sum(),
+                };
+                assert!(contract <= most, "team {team} bid {contract}, above {most}");
+                self.seen.most_team_bid = self.seen.most_team_bid.max(contract);
             }
         }
         Some(bids.map(Option::unwrap))
@@ -461,13 +487,13 @@ impl Checker {
             if number == 0 && rules.leading == Leading::TwoOfClubs {
                 assert_eq!(cards[0], lowest_club(rules), "the lowest club leads");
             }
-            let led = suit(&cards[0]);
+            let led = suit(&cards[0], rules.pack);
             let restricted = match rules.spades_lead {
                 SpadesLead::Broken => true,
                 SpadesLead::AnyTime => false,
                 SpadesLead::FromFourthTrick => number < 3,
             };
-            if led == 'S' && !broken && !hands[leader].iter().all(|c| is_trump(c)) {
+            if led == 'S' && !broken && !hands[leader].iter().all(|c| is_trump(c, rules.pack)) {
                 assert!(
                     !restricted,
                     "a spade led before spades were broken, trick {number}"
@@ -478,23 +504,26 @@ impl Checker {
                 let player = (leader + i) % players;
                 let hand = &hands[player];
                 assert!(hand.contains(card), "{player} plays {card} he does not hold");
-                if i > 0 && suit(card) != led {
+                if i > 0 && suit(card, rules.pack) != led {
                     assert!(
-                        hand.iter().all(|c| suit(c) != led),
+                        hand.iter().all(|c| suit(c, rules.pack) != led),
                         "{player} did not follow {led}"
                     );
                 }
                 if is_joker(card) {
                     self.seen.jokers_played += 1;
                 }
+                if card == "2D" && is_trump(card, rules.pack) {
+                    self.seen.trump_diamond_twos += 1;
+                }
                 hands[player].retain(|c| c != card);
             }
             let best = (0..players)
                 .max_by_key(|&i| {
                     let card = &cards[i];
-                    let class = if is_trump(card) {
+                    let class = if is_trump(card, rules.pack) {
                         2
-                    } else if suit(card) == led {
+                    } else if suit(card, rules.pack) == led {
                         1
                     } else {
                         0
@@ -505,7 +534,7 @@ impl Checker {
             let winner = (leader + best) % players;
             assert_eq!(seat_of(&trick["winner"]), winner, "winner of {cards:?}");
             won[winner] += 1;
-            broken |= cards.iter().any(|c| is_trump(c));
+            broken |= cards.iter().any(|c| is_trump(c, rules.pack));
             leader = winner;
         }
         won

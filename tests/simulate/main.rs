@@ -188,6 +188,28 @@ fn new_york_games_follow_the_rules() {
         seen.team_blinds_made
     );
     assert!(seen.jokers_played > 1000, "jokers played: {}", seen.jokers_played);
+    assert!(
+        seen.trump_diamond_twos > 1000,
+        "trump twos of diamonds played: {}",
+        seen.trump_diamond_twos
+    );
+    assert_eq!(seen.most_team_bid, 10, "a team bid its maximum");
+}
+
+/// The pack the `new-york` preset dealt before it took the rule book's,
+/// both red twos out and no team maximum (as stored games of it were
+/// played), chosen by name.
+#[test]
+fn new_york_with_its_old_pack_follows_the_rules() {
+    let spec = r#"{"preset":"new-york","deck":"new_york","max_team_bid":null}"#;
+    let expected = Rules {
+        pack: rules::Pack::NewYork,
+        max_team_bid: None,
+        ..Rules::preset("new-york")
+    };
+    let seen = check_games(spec, expected, 1_000).seen;
+    assert!(seen.jokers_played > 1000, "jokers played: {}", seen.jokers_played);
+    assert_eq!(seen.trump_diamond_twos, 0);
 }
 
 /// Team blind bids from any score, doubled when set, beside blind nil and

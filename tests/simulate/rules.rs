@@ -11,6 +11,7 @@ pub enum Pack {
     Jokers,
     DeuceHigh,
     NewYork,
+    NewYorkCity,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -59,6 +60,7 @@ pub struct Rules {
     pub nil: bool,
     pub nil_after_partner: bool,
     pub min_team_bid: i64,
+    pub max_team_bid: Option<i64>,
     pub ten_for_two_hundred: bool,
     pub moon: bool,
     pub boston_wins: bool,
@@ -116,6 +118,7 @@ impl Rules {
             "jokers" => Pack::Jokers,
             "deuce_high" => Pack::DeuceHigh,
             "new_york" => Pack::NewYork,
+            "new_york_city" => Pack::NewYorkCity,
             other => panic!("unknown deck {other}"),
         };
         let leading = match word(set, "leading") {
@@ -164,6 +167,7 @@ impl Rules {
             nil: flag(set, "nil"),
             nil_after_partner: flag(set, "nil_after_partner"),
             min_team_bid: number(set, "min_team_bid"),
+            max_team_bid: optional(set, "max_team_bid"),
             ten_for_two_hundred: flag(set, "ten_for_two_hundred"),
             moon: flag(set, "moon"),
             boston_wins: flag(set, "boston_wins"),
@@ -202,6 +206,7 @@ impl Rules {
             nil: true,
             nil_after_partner: false,
             min_team_bid: 0,
+            max_team_bid: None,
             ten_for_two_hundred: false,
             moon: false,
             boston_wins: false,
@@ -293,7 +298,8 @@ impl Rules {
                 ..classic
             },
             "new-york" => Rules {
-                pack: Pack::NewYork,
+                pack: Pack::NewYorkCity,
+                max_team_bid: Some(10),
                 spades_lead: SpadesLead::FromFourthTrick,
                 nil: false,
                 blind_nil: false,
@@ -329,7 +335,7 @@ impl Rules {
     /// four, or 51 (54 with the jokers) by three.
     pub fn hand_size(&self) -> usize {
         match (self.players, self.pack) {
-            (3, Pack::Jokers) => 18,
+            (3, Pack::Jokers | Pack::NewYorkCity) => 18,
             (3, _) => 17,
             _ => 13,
         }

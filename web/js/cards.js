@@ -4,9 +4,12 @@
 // so that the state, the replays and the tests can share it.
 //
 // The order of the trumps depends on the room's pack (`rules.deck`): in the
-// `jokers` pack the big joker, the little joker and then the two of spades
-// rank above the ace, and in `deuce_high` the two of spades does. Functions
-// that compare cards take the pack's name, `standard` when it is left out.
+// `jokers` and `new_york` packs the big joker, the little joker and then
+// the two of spades rank above the ace, in `new_york_city` the two of
+// diamonds follows them (above the ace, and a spade for following suit),
+// and in `deuce_high` the two of spades does. A raised two keeps its
+// string ("2S", "2D") and its name. Functions that compare cards take the
+// pack's name, `standard` when it is left out.
 
 export const RANKS = '23456789TJQKA';
 export const SUITS = 'CDHS';
@@ -25,15 +28,24 @@ const DISPLAY_SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 };
 
 export const isJoker = (card) => card === 'BJ' || card === 'LJ';
 export const rankOf = (card) => card[0];
-/** The suit a card follows as: the jokers are spades. */
-export const suitOf = (card) => (isJoker(card) ? 'S' : card[1]);
+/** Whether a card is New York City's trump two of diamonds in the given pack. */
+const isTrumpDiamond = (card, deck) => card === '2D' && deck === 'new_york_city';
+/**
+ * The suit a card follows as in the given pack: the jokers are spades, and
+ * so is the two of diamonds in `new_york_city`. Without a pack, the suit
+ * printed on the card.
+ */
+export const suitOf = (card, deck = 'standard') => (isJoker(card) || isTrumpDiamond(card, deck) ? 'S' : card[1]);
+/** Whether three players keep the twos of clubs and hearts (54 cards, 18 each) with this pack. */
+export const fullPackForThree = (deck) => deck === 'jokers' || deck === 'new_york_city';
 export const isRed = (card) => card === 'BJ' || card[1] === 'H' || card[1] === 'D';
 
 /** How high a card stands within the suit it follows, in the given pack. */
 export function rankValue(card, deck = 'standard') {
-  if (card === 'BJ') return 15;
-  if (card === 'LJ') return 14;
-  if (card === '2S' && deck !== 'standard') return 13;
+  if (card === 'BJ') return 16;
+  if (card === 'LJ') return 15;
+  if (card === '2S' && deck !== 'standard') return 14;
+  if (isTrumpDiamond(card, deck)) return 13;
   return RANKS.indexOf(card[0]);
 }
 
@@ -69,14 +81,14 @@ export function shortName(card) {
 /** A copy of the cards in the order a hand is shown: by suit, high to low. */
 export function sortForDisplay(cards, deck = 'standard') {
   return [...cards].sort((a, b) =>
-    DISPLAY_SUIT_ORDER[suitOf(a)] - DISPLAY_SUIT_ORDER[suitOf(b)]
+    DISPLAY_SUIT_ORDER[suitOf(a, deck)] - DISPLAY_SUIT_ORDER[suitOf(b, deck)]
       || rankValue(b, deck) - rankValue(a, deck));
 }
 
 /** A copy in the protocol's own order for sets: spades, hearts, diamonds, clubs, high first. */
 export function sortForProtocol(cards, deck = 'standard') {
   return [...cards].sort((a, b) =>
-    SUITS.indexOf(suitOf(b)) - SUITS.indexOf(suitOf(a)) || rankValue(b, deck) - rankValue(a, deck));
+    SUITS.indexOf(suitOf(b, deck)) - SUITS.indexOf(suitOf(a, deck)) || rankValue(b, deck) - rankValue(a, deck));
 }
 
 /**
@@ -89,9 +101,9 @@ export function trickWinner(leader, cards, deck = 'standard') {
   for (let i = 1; i < cards.length; i += 1) {
     const a = cards[best];
     const b = cards[i];
-    const beats = suitOf(b) === suitOf(a)
+    const beats = suitOf(b, deck) === suitOf(a, deck)
       ? rankValue(b, deck) > rankValue(a, deck)
-      : suitOf(b) === 'S';
+      : suitOf(b, deck) === 'S';
     if (beats) best = i;
   }
   return (leader + best) % cards.length;

@@ -4,7 +4,7 @@
 // who is away, the hand scores, the chat. Nothing here touches the DOM or
 // the network, so the tests can feed it recorded sessions.
 
-import { sortForDisplay, suitOf } from './cards.js';
+import { fullPackForThree, sortForDisplay, suitOf } from './cards.js';
 
 // In solo (a rule set with `partners: false`) each player is a team of his
 // own, numbered as his seat, and has no partner. A three-player game
@@ -20,7 +20,7 @@ export const nextSeat = (seat, rules) => (seat + 1) % playersOf(rules);
 /** Cards dealt to each player: 13, or 17 for three (18 with the jokers). */
 export const handSizeOf = (rules) => {
   if (playersOf(rules) === 4) return 13;
-  return rules?.deck === 'jokers' ? 18 : 17;
+  return fullPackForThree(rules?.deck) ? 18 : 17;
 };
 
 // Events that an action of a seat causes, with the seat that acted. They
@@ -408,7 +408,7 @@ const HANDLERS = {
     const { seat, card } = message;
     if (seat === this.seat) this.cards = this.cards.filter((c) => c !== card);
     this.handSizes[seat] = Math.max(0, this.handSizes[seat] - 1);
-    if (suitOf(card) === 'S') this.spadesBroken = true;
+    if (suitOf(card, this.rules?.deck) === 'S') this.spadesBroken = true;
     if (!this.trick || this.trick.plays.length === playersOf(this.rules)) this.trick = { leader: seat, plays: [] };
     this.trick.plays.push({ seat, card });
     this.addLog({ seq: message.seq, kind: 'play', seat, card });

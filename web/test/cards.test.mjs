@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cardName, isCard, rankLabel, shortName, sortForDisplay, sortForProtocol, trickWinner } from '../js/cards.js';
+import { cardName, fullPackForThree, isCard, rankLabel, shortName, sortForDisplay, sortForProtocol, suitOf, trickWinner } from '../js/cards.js';
 
 test('cards have spoken names and printed ranks', () => {
   assert.equal(cardName('QH'), 'queen of hearts');
@@ -41,4 +41,25 @@ test('the jokers are spades with names of their own, above the raised two and th
   assert.equal(trickWinner(2, ['AS', 'KS', '2S', '3H']), 2);
   // A joker played to a heart lead trumps it.
   assert.equal(trickWinner(1, ['AH', 'KH', 'LJ', 'QH'], 'jokers'), 3);
+});
+
+test('in New York City\'s pack the two of diamonds is a trump under the two of spades, named as printed', () => {
+  const deck = 'new_york_city';
+  assert.equal(cardName('2D'), 'two of diamonds');
+  assert.equal(shortName('2D'), '2\u2666');
+  assert.equal(suitOf('2D', deck), 'S');
+  assert.equal(suitOf('2D'), 'D');
+  assert.equal(suitOf('2D', 'new_york'), 'D');
+  // Shown among the spades, under the raised two of spades.
+  assert.deepEqual(sortForDisplay(['AD', '2D', 'AS', '2S', 'LJ', 'KH', 'BJ'], deck), ['BJ', 'LJ', '2S', '2D', 'AS', 'KH', 'AD']);
+  assert.deepEqual(sortForProtocol(['3D', '2D', 'AS', 'KH'], deck), ['2D', 'AS', 'KH', '3D']);
+  // It beats the ace of spades and loses to the two of spades.
+  assert.equal(trickWinner(0, ['AS', '2D', 'KS', '3S'], deck), 1);
+  assert.equal(trickWinner(0, ['2D', '2S', 'AS', '3S'], deck), 1);
+  assert.equal(trickWinner(0, ['2D', 'LJ', '2S', 'AS'], deck), 1);
+  // To a diamond lead it is a trump, not a diamond.
+  assert.equal(trickWinner(2, ['KD', 'AD', '2D', '3D'], deck), 0);
+  assert.equal(trickWinner(2, ['KD', 'AD', '2D', '3D']), 3);
+  assert.equal(fullPackForThree(deck), true);
+  assert.equal(fullPackForThree('new_york'), false);
 });

@@ -388,6 +388,12 @@ fn bots_beat_random_players_in_every_preset() {
         eprintln!(
             "{preset}: the bots won {wins} of 100; contracts made {made} of {contracts}; nils made {nils_made} of {nils}"
         );
-        assert!(wins >= 95, "{preset}: the bots won {wins} of 100 games");
+        // In New York the team maximum keeps random players from bidding
+        // themselves out of the game (two sets in a row lose), and sixteen
+        // trumps leave more to the cards: over seeds 0 to 399 the bots win
+        // 379 games there, where they won 393 with the old pack and no
+        // maximum.
+        let least = if preset == Preset::NewYork { 90 } else { 95 };
+        assert!(wins >= least, "{preset}: the bots won {wins} of 100 games");
     }
 }

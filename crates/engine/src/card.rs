@@ -1,15 +1,22 @@
 //! Suits, ranks, cards and sets of cards.
 //!
-//! A card is one byte, `suit * 16 + rank`, and a set of cards is one `u64`
-//! whose bit `n` stands for the card with byte `n`. Each suit owns sixteen
-//! bits, of which the standard pack uses the low thirteen (two to ace), so
-//! "the spades in this hand" is one AND and "the highest spade" is one
-//! leading-zero count. The three spare bits above the ace of spades hold the
-//! cards of the joker packs: the two of spades raised above the ace (byte
-//! 61), the little joker (62) and the big joker (63). Sitting in the spade
-//! suit's bits, they follow suit as spades and outrank every other trump in
-//! byte order, so the rules of play need no special case for them. The
-//! spare bits of the other suits are never used.
+//! A card is one byte and a set of cards is one `u64` whose bit `n` stands
+//! for the card with byte `n`. Each suit owns a run of bits, lowest card
+//! first, so "the spades in this hand" is one AND and "the highest spade"
+//! is one leading-zero count. Clubs, diamonds and hearts start at bits 0,
+//! 16 and 32 (two to ace in the low thirteen). The spade suit owns the
+//! seventeen bits from 47 to 63: the plain two at 47, three to ace at 48 to
+//! 59, and four places above the ace for the cards that some packs make
+//! the highest trumps: the two of diamonds of New York City's pack (byte
+//! 60), the two of spades raised above the ace (61), the little joker (62)
+//! and the big joker (63). Sitting in the spade suit's bits, they follow
+//! suit as spades and outrank every other trump in byte order, so the rules
+//! of play need no special case for them. The hearts' and the other suits'
+//! spare bits are never used.
+//!
+//! A card's string depends on its byte alone, and the cards above the ace
+//! keep the strings of the cards they stand for (`2D`, `2S`); a string is
+//! turned into the card of a game's pack by [`crate::Deck::card`].
 
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Sub, SubAssign};
@@ -78,8 +85,9 @@ impl fmt::Display for Suit {
 }
 
 /// The thirteen ranks of the standard pack, lowest first, and the two
-/// jokers. A raised two of spades still has the rank `Two`: compare cards of
-/// one suit with [`Card::order`] (or the cards themselves), not by rank.
+/// jokers. A two raised above the ace of spades still has the rank `Two`:
+/// compare cards of one suit with [`Card::order`] (or the cards
+/// themselves), not by rank.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[repr(u8)]
 pub enum Rank {
@@ -100,17 +108,56 @@ pub enum Rank {
     BigJoker = 15,
 }
 
-/// The rank of each of the sixteen places of a suit: the thirteen standard
-/// ranks, then the raised two of spades (slot 13) and the jokers.
-const RANK_OF_SLOT: [Rank; 16] = {
-    let mut ranks = [Rank::Two; 16];
-    let mut slot = 0;
-    while slot < 13 {
-        ranks[slot] = Rank::ALL[slot];
-        slot += 1;
+/// The byte of each suit's two, where its places begin (see the module
+/// docs): the spade suit begins one place early to have room for four
+/// cards above its ace.
+const SUIT_START: [u8; 4] = [0, 16, 32, 47];
+
+/// Every place of each suit as bits, the spare ones included: sixteen for
+/// clubs and diamonds, fifteen for hearts, seventeen for spades.
+const SUIT_BITS: [u64; 4] = [0xFFFF, 0xFFFF << 16, 0x7FFF << 32, u64::MAX << 47];
+
+/// The byte of the two of diamonds as New York City's pack ranks it, the
+/// lowest of the four places above the ace of spades.
+const TRUMP_TWO_OF_DIAMONDS: u8 = 60;
+
+/// The two letters of each byte's card string, or zeros for a byte that
+/// names no card of any pack.
+const LETTERS: [[u8; 2]; 64] = {
+    let mut letters = [[0u8; 2]; 64];
+    let mut suit = 0;
+    while suit < 4 {
+        let mut rank = 0;
+        while rank < 13 {
+            letters[(SUIT_START[suit] + rank) as usize] = [b"23456789TJQKA"[rank as usize], b"CDHS"[suit]];
+            rank += 1;
+        }
+        suit += 1;
     }
-    ranks[14] = Rank::LittleJoker;
-    ranks[15] = Rank::BigJoker;
+    // The cards above the ace of spades keep the strings of the cards
+    // they stand for.
+    letters[TRUMP_TWO_OF_DIAMONDS as usize] = *b"2D";
+    letters[61] = *b"2S";
+    letters[62] = *b"LJ";
+    letters[63] = *b"BJ";
+    letters
+};
+
+/// The rank of each byte: the thirteen standard ranks of each suit, two
+/// for the twos above the ace of spades, and the jokers.
+const RANK_OF_BYTE: [Rank; 64] = {
+    let mut ranks = [Rank::Two; 64];
+    let mut suit = 0;
+    while suit < 4 {
+        let mut rank = 0;
+        while rank < 13 {
+            ranks[(SUIT_START[suit] + rank) as usize] = Rank::ALL[rank as usize];
+            rank += 1;
+        }
+        suit += 1;
+    }
+    ranks[62] = Rank::LittleJoker;
+    ranks[63] = Rank::BigJoker;
     ranks
 };
 
@@ -163,7 +210,7 @@ impl Rank {
     }
 }
 
-/// One playing card. Its byte is `suit * 16 + rank`; see the module docs.
+/// One playing card, as one byte; see the module docs.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Card(u8);
 
@@ -175,8 +222,14 @@ impl Card {
     /// The two of spades raised above the ace, as the joker and deuce-high
     /// packs rank it. Its string is `2S`, like the ordinary two's.
     pub const HIGH_TWO_OF_SPADES: Card = Card(61);
+    /// The two of diamonds as New York City's pack ranks it: a trump,
+    /// under the raised two of spades and above the ace. Its string is
+    /// `2D`, like the ordinary two's.
+    pub const TRUMP_TWO_OF_DIAMONDS: Card = Card(TRUMP_TWO_OF_DIAMONDS);
     /// The two of spades where it ranks as the lowest spade.
     pub const TWO_OF_SPADES: Card = Card::new(Rank::Two, Suit::Spades);
+    /// The two of diamonds where it is the lowest diamond.
+    pub const TWO_OF_DIAMONDS: Card = Card::new(Rank::Two, Suit::Diamonds);
 
     /// The card of a rank and suit. A joker is the same card whatever
     /// suit is named, since the jokers belong to the spade suit.
@@ -184,40 +237,41 @@ impl Card {
         match rank {
             Rank::LittleJoker => Card::LITTLE_JOKER,
             Rank::BigJoker => Card::BIG_JOKER,
-            _ => Card(((suit as u8) << 4) | rank as u8),
+            _ => Card(SUIT_START[suit as usize] + rank as u8),
         }
     }
 
     /// The card whose byte is `index`, if that byte names a card of some
-    /// pack: the 52 standard cards and the three cards above the ace of
+    /// pack: the 52 standard cards and the four cards above the ace of
     /// spades.
     pub const fn from_index(index: u8) -> Option<Card> {
-        if index < 64 && ((index & 15) < 13 || index >= 61) {
+        if index < 64 && LETTERS[index as usize][0] != 0 {
             Some(Card(index))
         } else {
             None
         }
     }
 
-    /// The card's place within its suit, 0 for the two up to 12 for the
-    /// ace and 13 to 15 for the cards above the ace of spades: of two cards
-    /// of one suit, the higher place wins.
+    /// The card's place within the suit it follows, 0 for the two up to
+    /// 12 for the ace, and 13 to 16 for the cards above the ace of spades:
+    /// of two cards of one suit, the higher place wins.
     pub const fn order(self) -> u8 {
-        self.0 & 15
+        self.0 - SUIT_START[self.suit() as usize]
     }
 
     pub const fn is_joker(self) -> bool {
         self.0 >= Card::LITTLE_JOKER.0
     }
 
-    /// The card as the standard pack ranks it: the raised two of spades
-    /// becomes the plain one. Card strings do not tell the two apart, so
-    /// this is how a card read from a string is compared across packs.
+    /// The card as the standard pack ranks it: a two raised above the ace
+    /// of spades becomes the plain one. Card strings do not tell the two
+    /// apart, so this is how a card read from a string is compared across
+    /// packs.
     pub const fn plain(self) -> Card {
-        if self.0 == Card::HIGH_TWO_OF_SPADES.0 {
-            Card::TWO_OF_SPADES
-        } else {
-            self
+        match self.0 {
+            61 => Card::TWO_OF_SPADES,
+            TRUMP_TWO_OF_DIAMONDS => Card::TWO_OF_DIAMONDS,
+            _ => self,
         }
     }
 
@@ -225,18 +279,21 @@ impl Card {
         self.0
     }
 
+    /// The suit the card follows as: spades for the cards above the ace
+    /// of spades, the two of diamonds among them.
     pub const fn suit(self) -> Suit {
-        // A card byte is below 64, so the mask only helps the compiler drop
-        // the bounds check.
-        Suit::ALL[(self.0 >> 4) as usize & 3]
+        // Bytes 48 to 63 are spades by their top bits; byte 47 is the one
+        // spade below them. A card byte is below 64, so the mask only helps
+        // the compiler drop the bounds check.
+        Suit::ALL[((self.0 >> 4) + (self.0 == 47) as u8) as usize & 3]
     }
 
     pub const fn rank(self) -> Rank {
-        RANK_OF_SLOT[(self.0 & 15) as usize]
+        RANK_OF_BYTE[self.0 as usize & 63]
     }
 
     pub const fn is_spade(self) -> bool {
-        self.0 >> 4 == Suit::Spades as u8
+        self.0 >= SUIT_START[Suit::Spades as usize]
     }
 
     const fn bit(self) -> u64 {
@@ -246,14 +303,10 @@ impl Card {
 
 impl Card {
     /// The two letters of the card's string: rank then suit, or `LJ` and
-    /// `BJ` for the jokers.
+    /// `BJ` for the jokers. A two above the ace of spades has the string
+    /// of the plain two it stands for.
     const fn letters(self) -> [u8; 2] {
-        let suit = if self.is_joker() {
-            'J'
-        } else {
-            self.suit().letter()
-        };
-        [self.rank().letter() as u8, suit as u8]
+        LETTERS[self.0 as usize & 63]
     }
 }
 
@@ -314,7 +367,7 @@ pub struct CardSet(u64);
 impl CardSet {
     pub const EMPTY: CardSet = CardSet(0);
     /// The 52 cards of the standard pack.
-    pub const STANDARD_DECK: CardSet = CardSet(0x1FFF_1FFF_1FFF_1FFF);
+    pub const STANDARD_DECK: CardSet = CardSet(0x1FFF | 0x1FFF << 16 | 0x1FFF << 32 | 0x1FFF << 47);
 
     pub const fn from_bits(bits: u64) -> CardSet {
         CardSet(bits)
@@ -325,18 +378,17 @@ impl CardSet {
     }
 
     /// Every place of one suit, the spare ones included: in the spade
-    /// suit these are the raised two and the jokers, which follow suit as
-    /// spades. Intersect with a pack for the cards that exist.
+    /// suit these are the cards above the ace (raised twos and jokers),
+    /// which follow suit as spades. Intersect with a pack for the cards
+    /// that exist.
     pub const fn suit(suit: Suit) -> CardSet {
-        CardSet(0xFFFF << (16 * suit as u32))
+        CardSet(SUIT_BITS[suit as usize])
     }
 
     /// Every place of the suit of `card`, as [`CardSet::suit`].
     #[inline]
     pub const fn suit_of(card: Card) -> CardSet {
-        // The suit's bits start at bit 16 * suit, which is the card byte
-        // with its rank cleared.
-        CardSet(0xFFFF << (card.0 & 0x30))
+        CardSet::suit(card.suit())
     }
 
     pub const fn single(card: Card) -> CardSet {
@@ -648,9 +700,15 @@ mod tests {
     }
 
     #[test]
-    fn jokers_and_the_raised_two_sit_above_the_ace_of_spades() {
+    fn jokers_and_the_raised_twos_sit_above_the_ace_of_spades() {
         let ace = Card::new(Rank::Ace, Suit::Spades);
-        let order = [ace, Card::HIGH_TWO_OF_SPADES, Card::LITTLE_JOKER, Card::BIG_JOKER];
+        let order = [
+            ace,
+            Card::TRUMP_TWO_OF_DIAMONDS,
+            Card::HIGH_TWO_OF_SPADES,
+            Card::LITTLE_JOKER,
+            Card::BIG_JOKER,
+        ];
         assert!(order.windows(2).all(|pair| pair[0] < pair[1]));
         for card in order {
             assert!(card.is_spade());
@@ -668,10 +726,56 @@ mod tests {
         assert_eq!(Card::HIGH_TWO_OF_SPADES.rank(), Rank::Two);
         assert_eq!(Card::new(Rank::BigJoker, Suit::Hearts), Card::BIG_JOKER);
         assert!(!Card::HIGH_TWO_OF_SPADES.is_joker() && Card::LITTLE_JOKER.is_joker());
-        for index in [13, 14, 15, 29, 45] {
+        // The trump two of diamonds is written as the plain one, follows as
+        // a spade, and ranks under the raised two of spades.
+        assert_eq!(Card::TRUMP_TWO_OF_DIAMONDS.to_string(), "2D");
+        assert_eq!("2D".parse::<Card>(), Ok(Card::TWO_OF_DIAMONDS));
+        assert_eq!(Card::TRUMP_TWO_OF_DIAMONDS.plain(), Card::TWO_OF_DIAMONDS);
+        assert_eq!(Card::TRUMP_TWO_OF_DIAMONDS.rank(), Rank::Two);
+        assert_eq!(Card::TRUMP_TWO_OF_DIAMONDS.suit(), Suit::Spades);
+        assert!(!Card::TRUMP_TWO_OF_DIAMONDS.is_joker());
+        assert_eq!(
+            order.map(Card::order),
+            [12, 13, 14, 15, 16],
+            "the places above the ace follow it"
+        );
+        for index in [13, 14, 15, 29, 30, 31, 45, 46] {
             assert_eq!(Card::from_index(index), None);
         }
         assert!("CJ".parse::<Card>().is_err());
+    }
+
+    /// Every byte that names a card is in its suit's bits and no other's,
+    /// the suits' bits cover all 64 and never overlap, and the standard
+    /// cards of a suit are its lowest thirteen places, two to ace.
+    #[test]
+    fn every_byte_belongs_to_exactly_one_suit() {
+        let mut covered = 0u64;
+        for suit in Suit::ALL {
+            let bits = CardSet::suit(suit).bits();
+            assert_eq!(covered & bits, 0, "{suit} overlaps");
+            covered |= bits;
+            let ranks: Vec<Rank> = (CardSet::suit(suit) & CardSet::STANDARD_DECK)
+                .iter()
+                .map(Card::rank)
+                .collect();
+            assert_eq!(ranks, Rank::ALL, "{suit}");
+        }
+        assert_eq!(covered, u64::MAX);
+        for index in 0..64 {
+            if let Some(card) = Card::from_index(index) {
+                assert!(CardSet::suit(card.suit()).contains(card), "{card}");
+                assert_eq!(CardSet::suit_of(card), CardSet::suit(card.suit()));
+                assert_eq!(card.is_spade(), card.suit() == Suit::Spades, "{card}");
+                assert_eq!(
+                    Card::from_index(card.index() - card.order()).map(Card::rank),
+                    Some(Rank::Two),
+                    "{card}'s suit starts at its two"
+                );
+            }
+        }
+        let named = (0..64).filter_map(Card::from_index).count();
+        assert_eq!(named, 56, "52 standard cards and four above the ace of spades");
     }
 
     #[test]

@@ -29,8 +29,9 @@ pub enum RuleError {
     BlindNilAfterLooking,
     /// A team blind bid that the rules do not allow now: they have none,
     /// the team does not trail by enough, a partner has seen his cards or
-    /// bid, or the number is below the rules' lowest.
-    BlindBidNotAllowed { lowest: u8 },
+    /// bid, or the number is outside the rules' range: from `lowest` to
+    /// `highest`, the team maximum or the tricks of a hand.
+    BlindBidNotAllowed { lowest: u8, highest: u8 },
     /// The player's cards are still hidden from him: he must look at them
     /// (or bid blind) before he can bid a number.
     MustLookAtHand,
@@ -77,12 +78,12 @@ impl fmt::Display for RuleError {
             RuleError::BlindNilAfterLooking => {
                 f.write_str("you have looked at your cards, so blind nil is no longer possible")
             }
-            RuleError::BlindBidNotAllowed { lowest: 0 } => {
+            RuleError::BlindBidNotAllowed { lowest: 0, .. } => {
                 f.write_str("this table's rules have no blind bids for a team")
             }
-            RuleError::BlindBidNotAllowed { lowest } => write!(
+            RuleError::BlindBidNotAllowed { lowest, highest } => write!(
                 f,
-                "a team bids blind {lowest} or more, only when it trails by the rules' margin and before either partner has seen his cards or bid"
+                "a team bids blind {lowest} to {highest}, only when it trails by the rules' margin and before either partner has seen his cards or bid"
             ),
             RuleError::MustLookAtHand => f.write_str("look at your cards before bidding, or bid blind"),
             RuleError::HandAlreadyVisible => f.write_str("your cards are already visible to you"),

@@ -121,7 +121,7 @@ impl Preset {
                 "No partners: each of the four players bids, scores and keeps bags alone; no blind nil exchange."
             }
             Preset::NewYork => {
-                "Jokers with both red twos out, no nil, board 4, at most two bags, blind 6 when 100 behind, two sets in a row lose."
+                "Jokers, the two of spades and the two of diamonds above the ace; no nil, a team bids 4 to 10, at most two bags, blind 6 when 100 behind, two sets in a row lose."
             }
             Preset::ThreePlayer => {
                 "Three players, each alone, 17 cards each with the two of clubs out; the three of clubs leads the first trick."
@@ -203,12 +203,13 @@ impl Preset {
                 ..classic
             },
             Preset::NewYork => RuleSet {
-                deck: Deck::NewYork,
+                deck: Deck::NewYorkCity,
                 spades_lead: SpadesLead::FromFourthTrick,
                 nil: false,
                 blind_nil: false,
                 blind_nil_pass: 0,
                 min_team_bid: 4,
+                max_team_bid: Some(10),
                 ten_for_two_hundred: true,
                 boston_wins: true,
                 max_overtricks: Some(2),

@@ -133,6 +133,10 @@ pub struct RuleSet {
     /// The least a team's two bids may add up to (0: no minimum). The
     /// second partner to bid must bring the team to it.
     pub min_team_bid: u8,
+    /// The most a team's bids may add up to, its blind bid included
+    /// (`None`: no limit beyond the tricks of a hand). The first partner to
+    /// bid leaves the second a bid he may make.
+    pub max_team_bid: Option<u8>,
     /// A team contract of exactly 10 is worth 200 when made and costs 200
     /// when set.
     pub ten_for_two_hundred: bool,
@@ -202,6 +206,7 @@ impl RuleSet {
         nil: true,
         nil_after_partner: false,
         min_team_bid: 0,
+        max_team_bid: None,
         ten_for_two_hundred: false,
         moon: false,
         boston_wins: false,
@@ -290,8 +295,11 @@ impl RuleSet {
         if !(0..=MAX_POINTS).contains(&self.blind_nil_min_deficit) {
             return fail("blind_nil_min_deficit", "must be from 0 to 10000");
         }
-        if self.nil_pass > MAX_PASS || self.blind_nil_pass > MAX_PASS {
+        if self.nil_pass > MAX_PASS {
             return fail("nil_pass", "at most 4 cards may be passed");
+        }
+        if self.blind_nil_pass > MAX_PASS {
+            return fail("blind_nil_pass", "at most 4 cards may be passed");
         }
         if self.bag_limit <= 0 {
             return fail("bag_limit", "must be above zero");
@@ -304,6 +312,18 @@ impl RuleSet {
         }
         if self.min_team_bid > 13 {
             return fail("min_team_bid", "a team cannot bid more than 13");
+        }
+        if self
+            .max_team_bid
+            .is_some_and(|most| most == 0 || most > self.hand_size())
+        {
+            return fail(
+                "max_team_bid",
+                "must be from 1 to the cards in a hand (13, or 17 or 18 with three players)",
+            );
+        }
+        if self.max_team_bid.is_some_and(|most| most < self.min_team_bid) {
+            return fail("max_team_bid", "must be at least the team minimum");
         }
         if self.max_overtricks.is_some_and(|limit| limit > 12) {
             return fail("max_overtricks", "must be at most 12");
@@ -327,11 +347,13 @@ impl RuleSet {
         if self.partners {
             return Ok(());
         }
-        if self.nil_pass > 0 || self.blind_nil_pass > 0 {
-            return fail(
-                "nil_pass",
-                "without partners there is nobody to exchange cards with: set nil_pass and blind_nil_pass to 0",
-            );
+        let nobody =
+            "without partners there is nobody to exchange cards with: set nil_pass and blind_nil_pass to 0";
+        if self.nil_pass > 0 {
+            return fail("nil_pass", nobody);
+        }
+        if self.blind_nil_pass > 0 {
+            return fail("blind_nil_pass", nobody);
         }
         if self.nil_after_partner {
             return fail(
@@ -364,6 +386,12 @@ impl RuleSet {
                 "blind nil needs nil bids: turn nil on or blind nil off",
             );
         }
+        if self.partners && !self.nil && self.max_team_bid.is_some_and(|most| most < 2) {
+            return fail(
+                "max_team_bid",
+                "without nil both partners bid at least 1, so the maximum must be at least 2",
+            );
+        }
         if self.team_blind > 0 && self.bidding != Bidding::Standard {
             return fail(
                 "team_blind",
@@ -372,6 +400,12 @@ impl RuleSet {
         }
         if self.team_blind > 0 && self.team_blind < self.min_team_bid {
             return fail("team_blind", "the lowest blind bid must reach the team minimum");
+        }
+        if self.team_blind > 0 && self.max_team_bid.is_some_and(|most| self.team_blind > most) {
+            return fail(
+                "team_blind",
+                "the lowest blind bid must be within the team maximum",
+            );
         }
         match self.bidding {
             Bidding::Standard => {}
@@ -394,6 +428,12 @@ impl RuleSet {
                         "in suicide a team may bid 4, so the minimum must be at most 4",
                     );
                 }
+                if self.max_team_bid.is_some_and(|most| most < 4) {
+                    return fail(
+                        "max_team_bid",
+                        "in suicide the partner who does not bid nil bids at least 4, so the maximum must be at least 4",
+                    );
+                }
             }
             Bidding::Whiz | Bidding::Mirror => {
                 if !self.nil {
@@ -403,6 +443,12 @@ impl RuleSet {
                     return fail(
                         "min_team_bid",
                         "whiz and mirror bids are counted spades, so a team minimum cannot be kept",
+                    );
+                }
+                if self.max_team_bid.is_some() {
+                    return fail(
+                        "max_team_bid",
+                        "whiz and mirror bids are counted spades, so a team maximum cannot be kept",
                     );
                 }
                 if self.nil_after_partner {
@@ -542,7 +588,9 @@ mod tests {
     #[test]
     fn points_beyond_their_bounds_are_refused_by_name() {
         type Change = fn(&mut RuleSet);
-        let cases: [(Change, &str); 7] = [
+        let cases: [(Change, &str); 9] = [
+            (|r| r.nil_pass = MAX_PASS + 1, "nil_pass"),
+            (|r| r.blind_nil_pass = MAX_PASS + 1, "blind_nil_pass"),
             (|r| r.target = MAX_POINTS + 1, "target"),
             (|r| r.mercy = Some(-MAX_POINTS - 1), "mercy"),
             (|r| r.nil_value = i32::MAX, "nil_value"),

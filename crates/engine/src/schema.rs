@@ -15,7 +15,7 @@ impl JsonSchema for Card {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "A card: its rank (2-9, T, J, Q, K, A) then its suit (S, H, D, C), as \"TS\"; or a joker of the joker pack, \"BJ\" (big) or \"LJ\" (little).",
+            "description": "A card: its rank (2-9, T, J, Q, K, A) then its suit (S, H, D, C), as \"TS\"; or a joker of the joker packs, \"BJ\" (big) or \"LJ\" (little). A two that a pack raises above the ace of spades keeps its string (\"2S\", or \"2D\" in the new_york_city pack).",
             "type": "string",
             "pattern": "^([2-9TJQKA][SHDC]|BJ|LJ)$"
         })

@@ -615,7 +615,7 @@ mod packs {
             (Preset::Classic, Deck::Standard),
             (Preset::Jokers, Deck::Jokers),
             (Preset::DeuceHigh, Deck::DeuceHigh),
-            (Preset::NewYork, Deck::NewYork),
+            (Preset::NewYork, Deck::NewYorkCity),
         ] {
             for seed in 0..20 {
                 let game = Game::new(preset.rules(), seed).unwrap();
@@ -834,7 +834,7 @@ mod solo {
                     blind_nil_pass: 2,
                     ..solo()
                 },
-                "nil_pass",
+                "blind_nil_pass",
             ),
             (
                 RuleSet {

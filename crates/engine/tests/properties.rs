@@ -41,6 +41,7 @@ fn rule_sets_from(presets: Vec<Preset>) -> impl Strategy<Value = RuleSet> {
         any::<bool>(),
         any::<bool>(),
         0u8..3,
+        0u8..4,
     )
         .prop_map(
             move |(
@@ -50,6 +51,7 @@ fn rule_sets_from(presets: Vec<Preset>) -> impl Strategy<Value = RuleSet> {
                 vary,
                 unbid,
                 blind,
+                most,
             )| {
                 let base = presets[preset].rules();
                 let mut rules = RuleSet {
@@ -86,6 +88,12 @@ fn rule_sets_from(presets: Vec<Preset>) -> impl Strategy<Value = RuleSet> {
                     rules.team_blind_min_deficit = if vary { deficit } else { 0 };
                     rules.team_blind_set_doubled = unbid;
                 }
+                // A team maximum, from the least the other bidding rules
+                // leave room for up to a whole hand, where bids are chosen.
+                if most > 0 && matches!(rules.bidding, Bidding::Standard | Bidding::Suicide) {
+                    let least = rules.min_team_bid.max(rules.team_blind).max(4);
+                    rules.max_team_bid = Some((least + 3 * (most - 1)).min(13));
+                }
                 // Half of the games without partners are played by three.
                 if !rules.partners && simultaneous {
                     rules.players = 3;
@@ -97,30 +105,33 @@ fn rule_sets_from(presets: Vec<Preset>) -> impl Strategy<Value = RuleSet> {
 }
 
 /// The number of cards of a hand that follow as spades.
-fn naive_spades(hand: CardSet) -> u32 {
+fn naive_spades(deck: Deck, hand: CardSet) -> u32 {
     hand.iter()
-        .filter(|&card| naive_suit(card) == Suit::Spades)
+        .filter(|&card| naive_suit(deck, card) == Suit::Spades)
         .count() as u32
 }
 
-/// The suit a card follows as, from its string: jokers count as spades.
-fn naive_suit(card: Card) -> Suit {
+/// The suit a card follows as in `deck`, from its string: jokers count as
+/// spades, and so does the two of diamonds in New York City's pack.
+fn naive_suit(deck: Deck, card: Card) -> Suit {
     let text = card.to_string();
-    match text.as_bytes()[1] {
-        b'J' => Suit::Spades,
-        letter => Suit::from_letter(letter as char).unwrap(),
+    match (text.as_str(), text.as_bytes()[1]) {
+        ("2D", _) if deck == Deck::NewYorkCity => Suit::Spades,
+        (_, b'J') => Suit::Spades,
+        (_, letter) => Suit::from_letter(letter as char).unwrap(),
     }
 }
 
 /// How high a card ranks within the suit it follows as, from its string:
 /// the jokers and, in the packs that raise it, the two of spades rank
-/// above the ace.
+/// above the ace, and in New York City's the two of diamonds under them.
 fn naive_power(deck: Deck, card: Card) -> usize {
     let text = card.to_string();
     match text.as_str() {
         "BJ" => 102,
         "LJ" => 101,
         "2S" if deck != Deck::Standard => 100,
+        "2D" if deck == Deck::NewYorkCity => 99,
         _ => "23456789TJQKA".find(&text[..1]).unwrap(),
     }
 }
@@ -136,8 +147,8 @@ fn naive_plus(rules: &RuleSet, seat: Seat, n: usize) -> Seat {
 }
 
 /// The cards dealt under the rules: the pack, and for three players the
-/// pack without the two of clubs, or with the jokers all 52 cards and the
-/// two jokers.
+/// pack without the two of clubs, or, in the packs that put the twos of
+/// clubs and hearts out for the jokers, all 52 cards and the two jokers.
 fn naive_rules_pack(rules: &RuleSet) -> CardSet {
     let pack = naive_pack(rules.deck);
     if naive_players(rules) == 4 {
@@ -145,7 +156,7 @@ fn naive_rules_pack(rules: &RuleSet) -> CardSet {
     }
     let two_of_clubs: Card = "2C".parse().unwrap();
     let two_of_hearts: Card = "2H".parse().unwrap();
-    if rules.deck == Deck::Jokers {
+    if matches!(rules.deck, Deck::Jokers | Deck::NewYorkCity) {
         pack | CardSet::single(two_of_clubs) | CardSet::single(two_of_hearts)
     } else {
         pack - CardSet::single(two_of_clubs)
@@ -164,7 +175,7 @@ fn naive_pack(deck: Deck) -> CardSet {
         .flat_map(|suit| "23456789TJQKA".chars().map(move |rank| format!("{rank}{suit}")))
         .collect();
     let out: &[&str] = match deck {
-        Deck::Jokers => &["2C", "2H"],
+        Deck::Jokers | Deck::NewYorkCity => &["2C", "2H"],
         Deck::NewYork => &["2D", "2H"],
         Deck::Standard | Deck::DeuceHigh => &[],
     };
@@ -182,11 +193,11 @@ fn naive_pack(deck: Deck) -> CardSet {
 fn naive_winner(rules: &RuleSet, leader: Seat, cards: &[Card]) -> Seat {
     let deck = rules.deck;
     assert_eq!(cards.len(), naive_players(rules), "one card from each player");
-    let led = naive_suit(cards[0]);
+    let led = naive_suit(deck, cards[0]);
     let mut best = 0;
     for i in 1..cards.len() {
         let (card, top) = (cards[i], cards[best]);
-        let (suit, top_suit) = (naive_suit(card), naive_suit(top));
+        let (suit, top_suit) = (naive_suit(deck, card), naive_suit(deck, top));
         let better = match (suit == Suit::Spades, top_suit == Suit::Spades) {
             (true, false) => true,
             (false, true) => false,
@@ -307,7 +318,10 @@ fn naive_bid_allowed(rules: &RuleSet, bid: Bid, spades: u32, partner: Option<Bid
         }
         // The first partner's blind bid; the second holds the same one.
         Bid::Blind(n) => {
-            rules.team_blind > 0 && n >= rules.team_blind && n <= 13 && partner.is_none_or(|p| p == bid)
+            rules.team_blind > 0
+                && n >= rules.team_blind
+                && n <= rules.max_team_bid.unwrap_or(13)
+                && partner.is_none_or(|p| p == bid)
         }
         Bid::Tricks(n) => {
             (1..=naive_hand_size(rules)).contains(&n)
@@ -318,7 +332,22 @@ fn naive_bid_allowed(rules: &RuleSet, bid: Bid, spades: u32, partner: Option<Bid
                 }
         }
     };
-    team_ok && kind_ok
+    // Under a team maximum the team's bids add up to no more, and the
+    // first partner to bid leaves the second a bid he may make.
+    let most_ok = match (rules.max_team_bid, bid) {
+        (None, _) => true,
+        (Some(_), Bid::Blind(_)) => true,
+        (Some(most), _) => {
+            partner.map_or(0, Bid::contract) + bid.contract() <= most
+                && (!rules.partners
+                    || partner.is_some()
+                    || (0..=naive_hand_size(rules)).any(|n| {
+                        let next = if n == 0 { Bid::Nil } else { Bid::Tricks(n) };
+                        naive_bid_allowed(rules, next, 0, Some(bid))
+                    }))
+        }
+    };
+    team_ok && kind_ok && most_ok
 }
 
 /// Whether a spade may be led to trick `number` (from 0), by the rule.
@@ -332,11 +361,11 @@ fn naive_spades_open(rules: &RuleSet, broken: bool, number: usize) -> bool {
 
 /// The lowest club among some hands, which leads under the two-of-clubs
 /// rule when the two itself is out of the pack.
-fn lowest_club(cards: CardSet) -> Card {
+fn lowest_club(deck: Deck, cards: CardSet) -> Card {
     cards
         .iter()
-        .filter(|&card| naive_suit(card) == Suit::Clubs)
-        .min_by_key(|&card| naive_power(Deck::Standard, card))
+        .filter(|&card| naive_suit(deck, card) == Suit::Clubs)
+        .min_by_key(|&card| naive_power(deck, card))
         .unwrap()
 }
 
@@ -358,6 +387,7 @@ fn naive_teams(rules: &RuleSet) -> Vec<Vec<Seat>> {
 /// Checks a hand's record against the plain rules and returns, for each
 /// team, whether it was set and whether it made a Boston.
 fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32]) -> Vec<(bool, bool)> {
+    let deck = rules.deck;
     // The pack in distinct cards, a hand to each player (13, or 17 or 18
     // for three) and none to the empty fourth seat of three.
     let players = naive_players(rules);
@@ -370,7 +400,7 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32
     }
     assert_eq!(all, naive_rules_pack(rules));
     assert_eq!(record.tricks.len(), usize::from(size));
-    let first_club = lowest_club(all);
+    let first_club = lowest_club(deck, all);
 
     // Bids in order from the dealer's left; none in the first hand when
     // it is played without bids.
@@ -397,7 +427,7 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32
         }
         // The partner bid before when he sits two places earlier.
         let partner = (rules.partners && i >= 2).then(|| record.bids[i - 2].to_bid().unwrap());
-        let spades = naive_spades(record.hands[bid.seat]);
+        let spades = naive_spades(deck, record.hands[bid.seat]);
         assert!(
             naive_bid_allowed(rules, made, spades, partner),
             "{made} with {spades} spades after {partner:?}"
@@ -430,7 +460,7 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32
     let mut won = [0u8; 4];
     for (number, trick) in record.tricks.iter().enumerate() {
         assert_eq!(trick.leader, leader);
-        let led = naive_suit(trick.cards[0]);
+        let led = naive_suit(deck, trick.cards[0]);
         if number == 0 && rules.leading == Leading::TwoOfClubs {
             assert_eq!(trick.cards[0], first_club);
         }
@@ -439,20 +469,23 @@ fn check_record(rules: &RuleSet, record: &HandRecord, score: &[i32], bags: &[i32
             let hand = holding[player];
             assert!(hand.contains(card), "{player} does not hold {card}");
             if i == 0 {
-                let only_spades = naive_spades(hand) == hand.len();
+                let only_spades = naive_spades(deck, hand) == hand.len();
                 assert!(
-                    naive_suit(card) != Suit::Spades
+                    naive_suit(deck, card) != Suit::Spades
                         || naive_spades_open(rules, broken, number)
                         || only_spades,
                     "spade led early"
                 );
             } else {
-                let can_follow = hand.iter().any(|other| naive_suit(other) == led);
-                assert!(naive_suit(card) == led || !can_follow, "revoke");
+                let can_follow = hand.iter().any(|other| naive_suit(deck, other) == led);
+                assert!(naive_suit(deck, card) == led || !can_follow, "revoke");
             }
             holding[player].remove(card);
         }
-        broken |= trick.cards.iter().any(|&card| naive_suit(card) == Suit::Spades);
+        broken |= trick
+            .cards
+            .iter()
+            .any(|&card| naive_suit(deck, card) == Suit::Spades);
         assert_eq!(trick.winner, naive_winner(rules, trick.leader, &trick.cards));
         won[trick.winner.index()] += 1;
         leader = trick.winner;
@@ -547,24 +580,25 @@ fn naive_legal_plays(game: &Game, seat: Seat) -> CardSet {
         return CardSet::EMPTY;
     }
     let hand = game.hand(seat);
+    let deck = game.rules().deck;
     let (_, on_table) = game.current_trick();
     let broken = game
         .tricks()
         .iter()
         .flat_map(|trick| trick.cards)
         .chain(on_table.iter().copied())
-        .any(|card| naive_suit(card) == Suit::Spades);
+        .any(|card| naive_suit(deck, card) == Suit::Spades);
     let rules = game.rules();
     let first_lead = game.tricks().is_empty() && on_table.is_empty();
-    let first_club = lowest_club(naive_rules_pack(rules));
+    let first_club = lowest_club(rules.deck, naive_rules_pack(rules));
     if first_lead && rules.leading == Leading::TwoOfClubs && hand.contains(first_club) {
         return CardSet::single(first_club);
     }
     let open = naive_spades_open(rules, broken, game.tricks().len());
-    let holds = |suit: Suit| hand.iter().any(|card| naive_suit(card) == suit);
+    let holds = |suit: Suit| hand.iter().any(|card| naive_suit(deck, card) == suit);
     let allowed = |card: Card| match on_table.first() {
-        None => naive_suit(card) != Suit::Spades || open || naive_spades(hand) == hand.len(),
-        Some(&lead) => naive_suit(card) == naive_suit(lead) || !holds(naive_suit(lead)),
+        None => naive_suit(deck, card) != Suit::Spades || open || naive_spades(deck, hand) == hand.len(),
+        Some(&lead) => naive_suit(deck, card) == naive_suit(deck, lead) || !holds(naive_suit(deck, lead)),
     };
     hand.iter().filter(|&card| allowed(card)).collect()
 }
@@ -617,7 +651,7 @@ fn follow_every_rule(rules: RuleSet, seed: u64) -> Result<(), TestCaseError> {
             } else {
                 None
             };
-            let spades = naive_spades(game.hand(seat));
+            let spades = naive_spades(rules.deck, game.hand(seat));
             for n in 0..=spades_engine::MAX_TRICKS + 1 {
                 let bid = if n == 0 { Bid::Nil } else { Bid::Tricks(n) };
                 let accepted = game.check(seat, Action::Bid(bid)).is_ok();
@@ -648,7 +682,13 @@ fn follow_every_rule(rules: RuleSet, seed: u64) -> Result<(), TestCaseError> {
                 && game.bids()[partner].is_none();
             for n in 1..=spades_engine::MAX_TRICKS + 1 {
                 let accepted = game.check(seat, Action::Bid(Bid::Blind(n))).is_ok();
-                prop_assert_eq!(accepted, open && n >= rules.team_blind && n <= 13, "blind {}", n);
+                let most = rules.max_team_bid.unwrap_or(13);
+                prop_assert_eq!(
+                    accepted,
+                    open && n >= rules.team_blind && n <= most,
+                    "blind {}",
+                    n
+                );
             }
             let blind_nil = game.check(seat, Action::Bid(Bid::BlindNil)).is_ok();
             prop_assert!(open || blind_nil, "{} hidden with no blind bid open", seat);

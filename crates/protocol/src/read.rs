@@ -378,6 +378,150 @@ mod tests {
         assert_eq!((negative.code, negative.id), (ErrorCode::BadMessage, None));
     }
 
+    /// The rule set a `create_room` asks for, as the server reads it: the
+    /// whole message through [`read_client_message`], then its rules
+    /// resolved and checked. A refusal comes back as the message a client
+    /// would get.
+    fn rules_asked(rules: &Value) -> Result<spades_engine::RuleSet, String> {
+        let text = serde_json::json!({"type": "create_room", "id": 1, "rules": rules}).to_string();
+        match read_client_message(&text) {
+            Ok(ClientMessage::CreateRoom { rules, .. }) => rules.resolve().map_err(|error| error.to_string()),
+            Ok(other) => panic!("{text} read as {other:?}"),
+            Err(refused) => {
+                assert_eq!(refused.code, ErrorCode::BadRules, "{text}: {}", refused.message);
+                Err(refused.message)
+            }
+        }
+    }
+
+    /// The settings of a rule set, as the server writes one.
+    fn settings() -> Vec<String> {
+        let classic = serde_json::to_value(spades_engine::RuleSet::CLASSIC).unwrap();
+        classic.as_object().unwrap().keys().cloned().collect()
+    }
+
+    /// Each setting given a value the rules refuse, alone on `classic`, is
+    /// refused by its own name: not by another setting whose name holds
+    /// it (`nil_pass` in `blind_nil_pass`), nor by one it holds.
+    #[test]
+    fn a_setting_out_of_range_is_refused_by_its_own_name() {
+        let out_of_range: &[(&str, Value)] = &[
+            ("players", 5.into()),
+            ("target", 0.into()),
+            ("mercy", 1.into()),
+            ("max_hands", 0.into()),
+            ("nil_value", (-1).into()),
+            ("blind_nil_value", 1001.into()),
+            ("blind_nil_min_deficit", (-1).into()),
+            ("nil_pass", 5.into()),
+            ("blind_nil_pass", 5.into()),
+            ("bag_limit", 0.into()),
+            ("bag_penalty", (-1).into()),
+            ("min_team_bid", 14.into()),
+            ("max_team_bid", 0.into()),
+            ("bag_value", 2.into()),
+            ("max_overtricks", 13.into()),
+            ("sets_to_lose", 0.into()),
+            ("team_blind", 14.into()),
+            ("team_blind_min_deficit", (-1).into()),
+        ];
+        // Every setting that holds a number is in the table.
+        let classic = serde_json::to_value(spades_engine::RuleSet::CLASSIC).unwrap();
+        let numeric: Vec<String> = settings()
+            .into_iter()
+            .filter(|name| !classic[name.as_str()].is_boolean() && !classic[name.as_str()].is_string())
+            .collect();
+        let tried: Vec<&str> = out_of_range.iter().map(|(name, _)| *name).collect();
+        for name in &numeric {
+            assert!(tried.contains(&name.as_str()), "{name} is not tried");
+        }
+        for (name, value) in out_of_range {
+            let refused = rules_asked(&serde_json::json!({ *name: value })).expect_err(name);
+            assert!(
+                refused.starts_with(&format!("rule {name}: ")),
+                "{name} = {value} was refused as {refused:?}"
+            );
+        }
+        // Solo has nobody to exchange with: each exchange is named.
+        for name in ["nil_pass", "blind_nil_pass"] {
+            let other = if name == "nil_pass" {
+                "blind_nil_pass"
+            } else {
+                "nil_pass"
+            };
+            let rules = serde_json::json!({"preset": "solo", name: 1, other: 0});
+            let refused = rules_asked(&rules).expect_err(name);
+            assert!(refused.starts_with(&format!("rule {name}: ")), "{refused}");
+        }
+        // A value of the wrong kind is named by the path to it, whole.
+        for name in settings() {
+            let refused = rules_asked(&serde_json::json!({ name.as_str(): "x" })).expect_err(&name);
+            assert!(
+                refused.starts_with(&format!("\"rules.{name}\" ")),
+                "{name}: {refused:?}"
+            );
+        }
+        let refused = rules_asked(&serde_json::json!({"blind_nil_pass": 300})).unwrap_err();
+        assert!(
+            refused.starts_with("\"rules.blind_nil_pass\" is out of range"),
+            "{refused}"
+        );
+    }
+
+    /// `null` turns off each rule that a rule set may hold as `null`, as
+    /// the rule set itself writes it; leaving the setting out keeps the
+    /// preset's value.
+    #[test]
+    fn null_turns_off_the_rules_that_may_be_off() {
+        // New York with a hand limit has every such rule on.
+        let base = serde_json::json!({"preset": "new-york", "max_hands": 7});
+        let on = serde_json::to_value(rules_asked(&base).unwrap()).unwrap();
+        let schema = serde_json::to_value(schemars::schema_for!(spades_engine::RuleSet)).unwrap();
+        let nullable: Vec<String> = settings()
+            .into_iter()
+            .filter(|name| {
+                schema["properties"][name.as_str()]["type"]
+                    .as_array()
+                    .is_some_and(|kinds| kinds.contains(&Value::from("null")))
+            })
+            .collect();
+        assert_eq!(
+            nullable,
+            [
+                "max_hands",
+                "max_overtricks",
+                "max_team_bid",
+                "mercy",
+                "sets_to_lose"
+            ],
+            "the rules that may be off"
+        );
+        for name in &nullable {
+            assert!(!on[name.as_str()].is_null(), "{name} is on in {on}");
+            let mut asked = base.clone();
+            asked[name.as_str()] = Value::Null;
+            let off = serde_json::to_value(rules_asked(&asked).unwrap()).unwrap();
+            assert!(
+                off[name.as_str()].is_null(),
+                "{name}: null read as {}",
+                off[name.as_str()]
+            );
+            for other in settings().iter().filter(|other| *other != name) {
+                assert_eq!(off[other.as_str()], on[other.as_str()], "{name}: {other} changed");
+            }
+        }
+        // The documented case: a null mercy is no loss threshold, as
+        // `no_mercy` is; without it, the preset's threshold.
+        let classic = |rules: Value| rules_asked(&rules).unwrap().mercy;
+        assert_eq!(classic(serde_json::json!({"mercy": null})), None);
+        assert_eq!(classic(serde_json::json!({"no_mercy": true})), None);
+        assert_eq!(classic(serde_json::json!({})), Some(-500));
+        assert_eq!(classic(serde_json::json!({"mercy": -200})), Some(-200));
+        // A setting that is never off keeps the preset's value for null.
+        let target = rules_asked(&serde_json::json!({"preset": "tournament", "target": null}));
+        assert_eq!(target.unwrap().target, 300);
+    }
+
     /// Every field of every message, given values of every wrong kind,
     /// is refused in words that name no Rust type.
     #[test]

@@ -61,9 +61,14 @@ impl From<u64> for MessageId {
 }
 
 /// A room's rule set as a client asks for it: a preset and any fields to
-/// change. Omitted fields keep the preset's values.
+/// change. Omitted fields keep the preset's values. For the settings a
+/// rule set may hold as `null` (`mercy`, `max_hands`, `max_team_bid`,
+/// `max_overtricks`, `sets_to_lose`), `null` turns the rule off, as in a
+/// rule set; for the others it keeps the preset's value.
 #[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+// The settings that may be off are read as `Some(None)` when `null` and
+// `None` when left out (see `present`).
 pub struct RulesSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preset: Option<Preset>,
@@ -74,14 +79,21 @@ pub struct RulesSpec {
     pub players: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<i32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub mercy: Option<i32>,
-    /// Turns the loss threshold off. (A `null` mercy would read the same as
-    /// an absent one, so this is a separate field.)
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mercy: Option<Option<i32>>,
+    /// Turns the loss threshold off, as a `null` mercy does.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_mercy: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_hands: Option<u32>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_hands: Option<Option<u32>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nil_value: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -114,6 +126,12 @@ pub struct RulesSpec {
     pub nil_after_partner: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_team_bid: Option<u8>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_team_bid: Option<Option<u8>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ten_for_two_hundred: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,12 +140,20 @@ pub struct RulesSpec {
     pub boston_wins: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bag_value: Option<i32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_overtricks: Option<u8>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_overtricks: Option<Option<u8>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub set_at_double: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sets_to_lose: Option<u8>,
+    #[serde(
+        default,
+        deserialize_with = "present",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub sets_to_lose: Option<Option<u8>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unbid_first_hand: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -149,9 +175,9 @@ impl RulesSpec {
             mercy: if self.no_mercy {
                 None
             } else {
-                self.mercy.or(base.mercy)
+                self.mercy.unwrap_or(base.mercy)
             },
-            max_hands: self.max_hands.or(base.max_hands),
+            max_hands: self.max_hands.unwrap_or(base.max_hands),
             nil_value: self.nil_value.unwrap_or(base.nil_value),
             blind_nil_value: self.blind_nil_value.unwrap_or(base.blind_nil_value),
             blind_nil: self.blind_nil.unwrap_or(base.blind_nil),
@@ -168,13 +194,14 @@ impl RulesSpec {
             nil: self.nil.unwrap_or(base.nil),
             nil_after_partner: self.nil_after_partner.unwrap_or(base.nil_after_partner),
             min_team_bid: self.min_team_bid.unwrap_or(base.min_team_bid),
+            max_team_bid: self.max_team_bid.unwrap_or(base.max_team_bid),
             ten_for_two_hundred: self.ten_for_two_hundred.unwrap_or(base.ten_for_two_hundred),
             moon: self.moon.unwrap_or(base.moon),
             boston_wins: self.boston_wins.unwrap_or(base.boston_wins),
             bag_value: self.bag_value.unwrap_or(base.bag_value),
-            max_overtricks: self.max_overtricks.or(base.max_overtricks),
+            max_overtricks: self.max_overtricks.unwrap_or(base.max_overtricks),
             set_at_double: self.set_at_double.unwrap_or(base.set_at_double),
-            sets_to_lose: self.sets_to_lose.or(base.sets_to_lose),
+            sets_to_lose: self.sets_to_lose.unwrap_or(base.sets_to_lose),
             unbid_first_hand: self.unbid_first_hand.unwrap_or(base.unbid_first_hand),
             team_blind: self.team_blind.unwrap_or(base.team_blind),
             team_blind_min_deficit: self.team_blind_min_deficit.unwrap_or(base.team_blind_min_deficit),
@@ -183,6 +210,17 @@ impl RulesSpec {
         rules.validate()?;
         Ok(rules)
     }
+}
+
+/// Reads a setting that a rule set may hold as `null`: a value or `null`
+/// given is `Some`, so that `null` turns the rule off instead of keeping
+/// the preset's value, which only leaving the setting out does.
+fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
 }
 
 /// How well the server's bots play in a room: at its bot seats and for its

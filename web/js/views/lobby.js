@@ -22,6 +22,7 @@ const RULE_FIELDS = [
   ['bag_penalty', 'Bag penalty', 0, 1000],
   ['bag_value', 'Points per bag (-1, 0 or 1)', -1, 1],
   ['min_team_bid', 'Least a team may bid', 0, 13],
+  ['max_team_bid', 'Most a team may bid', 1, 18],
   ['max_overtricks', 'Set with more overtricks than', 0, 12],
   ['sets_to_lose', 'Sets in a row that lose', 1, 255],
   ['team_blind', 'Lowest team blind bid (0: none)', 0, 13],
@@ -31,7 +32,7 @@ const RULE_FIELDS = [
 // The house rules chosen from a list; the first choice keeps the preset's.
 const CHOICE_FIELDS = [
   ['partners', 'Players', [['true', 'Two partnerships'], ['false', 'Solo: each on his own'], ['three', 'Three, each on his own']]],
-  ['deck', 'Pack', [['standard', 'Standard 52'], ['jokers', 'Jokers (2♣ and 2♥ out)'], ['new_york', 'New York jokers (2♦ and 2♥ out)'], ['deuce_high', 'Two of spades high']]],
+  ['deck', 'Pack', [['standard', 'Standard 52'], ['jokers', 'Jokers (2♣ and 2♥ out)'], ['new_york_city', 'New York jokers (2♠ and 2♦ high; 2♣ and 2♥ out)'], ['new_york', 'Jokers, both red twos out (2♦ and 2♥)'], ['deuce_high', 'Two of spades high']]],
   ['bidding', 'Bidding', [['standard', 'Standard'], ['suicide', 'Suicide'], ['whiz', 'Whiz (your spades or nil)'], ['mirror', 'Mirror (your spades)']]],
   ['leading', 'First lead', [['left_of_dealer', "Dealer's left"], ['dealer', 'Dealer'], ['two_of_clubs', 'Two of clubs']]],
   ['spades_lead', 'Leading spades', [['broken', 'Once broken'], ['any_time', 'Any time'], ['from_fourth_trick', 'From the fourth trick']]],
@@ -63,8 +64,8 @@ function fillPresets(select, presets, hint) {
 
 // The presets' rules until the server's list arrives (then replaced by it).
 const PRESET_DEFAULTS = {
-  classic: { target: 500, mercy: -500, max_hands: '', nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_overtricks: '', sets_to_lose: '', team_blind: 0, team_blind_min_deficit: 100 },
-  tournament: { target: 300, mercy: -300, max_hands: 7, nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_overtricks: '', sets_to_lose: '', team_blind: 0, team_blind_min_deficit: 100 },
+  classic: { target: 500, mercy: -500, max_hands: '', nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_team_bid: '', max_overtricks: '', sets_to_lose: '', team_blind: 0, team_blind_min_deficit: 100 },
+  tournament: { target: 300, mercy: -300, max_hands: 7, nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_team_bid: '', max_overtricks: '', sets_to_lose: '', team_blind: 0, team_blind_min_deficit: 100 },
 };
 
 export function mount(root, app) {

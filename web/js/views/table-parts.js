@@ -4,7 +4,7 @@
 
 import { h } from '../dom.js';
 import { cardBack, cardFace } from './card.js';
-import { cardName, shortName } from '../cards.js';
+import { cardName, fullPackForThree, shortName } from '../cards.js';
 import { handSizeOf, hasPartners, playersOf, teamOf, teamsOf } from '../state.js';
 
 export const SEAT_NAMES = ['North', 'East', 'South', 'West'];
@@ -204,17 +204,20 @@ export function scoreTable(state) {
 export function rulesInWords(rules) {
   const words = [];
   if (playersOf(rules) === 3) {
-    const out = rules.deck === 'jokers' ? 'all 52 cards and both jokers' : 'the two of clubs out';
+    const out = fullPackForThree(rules.deck) ? 'all 52 cards and both jokers' : 'the two of clubs out';
     words.push(`three players, each on his own, ${handSizeOf(rules)} cards each (${out})`);
   } else if (rules.partners === false) words.push('solo: each player on his own, no partners');
   if (rules.deck === 'jokers') words.push('jokers: big joker, little joker and the two of spades above the ace');
-  if (rules.deck === 'new_york') words.push('New York jokers: big joker, little joker and the two of spades above the ace; both red twos out');
+  if (rules.deck === 'new_york_city') words.push('New York jokers: big joker, little joker, the two of spades and the two of diamonds above the ace');
+  if (rules.deck === 'new_york') words.push('jokers with both red twos out: big joker, little joker and the two of spades above the ace');
   if (rules.deck === 'deuce_high') words.push('the two of spades is the highest trump');
   const bidding = { suicide: 'suicide: one partner bids nil, the other 4 or more', whiz: 'whiz: bid your spades or nil', mirror: 'mirror: bid your spades' };
   if (bidding[rules.bidding]) words.push(bidding[rules.bidding]);
   if (rules.nil === false) words.push('no nil');
   if (rules.nil_after_partner) words.push('nil only after your partner bids');
-  if (rules.min_team_bid) words.push(`teams bid at least ${rules.min_team_bid}`);
+  if (rules.min_team_bid && rules.max_team_bid) words.push(`teams bid ${rules.min_team_bid} to ${rules.max_team_bid}`);
+  else if (rules.min_team_bid) words.push(`teams bid at least ${rules.min_team_bid}`);
+  else if (rules.max_team_bid) words.push(`teams bid at most ${rules.max_team_bid}`);
   if (rules.ten_for_two_hundred) words.push('10 for 200');
   const all = handSizeOf(rules);
   if (rules.moon) words.push(`a moon (${all}) is worth ${rules.ten_for_two_hundred ? 500 : 200}`);
@@ -225,7 +228,8 @@ export function rulesInWords(rules) {
   if (rules.unbid_first_hand) words.push('the first hand is played without bids, 10 points a trick');
   if (rules.team_blind) {
     const who = rules.team_blind_min_deficit > 0 ? `a team ${rules.team_blind_min_deficit} or more behind` : 'a team';
-    words.push(`${who} may bid blind ${rules.team_blind} or more for double`
+    const upTo = rules.max_team_bid ? `to ${rules.max_team_bid}` : 'or more';
+    words.push(`${who} may bid blind ${rules.team_blind} ${upTo} for double`
       + (rules.team_blind_set_doubled === false ? ', losing single if set' : ''));
   }
   if (rules.sets_to_lose) words.push(`${rules.sets_to_lose} sets in a row lose`);
@@ -233,7 +237,7 @@ export function rulesInWords(rules) {
   if (rules.leading === 'two_of_clubs') {
     // The lowest club in play leads: the two is out with the jokers at
     // four, and without them at three.
-    const twoOut = (rules.deck === 'jokers') === (playersOf(rules) === 4);
+    const twoOut = fullPackForThree(rules.deck) === (playersOf(rules) === 4);
     words.push(`the ${twoOut ? 'three' : 'two'} of clubs leads`);
   }
   if (rules.spades_lead === 'any_time') words.push('spades may be led at any time');

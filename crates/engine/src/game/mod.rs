@@ -120,9 +120,11 @@ pub struct Game {
     /// first `pack_len` places count.
     pack: [Card; 54],
     pack_len: u8,
-    /// The card of this pack that the plain two of spades names:
-    /// `Deck::card` worked out once, for the cards of every play.
+    /// The cards of this pack that the plain twos of spades and of
+    /// diamonds name: `Deck::card` worked out once, for the cards of every
+    /// play.
     two_of_spades: Card,
+    two_of_diamonds: Card,
     /// The cards of the trick being played, as a set, to find its winner.
     trick_cards: CardSet,
     /// The cards that follow the suit led to the trick being played (empty
@@ -361,7 +363,11 @@ impl Game {
         let rules = &self.rules;
         // Under the rule book's bidding every seat has the same choices
         // whatever was bid before him: the common case, answered at once.
-        if rules.bidding == Bidding::Standard && rules.min_team_bid == 0 && !rules.nil_after_partner {
+        if rules.bidding == Bidding::Standard
+            && rules.min_team_bid == 0
+            && rules.max_team_bid.is_none()
+            && !rules.nil_after_partner
+        {
             let numbers = BidChoices::tricks(1, self.hand_size);
             return if rules.nil {
                 numbers.union(BidChoices::NIL)
@@ -387,6 +393,14 @@ impl Game {
             }
             _ => numbers,
         };
+        // No team bids above its maximum.
+        let numbers = match rules.max_team_bid {
+            Some(most) => numbers.without(BidChoices::tricks(
+                self.most_under_cap(seat, partner, most) + 1,
+                MAX_TRICKS,
+            )),
+            None => numbers,
+        };
         // Mirror's only nil is the count of a hand without spades.
         let nil =
             self.nil_open_after(partner) && (rules.bidding != Bidding::Mirror || self.spades_held(seat) == 0);
@@ -395,6 +409,27 @@ impl Game {
         } else {
             numbers
         }
+    }
+
+    /// The most a seat may bid under the team maximum `most`: what his
+    /// partner's bid leaves of it, or, while his partner is still to bid,
+    /// as much as leaves the partner a bid: all of it when the partner may
+    /// then bid nil (he always may after a number, once nil exists and the
+    /// maximum reaches the team minimum), one trick less when nil does not
+    /// exist.
+    fn most_under_cap(&self, seat: Seat, partner: Option<Bid>, most: u8) -> u8 {
+        match partner {
+            Some(bid) => most.saturating_sub(bid.contract()),
+            None if self.seating.partner(seat).is_some() && !self.rules.nil => most.saturating_sub(1),
+            None => most,
+        }
+    }
+
+    /// The highest bid a team may make in one go: its blind bid.
+    fn most_for_team(&self) -> u8 {
+        self.rules
+            .max_team_bid
+            .map_or(self.hand_size, |most| most.min(self.hand_size))
     }
 
     /// The number of spades (trumps) a seat holds, which whiz and mirror
@@ -490,7 +525,7 @@ impl Game {
             BidChoices::NONE
         };
         if self.team_blind_open(seat) {
-            nil.union(BidChoices::tricks(self.rules.team_blind, self.hand_size))
+            nil.union(BidChoices::tricks(self.rules.team_blind, self.most_for_team()))
         } else {
             nil
         }
@@ -553,9 +588,12 @@ impl Game {
                                 most: self.hand_size,
                             });
                         }
-                        if tricks < self.rules.team_blind || !self.team_blind_open(seat) {
+                        let highest = self.most_for_team();
+                        if !(self.rules.team_blind..=highest).contains(&tricks) || !self.team_blind_open(seat)
+                        {
                             return Err(RuleError::BlindBidNotAllowed {
                                 lowest: self.rules.team_blind,
+                                highest,
                             });
                         }
                     }
@@ -685,7 +723,8 @@ impl Game {
     }
 
     /// The action with its cards as this game's pack has them: a card
-    /// string names the two of spades the same whether or not it is raised.
+    /// string names a two the same whether or not it is raised above the
+    /// ace of spades.
     #[inline]
     fn in_pack(&self, action: Action) -> Action {
         match action {
@@ -699,10 +738,10 @@ impl Game {
     /// once when the game was made.
     #[inline]
     fn card_in_pack(&self, card: Card) -> Card {
-        if card == Card::TWO_OF_SPADES {
-            self.two_of_spades
-        } else {
-            card
+        match card {
+            Card::TWO_OF_SPADES => self.two_of_spades,
+            Card::TWO_OF_DIAMONDS => self.two_of_diamonds,
+            _ => card,
         }
     }
 
@@ -1086,7 +1125,7 @@ fn deal_round_the_table<const PLAYERS: usize>(pack: &[Card]) -> [CardSet; 4] {
 /// The position (0 for the lead) of the card that wins a full trick: the
 /// highest trump if any was played, else the highest card of the suit led.
 /// Within one suit a higher byte is a higher card in every pack, and the
-/// jokers and the raised two are spades by their byte. It works on the
+/// jokers and the raised twos are spades by their byte. It works on the
 /// trick as a card set, without branches on the cards, because trick
 /// winners are as unpredictable as the deal.
 fn winning_position(cards: &[Card; 4], len: u8, played: CardSet) -> u8 {

@@ -58,6 +58,7 @@ impl Game {
             pack: pack_order(&rules),
             pack_len: rules.pack().len() as u8,
             two_of_spades: rules.deck.card(Card::TWO_OF_SPADES),
+            two_of_diamonds: rules.deck.card(Card::TWO_OF_DIAMONDS),
             tricks_done: 0,
             trick_len: 0,
             trick_cards: CardSet::EMPTY,

@@ -224,3 +224,83 @@ impl Room {
         key
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+    use spades_engine::{Deck, Preset, Seat};
+    use spades_store::{GamePlayer, GameSummary, StoredAction, StoredGame};
+    use uuid::Uuid;
+
+    use super::Resumed;
+    use crate::identity::PlayerRef;
+
+    /// A stored game of the `new-york` preset from before it took the rule
+    /// book's pack and a team maximum (`testdata/old-new-york-game.json`
+    /// says how it was made) replays to the same moment: its stored rule
+    /// set keeps the pack it was dealt from.
+    #[test]
+    fn a_game_stored_under_the_old_new_york_preset_replays_the_same() {
+        let fixture: Value =
+            serde_json::from_str(include_str!("../../testdata/old-new-york-game.json")).unwrap();
+        let actions = fixture["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|action| StoredAction {
+                seat: action[0].as_u64().unwrap() as u8,
+                action: action[1].as_str().unwrap().to_string(),
+                request_id: None,
+                room_seq: None,
+            })
+            .collect();
+        let stored = StoredGame {
+            summary: GameSummary {
+                id: Uuid::new_v4(),
+                room: "OLDNY1".into(),
+                room_name: "New York, stored".into(),
+                private: false,
+                number: 0,
+                status: "playing".into(),
+                started_at: time::OffsetDateTime::UNIX_EPOCH,
+                finished_at: None,
+                winner: None,
+                score0: None,
+                score1: None,
+                score2: None,
+                score3: None,
+            },
+            owner: Uuid::new_v4(),
+            rules: fixture["rules"].clone(),
+            seed: fixture["seed"].as_u64().unwrap(),
+            players: (0..4)
+                .map(|seat| GamePlayer {
+                    seat,
+                    account_id: Uuid::new_v4(),
+                    name: format!("Player {seat}"),
+                    abandoned: false,
+                })
+                .collect(),
+            actions,
+            tournament: None,
+        };
+        let owner = PlayerRef::new(stored.owner, "Owner");
+        let (settings, resumed) = Resumed::from_store(stored, owner).expect("the stored game replays");
+        // It is no longer the preset's rule set, and keeps its pack.
+        assert_eq!(settings.rules.deck, Deck::NewYork);
+        assert_eq!(settings.rules.max_team_bid, None);
+        assert_ne!(settings.rules, Preset::NewYork.rules());
+        let game = &resumed.game;
+        assert_eq!(
+            u64::from(game.hand_number()),
+            fixture["hand_number"].as_u64().unwrap()
+        );
+        assert_eq!(serde_json::to_value(game.score()).unwrap(), fixture["score"]);
+        assert_eq!(
+            serde_json::to_value(game.last_hand()).unwrap(),
+            fixture["last_hand"]
+        );
+        let hands = Seat::ALL.map(|seat| game.hand(seat));
+        assert_eq!(serde_json::to_value(hands).unwrap(), fixture["hands_now"]);
+    }
+}
