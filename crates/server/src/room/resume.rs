@@ -285,7 +285,13 @@ mod tests {
             tournament: None,
         };
         let owner = PlayerRef::new(stored.owner, "Owner");
-        let (settings, resumed) = Resumed::from_store(stored, owner).expect("the stored game replays");
+        let opened = spades_store::RoomSeqs {
+            base: 0,
+            reserved: 1000,
+            epoch: 1,
+        };
+        let (settings, resumed) =
+            Resumed::from_store(stored, owner, opened).expect("the stored game replays");
         // It is no longer the preset's rule set, and keeps its pack.
         assert_eq!(settings.rules.deck, Deck::NewYork);
         assert_eq!(settings.rules.max_team_bid, None);
