@@ -238,8 +238,12 @@ async fn an_owner_paused_past_the_timeout_stops_and_its_table_plays_on_elsewhere
     let mut pause = std::mem::take(&mut travellers);
     let mut taken_over = None;
     play_until(&mut pause, &live, Duration::from_secs(8), |t| {
-        // Everyone but North, who is connected through the frozen node.
-        if taken_over.is_none() && all_past(&t[1..], &seen[1..]) {
+        // Everyone but North, who is connected through the frozen node,
+        // has resynced with the room's new owner and seen it play on.
+        let moved = t[1..]
+            .iter()
+            .all(|t| !t.lost && owner_seen(t).is_some_and(|owner| owner != "a"));
+        if taken_over.is_none() && moved && all_past(&t[1..], &seen[1..]) {
             taken_over = Some(paused.elapsed());
         }
         paused.elapsed() >= Duration::from_secs(7)
