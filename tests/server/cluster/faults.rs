@@ -213,15 +213,22 @@ fn urls_of(cluster: &TestCluster, nodes: &[usize]) -> Vec<String> {
     nodes.iter().map(|&i| cluster.url(i)).collect()
 }
 
+/// The table of [`table_across`] played a few cards into its first hand:
+/// the travellers, every node's url, and the last `seq` each has seen.
+async fn into_the_first_hand(cluster: &TestCluster) -> (Vec<Traveller>, Vec<String>, Vec<u64>) {
+    let mut travellers = table_across(cluster).await;
+    let all = urls_of(cluster, &[0, 1, 2]);
+    play_until(&mut travellers, &all, GAME_DEADLINE, |t| cards_played(&t[0]) >= 6).await;
+    let seen = travellers.iter().map(|t| t.player.table.last_seq).collect();
+    (travellers, all, seen)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_owner_paused_past_the_timeout_stops_and_its_table_plays_on_elsewhere() {
     let Some(mut cluster) = TestCluster::start(3).await else {
         return;
     };
-    let mut travellers = table_across(&cluster).await;
-    let all = urls_of(&cluster, &[0, 1, 2]);
-    play_until(&mut travellers, &all, GAME_DEADLINE, |t| cards_played(&t[0]) >= 6).await;
-    let seen: Vec<u64> = travellers.iter().map(|t| t.player.table.last_seq).collect();
+    let (mut travellers, _, seen) = into_the_first_hand(&cluster).await;
 
     // Node a is frozen for seven seconds, more than twice the time after
     // which the others take its rooms over, while the table goes on.
@@ -304,10 +311,7 @@ async fn an_owner_started_again_at_once_under_its_name_strands_nobody() {
     let Some(mut cluster) = TestCluster::start(3).await else {
         return;
     };
-    let mut travellers = table_across(&cluster).await;
-    let all = urls_of(&cluster, &[0, 1, 2]);
-    play_until(&mut travellers, &all, GAME_DEADLINE, |t| cards_played(&t[0]) >= 6).await;
-    let seen: Vec<u64> = travellers.iter().map(|t| t.player.table.last_seq).collect();
+    let (mut travellers, all, seen) = into_the_first_hand(&cluster).await;
 
     // Node a is killed and started again under its name within a second,
     // well before the others would take it for dead.
