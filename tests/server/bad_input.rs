@@ -178,35 +178,77 @@ async fn a_frame_above_the_hard_limit_closes_only_that_connection() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_flood_is_rate_limited_and_the_connection_recovers() {
+async fn a_flood_is_slowed_down_and_nothing_of_it_is_lost() {
     let server = TestServer::start(Config::default()).await;
     let mut flooder = Player::connect(&server.url, "Flood").await;
+    let sent = tokio::time::Instant::now();
     for n in 0..600u64 {
         let ping = ClientMessage::Ping {
             id: MessageId::Number(10_000 + n),
         };
         flooder.client.send(&ping).await.unwrap();
     }
-    let mut pongs = 0;
+    let mut pongs = Vec::new();
     let mut limited = 0;
-    while let Some(message) = flooder.client.try_recv(Duration::from_millis(300)).await.unwrap() {
+    while let Some(message) = flooder.client.try_recv(Duration::from_millis(500)).await.unwrap() {
         match flooder.note(message) {
-            ServerMessage::Pong { .. } => pongs += 1,
+            ServerMessage::Pong { id } => pongs.push(id),
             ServerMessage::Error {
                 code: ErrorCode::RateLimited,
+                id: None,
                 ..
             } => limited += 1,
             other => panic!("unexpected {other:?}"),
         }
     }
-    // The burst allowance (200, less the hello) is served; the rest is dropped.
-    assert!((195..600).contains(&pongs), "{pongs} pongs");
+    let took = sent.elapsed();
+    // Every ping is answered, in order: the ones past the burst allowance
+    // (200, less the hello) waited to be read rather than being dropped.
+    let expected: Vec<MessageId> = (0..600u64).map(|n| MessageId::Number(10_000 + n)).collect();
+    assert_eq!(pongs, expected, "pings were lost or reordered");
+    // The 401 past the allowance were read at 100 a second.
     assert!(
-        (1..=3).contains(&limited),
-        "one notice a second, not one per message: {limited}"
+        took >= Duration::from_millis(3_800),
+        "600 pings were read in {took:?}"
     );
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(
+        (1..=6).contains(&limited),
+        "one notice a second while slowed down, not one per message: {limited}"
+    );
     flooder.still_answers().await;
+}
+
+/// A player over his message rate who then makes his move has it read in
+/// its turn and answered: dropped, it would leave the whole table waiting
+/// on the turn clock for a move that the player believes he made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_sent_past_the_rate_is_answered_in_its_turn() {
+    let server = TestServer::start(Config::default()).await;
+    let (mut players, _) = four_in_a_game(&server.url).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let due = loop {
+        for player in players.iter_mut() {
+            player.pump().await;
+        }
+        if let Some(due) = players.iter().position(|player| player.table.should_act()) {
+            break due;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "nobody's turn came");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    };
+    let player = &mut players[due];
+    for n in 0..300u64 {
+        let ping = ClientMessage::Ping {
+            id: MessageId::Number(50_000 + n),
+        };
+        player.client.send(&ping).await.unwrap();
+    }
+    let mv = player.table.decide(false).expect("a move to make");
+    let answer = player.play_move(mv).await.expect("the move is answered");
+    assert!(
+        matches!(answer, ServerMessage::Ack { .. }),
+        "the move was answered {answer:?}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

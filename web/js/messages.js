@@ -10,7 +10,7 @@ export const SOCKET_ERRORS = {
   unknown_type: 'This page asked the server for something it does not know. Reloading the page should fix it.',
   bad_message: 'This page sent a request the server could not read. Reloading the page should fix it.',
   frame_too_large: 'That was too long to send.',
-  rate_limited: 'Too much at once: slow down a little and try again.',
+  rate_limited: 'Too much at once: the server is taking your messages more slowly.',
   hello_first: 'The connection had not been set up yet. Trying again should fix it.',
   already_hello: 'The connection was already set up.',
   unsupported_version: 'This page is older than the server. Reload it to get the current version.',

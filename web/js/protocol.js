@@ -479,18 +479,10 @@ export class Client {
   }
 
   refusedUnmatched(message) {
-    const error = new ProtocolError(message.code, message.message, message);
-    if (message.code === 'rate_limited') {
-      // The server dropped some frame unread without saying which. The
-      // actions it may have been are safe to send again: if one was in
-      // fact applied, the server answers it as a duplicate.
-      this.setTimer(() => {
-        for (const entry of this.pending.values()) {
-          if (entry.sent && entry.retry) this.write(entry);
-        }
-      }, 1000);
-    }
-    this.emit('error', error);
+    // A `rate_limited` notice is reported like any other: the server drops
+    // nothing over the rate, it reads the next frames later, so the
+    // actions in flight are answered in their turn and none is resent.
+    this.emit('error', new ProtocolError(message.code, message.message, message));
   }
 
   // A room's events, in order.

@@ -294,7 +294,7 @@ test('a quiet connection is pinged, then given up', async () => {
   assert.equal(client.status, STATUS.RECONNECTING);
 });
 
-test('errors without an id are reported, and rate_limited resends the actions in flight', async () => {
+test('errors without an id are reported, and rate_limited sends nothing again', async () => {
   const t = setup();
   await inRoom(t, 5);
   const errors = [];
@@ -303,7 +303,9 @@ test('errors without an id are reported, and rate_limited resends the actions in
   t.socket().receive({ type: 'error', code: 'rate_limited', message: 'slow down' });
   assert.deepEqual(errors, ['rate_limited']);
   t.clock.advance(1000);
-  assert.equal(t.socket().sent.filter((m) => m.type === 'play').length, 2);
+  // The server reads a slowed connection's frames later rather than
+  // dropping them, so the play is answered in its turn, once.
+  assert.equal(t.socket().sent.filter((m) => m.type === 'play').length, 1);
 });
 
 test('a room moving to another server (1012, then server_busy) is waited for, not lost', async () => {

@@ -174,6 +174,11 @@ impl Config {
         if self.hello_timeout.is_zero() || self.hello_timeout > Duration::from_secs(3600) {
             return Err("the time to say hello must be above zero and at most an hour".into());
         }
+        if self.message_rate == 0 || self.message_burst == 0 {
+            return Err(
+                "a connection must be allowed at least one message a second, in bursts of one".into(),
+            );
+        }
         if self.max_sockets == 0 {
             return Err("the server must be allowed at least one socket".into());
         }

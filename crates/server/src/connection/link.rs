@@ -72,6 +72,10 @@ pub(super) struct Link<S> {
     pub(super) closed_by_client: bool,
     /// The server's count of messages written, added to once per batch.
     written: Counter,
+    /// When the next frame may be read, while the client is over its rate
+    /// (see `rate_limit.rs`); made the first time it is needed.
+    read_gate: Option<Pin<Box<Sleep>>>,
+    gated: bool,
 }
 
 impl<S> Link<S>
@@ -111,6 +115,8 @@ where
             unresponsive: false,
             closed_by_client: false,
             written,
+            read_gate: None,
+            gated: false,
         }
     }
 
@@ -118,6 +124,15 @@ where
     /// it; `None` when the connection is over.
     pub(super) async fn next_frame(&mut self) -> Option<Result<Message, axum::Error>> {
         std::future::poll_fn(|cx| self.poll_frame(cx)).await
+    }
+
+    /// Reads no frame before `at`, while still writing what is queued.
+    pub(super) fn read_after(&mut self, at: tokio::time::Instant) {
+        match &mut self.read_gate {
+            Some(gate) => gate.as_mut().reset(at),
+            None => self.read_gate = Some(Box::pin(tokio::time::sleep_until(at))),
+        }
+        self.gated = true;
     }
 
     /// Whether the connection was told to end.
@@ -139,7 +154,15 @@ where
             self.done = true;
             return Poll::Ready(None);
         }
-        if let Poll::Ready(frame) = self.socket.poll_next_unpin(cx) {
+        if self.gated
+            && let Some(gate) = &mut self.read_gate
+            && gate.as_mut().poll(cx).is_ready()
+        {
+            self.gated = false;
+        }
+        if !self.gated
+            && let Poll::Ready(frame) = self.socket.poll_next_unpin(cx)
+        {
             self.heard = true;
             return Poll::Ready(frame);
         }

@@ -94,9 +94,13 @@ where
             // as large as the busiest moment of any.
             Some(Ok(Message::Text(text))) => {
                 messages_in.inc();
+                session.pace(&mut link);
                 Box::pin(session.on_text(text.as_str())).await
             }
-            Some(Ok(Message::Binary(_))) => session.on_binary(),
+            Some(Ok(Message::Binary(_))) => {
+                session.pace(&mut link);
+                session.on_binary();
+            }
             // Pings are answered by the WebSocket layer.
             Some(Ok(_)) => {}
         }
@@ -189,28 +193,30 @@ impl Session {
         });
     }
 
-    /// Whether a frame the client sent may be handled, under the rate
-    /// limit. Every frame counts (text of any size, binary), so that no
-    /// kind of frame escapes the limit; one dropped for it gets a notice
-    /// at most once a second.
-    fn within_rate(&mut self) -> bool {
-        if self.limit.take() {
-            return true;
-        }
-        if self.limit.should_notify() {
+    /// Counts a frame against the connection's rate, and when the client
+    /// is over it, has the link read nothing more until the rate allows and
+    /// tells the client so (once a second at most). Every frame counts,
+    /// text of any size or binary, so that no kind escapes the limit.
+    fn pace<S>(&mut self, link: &mut Link<S>)
+    where
+        S: Stream<Item = Result<Message, axum::Error>> + Sink<Message> + Unpin,
+    {
+        let now = std::time::Instant::now();
+        let Some(next) = self.limit.take(now) else {
+            return;
+        };
+        link.read_after(tokio::time::Instant::from_std(next));
+        if self.limit.should_notify(now) {
+            let config = self.state.config();
             let message = format!(
-                "at most {} messages a second; this one was dropped",
-                self.state.config().message_rate
+                "at most {} messages a second, in bursts of {}: your next messages are read as that allows",
+                config.message_rate, config.message_burst
             );
             self.send_error(None, ErrorCode::RateLimited, message);
         }
-        false
     }
 
     async fn on_text(&mut self, text: &str) {
-        if !self.within_rate() {
-            return;
-        }
         if text.len() > MAX_FRAME_BYTES {
             let message = format!("messages are at most {MAX_FRAME_BYTES} bytes");
             return self.send_error(None, ErrorCode::FrameTooLarge, message);
@@ -222,9 +228,7 @@ impl Session {
     }
 
     fn on_binary(&mut self) {
-        if self.within_rate() {
-            self.send_error(None, ErrorCode::BadMessage, "messages are JSON in text frames");
-        }
+        self.send_error(None, ErrorCode::BadMessage, "messages are JSON in text frames");
     }
 
     async fn dispatch(&mut self, message: ClientMessage) {
