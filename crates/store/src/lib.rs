@@ -69,6 +69,7 @@ mod accounts;
 mod fence;
 mod games;
 mod journal;
+mod lease;
 mod tournament;
 
 pub use accounts::{Account, Profile};
@@ -77,6 +78,7 @@ pub use games::{
     FinishedGame, GamePlayer, GameSummary, NewGame, PlayerStats, RoomSeqs, StoredAction, StoredGame, Write,
 };
 pub use journal::JournalWriter;
+pub use lease::LeaseFence;
 
 pub use tournament::{
     Entrant, NewTable, NewTournament, PlayedTournament, Registration, Stage, Step, StoredTable, TableLink,
@@ -187,6 +189,11 @@ pub enum StoreError {
     /// belong to that opening alone. Nothing of the batch was stored.
     #[error("rooms {0:?} were opened again under a newer epoch; their old owner may not write")]
     Fenced(Vec<String>),
+    /// A write made under a lease (see [`LeaseFence`]) whose epoch is no
+    /// longer the latest: another node took the lease since. Nothing of it
+    /// was stored.
+    #[error("the lease {0:?} was taken by another holder since; its earlier holder may not write")]
+    LeaseLost(String),
 }
 
 impl StoreError {
@@ -223,7 +230,8 @@ impl StoreError {
             | StoreError::BadUrl(_)
             | StoreError::Migrate(_)
             | StoreError::Corrupt(_)
-            | StoreError::Fenced(_) => false,
+            | StoreError::Fenced(_)
+            | StoreError::LeaseLost(_) => false,
         }
     }
 }

@@ -10,6 +10,7 @@ use sqlx::types::Json;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::lease::{CheckLease, LeaseFence};
 use crate::{Pool, Result, Store, StoreError};
 
 /// Where a game sits in a tournament.
@@ -303,13 +304,23 @@ impl Store {
         }
     }
 
-    /// Adds `count` bot entries to a tournament.
-    pub async fn register_bots(&self, tournament: Uuid, count: u32, now: OffsetDateTime) -> Result<()> {
+    /// Adds `count` bot entries to a tournament; under `fence`, only while
+    /// that holding of the lease is the latest (see `lease.rs`).
+    pub async fn register_bots(
+        &self,
+        tournament: Uuid,
+        count: u32,
+        now: OffsetDateTime,
+        fence: Option<&LeaseFence>,
+    ) -> Result<()> {
         let sql = "INSERT INTO tournament_players (tournament_id, entry, account_id, bot, registered_at) \
                    SELECT $1, COALESCE(MAX(entry) + 1, 0), $2, true, $3 FROM tournament_players \
                    WHERE tournament_id = $1";
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
+            if let Some(fence) = fence {
+                CheckLease::check_lease(&mut *tx, fence).await?;
+            }
             for _ in 0..count {
                 sqlx::query(sql)
                     .bind(tournament)
@@ -331,21 +342,45 @@ impl Store {
         Ok(rows == 1)
     }
 
-    /// Cancels a tournament that has not finished; false if it had.
-    pub async fn cancel_tournament(&self, tournament: Uuid, now: OffsetDateTime) -> Result<bool> {
+    /// Cancels a tournament that has not finished; false if it had. Under
+    /// `fence`, only while that holding of the lease is the latest.
+    pub async fn cancel_tournament(
+        &self,
+        tournament: Uuid,
+        now: OffsetDateTime,
+        fence: Option<&LeaseFence>,
+    ) -> Result<bool> {
         let sql = "UPDATE tournaments SET status = 'cancelled', finished_at = $1 \
                    WHERE id = $2 AND status IN ('open', 'running')";
-        let rows = on_pool!(self, pool => sqlx::query(sql).bind(now).bind(tournament)
-            .execute(pool).await?.rows_affected());
+        let rows = on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
+            if let Some(fence) = fence {
+                CheckLease::check_lease(&mut *tx, fence).await?;
+            }
+            let rows = sqlx::query(sql).bind(now).bind(tournament).execute(&mut *tx).await?.rows_affected();
+            tx.commit().await?;
+            rows
+        });
         Ok(rows == 1)
     }
 
     /// Writes one step of a running tournament in one transaction. The
     /// step applies only while the tournament is in the status it expects
     /// (open for a start, running otherwise); returns false when it was not.
-    pub async fn tournament_step(&self, tournament: Uuid, step: &Step, now: OffsetDateTime) -> Result<bool> {
+    /// Under `fence`, it is refused with [`StoreError::LeaseLost`] once
+    /// another node has taken the lease.
+    pub async fn tournament_step(
+        &self,
+        tournament: Uuid,
+        step: &Step,
+        now: OffsetDateTime,
+        fence: Option<&LeaseFence>,
+    ) -> Result<bool> {
         on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
+            if let Some(fence) = fence {
+                CheckLease::check_lease(&mut *tx, fence).await?;
+            }
             let expected = if step.status == Some("running") { "open" } else { "running" };
             let status: Option<String> = sqlx::query_scalar("SELECT status FROM tournaments WHERE id = $1")
                 .bind(tournament)

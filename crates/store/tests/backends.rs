@@ -6,8 +6,8 @@
 use std::time::Duration;
 
 use spades_store::{
-    FinishedGame, JournalWriter, NewGame, NewTable, NewTournament, PlayerStats, Registration, Step, Store,
-    StoreError, TableLink, Write,
+    FinishedGame, JournalWriter, LeaseFence, NewGame, NewTable, NewTournament, PlayerStats, Registration,
+    Step, Store, StoreError, TableLink, Write,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -564,7 +564,7 @@ async fn tournaments_keep_their_bracket(store: &Store) {
     assert!(store.unregister_player(id, people[2]).await.unwrap());
     assert!(!store.unregister_player(id, people[2]).await.unwrap());
     // Bots share one account; entries keep counting up.
-    store.register_bots(id, 2, now()).await.unwrap();
+    store.register_bots(id, 2, now(), None).await.unwrap();
     let open = store.tournament(id).await.unwrap().unwrap();
     assert_eq!(open.summary.players, 4);
     assert_eq!(
@@ -587,8 +587,8 @@ async fn tournaments_keep_their_bracket(store: &Store) {
         }],
         ..Step::default()
     };
-    assert!(store.tournament_step(id, &start, now()).await.unwrap());
-    assert!(!store.tournament_step(id, &start, now()).await.unwrap());
+    assert!(store.tournament_step(id, &start, now(), None).await.unwrap());
+    assert!(!store.tournament_step(id, &start, now(), None).await.unwrap());
     assert!(store.running_tournaments().await.unwrap().contains(&id));
 
     // The game at the table links itself when it starts and stores its
@@ -637,7 +637,7 @@ async fn tournaments_keep_their_bracket(store: &Store) {
         standings: vec![(0, 1, 282), (1, 1, 282)],
         ..Step::default()
     };
-    assert!(store.tournament_step(id, &end, now()).await.unwrap());
+    assert!(store.tournament_step(id, &end, now(), None).await.unwrap());
     let done = store.tournament(id).await.unwrap().unwrap();
     assert_eq!(done.summary.status, "finished");
     assert!(done.summary.finished_at.is_some());
@@ -648,7 +648,87 @@ async fn tournaments_keep_their_bracket(store: &Store) {
     assert_eq!((history[0].id, history[0].place), (id, Some(1)));
     assert!(store.player_tournaments(people[2], 10).await.unwrap().is_empty());
     // A finished tournament cannot be cancelled.
-    assert!(!store.cancel_tournament(id, now()).await.unwrap());
+    assert!(!store.cancel_tournament(id, now(), None).await.unwrap());
+}
+
+/// A node that takes the tournaments' lease raises its epoch in the store,
+/// and from then on every write of the lease's earlier holder is refused
+/// whole: the bots it would add at a start, a stage, a cancellation.
+async fn writes_under_a_lease_taken_since_are_refused(store: &Store) {
+    let organizer = registered(store, "Leaseholder").await;
+    let id = Uuid::new_v4();
+    store
+        .create_tournament(&NewTournament {
+            id,
+            name: "Fenced cup".into(),
+            format: "swiss",
+            organizer,
+            created_at: now(),
+            starts_at: None,
+            max_players: 8,
+            rounds: Some(2),
+            rules: serde_json::json!({}),
+            seed: 7,
+        })
+        .await
+        .unwrap();
+    let first = store.take_lease("tournaments").await.unwrap();
+    store.register_bots(id, 2, now(), Some(&first)).await.unwrap();
+
+    // Another node takes the lease over.
+    let second = store.take_lease("tournaments").await.unwrap();
+    assert!(second.epoch > first.epoch, "{second:?} after {first:?}");
+    let lost = |result: Result<(), StoreError>| match result {
+        Err(StoreError::LeaseLost(lease)) => assert_eq!(lease, "tournaments"),
+        other => panic!("a write under an old epoch was answered {other:?}"),
+    };
+    lost(store.register_bots(id, 2, now(), Some(&first)).await);
+    let start = Step {
+        status: Some("running"),
+        stage: 0,
+        tables: vec![NewTable {
+            table: 0,
+            seats: [0, 1, 2, 3],
+            room: "FENCEDCUP1".into(),
+        }],
+        ..Step::default()
+    };
+    lost(
+        store
+            .tournament_step(id, &start, now(), Some(&first))
+            .await
+            .map(|_| ()),
+    );
+    lost(store.cancel_tournament(id, now(), Some(&first)).await.map(|_| ()));
+    // An epoch the store never gave is refused too.
+    let forged = LeaseFence {
+        lease: "tournaments".into(),
+        epoch: second.epoch + 1,
+    };
+    lost(
+        store
+            .tournament_step(id, &start, now(), Some(&forged))
+            .await
+            .map(|_| ()),
+    );
+    let untouched = store.tournament(id).await.unwrap().unwrap();
+    assert_eq!(untouched.summary.status, "open");
+    assert_eq!(untouched.entrants.len(), 2, "only the first holder's bots");
+    assert!(untouched.stages.is_empty());
+
+    // The new holder writes as usual, and the bots are added to what the
+    // old one stored.
+    store.register_bots(id, 2, now(), Some(&second)).await.unwrap();
+    assert!(
+        store
+            .tournament_step(id, &start, now(), Some(&second))
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        store.tournament(id).await.unwrap().unwrap().summary.status,
+        "running"
+    );
 }
 
 /// Tidies until nothing is left to do, failing if that never comes.
@@ -1057,6 +1137,7 @@ macro_rules! suite {
             case!(rooms_number_their_events_above_every_earlier_opening);
             case!(writes_of_an_earlier_opening_are_refused);
             case!(an_opening_fences_batches_in_flight);
+            case!(writes_under_a_lease_taken_since_are_refused);
         }
     };
 }

@@ -185,4 +185,42 @@ async fn when_the_tournament_runner_dies_mid_stage_the_next_stage_is_seated_by_a
         1,
         "one node took the tournaments over: {runners:?}"
     );
+    // It took the lease in the store as well, under a newer epoch than the
+    // dead runner's, which fences off anything the dead runner might
+    // still have tried to write.
+    let epochs: Vec<u64> = cluster
+        .node(runners[0])
+        .log()
+        .lines()
+        .filter(|line| line.contains("runs the tournaments"))
+        .filter_map(|line| {
+            let plain = without_colours(line);
+            plain
+                .split("epoch=")
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert!(
+        epochs.last().is_some_and(|&epoch| epoch >= 2),
+        "the new runner took no newer epoch in the store: {epochs:?}"
+    );
+}
+
+/// A log line without its terminal colour codes (`ESC [ ... m`).
+fn without_colours(line: &str) -> String {
+    let mut plain = String::with_capacity(line.len());
+    let mut in_code = false;
+    for c in line.chars() {
+        match (in_code, c) {
+            (false, '\x1b') => in_code = true,
+            (false, c) => plain.push(c),
+            (true, 'm') => in_code = false,
+            (true, _) => {}
+        }
+    }
+    plain
 }

@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::Manager;
+use super::cluster::Runner;
 use super::pairing::{self, History, Seatable};
 use super::tables::new_tables;
 
@@ -69,12 +70,12 @@ impl Manager {
     pub(super) async fn carry_on(&mut self, id: Uuid, mut changed: bool) {
         // In a cluster, only the node that runs the tournaments acts; the
         // others show what changed, and leave the rest to its next look.
-        if !self.runs_tournaments().await {
+        let Some(runner) = self.runner().await else {
             if changed {
                 self.show(id).await;
             }
             return;
-        }
+        };
         loop {
             let tournament = match self.store.tournament(id).await {
                 Ok(Some(tournament)) => tournament,
@@ -96,10 +97,11 @@ impl Manager {
             if !stage.tables.iter().all(|table| table.status == "finished") {
                 break;
             }
-            match self.advance(&tournament).await {
+            match self.advance(&tournament, &runner).await {
                 Ok(true) => changed = true,
                 Ok(false) => break,
                 Err(error) => {
+                    self.write_failed(&error);
                     tracing::warn!(tournament = %id, %error, "cannot advance a tournament; trying again later");
                     break;
                 }
@@ -112,7 +114,7 @@ impl Manager {
 
     /// Writes what follows a finished stage: the next stage's tables, or
     /// the end and the places.
-    async fn advance(&self, tournament: &Tournament) -> Result<bool, StoreError> {
+    async fn advance(&self, tournament: &Tournament, runner: &Runner) -> Result<bool, StoreError> {
         let Some(stage) = tournament.last_stage() else {
             return Ok(false);
         };
@@ -206,7 +208,7 @@ impl Manager {
         };
         let done = self
             .store
-            .tournament_step(id, &step, OffsetDateTime::now_utc())
+            .tournament_step(id, &step, OffsetDateTime::now_utc(), runner.fence())
             .await?;
         if done && step.status == Some("finished") {
             tracing::info!(tournament = %id, "tournament finished");

@@ -4,19 +4,76 @@
 //! Alone, a server does all of it itself.
 
 use axum::extract::ws::Utf8Bytes;
+use spades_store::{LeaseFence, StoreError};
 use uuid::Uuid;
 
 use super::Manager;
 use crate::cluster::TOURNAMENTS_LEASE;
 use crate::lobby::TournamentTable;
 
+/// The node running the tournaments, with what its writes are fenced with:
+/// nothing when alone; in a cluster, the epoch of the lease it took in the
+/// store (see `spades_store::LeaseFence`), so that once another node has
+/// taken the lease over, nothing this one writes from memory is stored.
+pub(super) struct Runner {
+    fence: Option<LeaseFence>,
+}
+
+impl Runner {
+    pub(super) fn fence(&self) -> Option<&LeaseFence> {
+        self.fence.as_ref()
+    }
+}
+
 impl Manager {
     /// Whether this node runs the tournaments: always when alone; in a
-    /// cluster, while it holds the lease (or can take it now).
-    pub(super) async fn runs_tournaments(&self) -> bool {
-        match &self.cluster {
-            None => true,
-            Some(cluster) => cluster.hold(TOURNAMENTS_LEASE).await.as_ref() == Some(cluster.node()),
+    /// cluster, while it holds the lease (or can take it now). A node that
+    /// has just come to hold it takes it in the store too, before it acts.
+    pub(super) async fn runner(&mut self) -> Option<Runner> {
+        let Some(cluster) = &self.cluster else {
+            return Some(Runner { fence: None });
+        };
+        if cluster.hold(TOURNAMENTS_LEASE).await.as_ref() != Some(cluster.node()) {
+            self.lease = None;
+            return None;
+        }
+        if self.lease.is_none() {
+            match self.store.take_lease(TOURNAMENTS_LEASE).await {
+                Ok(fence) => {
+                    tracing::info!(epoch = fence.epoch, "runs the tournaments");
+                    self.lease = Some(fence);
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "cannot take the tournaments' lease in the store; trying again later");
+                    return None;
+                }
+            }
+        }
+        Some(Runner {
+            fence: self.lease.clone(),
+        })
+    }
+
+    /// Notes a store error of a write made as the runner: when the store
+    /// says that another node took the lease since, this node forgets its
+    /// holding, and takes the lease in the store again only once NATS says
+    /// that it holds it again.
+    pub(super) fn write_failed(&mut self, error: &StoreError) {
+        if let StoreError::LeaseLost(_) = error {
+            tracing::warn!("another node took over the tournaments; this one stops running them");
+            self.lease = None;
+        }
+    }
+
+    /// The refusal for a request whose write the store refused, once the
+    /// error is noted (see `write_failed`).
+    pub(super) fn refused_write(&mut self, error: StoreError) -> super::Refusal {
+        self.write_failed(&error);
+        match error {
+            // Not a failure of the store: another node runs the
+            // tournaments now, and the request may be made again there.
+            StoreError::LeaseLost(_) => super::Refusal::Unavailable(crate::unavailable::Unavailable::Store),
+            error => super::Refusal::from(error),
         }
     }
 

@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use spades_store::Store;
+use spades_store::{LeaseFence, Store};
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
@@ -62,6 +62,9 @@ struct Manager {
     /// The cluster this node belongs to, if any: one node at a time runs
     /// the tournaments (see `cluster.rs` beside this file).
     cluster: Option<Cluster>,
+    /// In a cluster, the holding of the tournaments' lease this node took
+    /// in the store while it runs them (see `cluster.rs`).
+    lease: Option<LeaseFence>,
     /// Connections following each tournament.
     watchers: HashMap<Uuid, Vec<Outbox>>,
     metrics: Arc<Metrics>,
@@ -84,6 +87,7 @@ pub fn spawn(
         lobby,
         online,
         cluster,
+        lease: None,
         watchers: HashMap::new(),
         metrics,
     };
@@ -146,7 +150,8 @@ impl Manager {
                 self.after_registration(tournament).await;
             }
             Request::Start { tournament, reply } => {
-                let result = self.start(tournament).await;
+                let runner = self.runner().await;
+                let result = self.start(tournament, runner.as_ref()).await;
                 let _ = reply.send(result);
             }
             Request::Cancel { tournament, reply } => {

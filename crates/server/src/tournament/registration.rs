@@ -59,7 +59,7 @@ impl Manager {
             return Err(Refusal::Full);
         }
         self.store
-            .register_bots(id, count, OffsetDateTime::now_utc())
+            .register_bots(id, count, OffsetDateTime::now_utc(), None)
             .await?;
         Ok(())
     }
@@ -72,7 +72,8 @@ impl Manager {
             && tournament.summary.starts_at.is_none()
             && tournament.entrants.len() >= tournament.summary.max_players as usize
         {
-            if let Err(refusal) = self.start(id).await {
+            let runner = self.runner().await;
+            if let Err(refusal) = self.start(id, runner.as_ref()).await {
                 tracing::warn!(tournament = %id, ?refusal, "a full tournament could not start");
             }
             return;

@@ -6,6 +6,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::advance::stage_seed;
+use super::cluster::Runner;
 use super::pairing::{self, History, Seatable};
 use super::tables::new_tables;
 use super::{MIN_ENTRIES, Manager, Refusal};
@@ -13,7 +14,11 @@ use super::{MIN_ENTRIES, Manager, Refusal};
 impl Manager {
     /// Calls a tournament off before it is over.
     pub(super) async fn cancel(&self, id: Uuid) -> Result<(), Refusal> {
-        match self.store.cancel_tournament(id, OffsetDateTime::now_utc()).await {
+        match self
+            .store
+            .cancel_tournament(id, OffsetDateTime::now_utc(), None)
+            .await
+        {
             Ok(true) => Ok(()),
             Ok(false) => Err(self.missing_or(id, Refusal::NotOpen).await),
             Err(error) => Err(error.into()),
@@ -24,19 +29,25 @@ impl Manager {
     pub(super) async fn start_if_due(&mut self, id: Uuid) {
         let due = matches!(self.store.tournament(id).await, Ok(Some(t))
             if t.summary.status == "open" && t.summary.starts_at.is_some_and(|at| at <= OffsetDateTime::now_utc()));
-        if due {
-            self.start_or_cancel(id).await;
+        if due && let Some(runner) = self.runner().await {
+            self.start_or_cancel(id, &runner).await;
         }
     }
 
     /// At its start time a tournament starts, or is cancelled when it has
     /// too few entries.
-    async fn start_or_cancel(&mut self, id: Uuid) {
-        match self.start(id).await {
+    async fn start_or_cancel(&mut self, id: Uuid, runner: &Runner) {
+        match self.start(id, Some(runner)).await {
             Ok(()) => {}
             Err(Refusal::TooFew) => {
                 tracing::info!(tournament = %id, "too few entries at the start time: cancelled");
-                let _ = self.store.cancel_tournament(id, OffsetDateTime::now_utc()).await;
+                let cancelled = self
+                    .store
+                    .cancel_tournament(id, OffsetDateTime::now_utc(), runner.fence())
+                    .await;
+                if let Err(error) = &cancelled {
+                    self.write_failed(error);
+                }
                 self.show(id).await;
             }
             Err(refusal) => tracing::warn!(tournament = %id, ?refusal, "a tournament could not start"),
@@ -44,8 +55,12 @@ impl Manager {
     }
 
     /// Completes the field with bots, seats the first stage, stores it and
-    /// opens its tables.
-    pub(super) async fn start(&mut self, id: Uuid) -> Result<(), Refusal> {
+    /// opens its tables. The writes are fenced with `runner`'s holding of
+    /// the lease when this node runs the tournaments; an organiser's start
+    /// on another node is written unfenced, and like any start it applies
+    /// only to a tournament that is still open.
+    pub(super) async fn start(&mut self, id: Uuid, runner: Option<&Runner>) -> Result<(), Refusal> {
+        let fence = runner.and_then(Runner::fence);
         let mut tournament = self.open_tournament(id).await?;
         let entries = tournament.entrants.len();
         if entries < MIN_ENTRIES {
@@ -58,9 +73,11 @@ impl Manager {
             _ => entries.div_ceil(4) * 4,
         };
         if wanted > entries {
+            let now = OffsetDateTime::now_utc();
             self.store
-                .register_bots(id, (wanted - entries) as u32, OffsetDateTime::now_utc())
-                .await?;
+                .register_bots(id, (wanted - entries) as u32, now, fence)
+                .await
+                .map_err(|error| self.refused_write(error))?;
             tournament = self.open_tournament(id).await?;
         }
         let mut players: Vec<Seatable> = tournament
@@ -86,11 +103,12 @@ impl Manager {
             tables: new_tables(seats),
             ..Step::default()
         };
-        if !self
+        let started = self
             .store
-            .tournament_step(id, &step, OffsetDateTime::now_utc())
-            .await?
-        {
+            .tournament_step(id, &step, OffsetDateTime::now_utc(), fence)
+            .await
+            .map_err(|error| self.refused_write(error))?;
+        if !started {
             return Err(Refusal::NotOpen);
         }
         tracing::info!(tournament = %id, entries = wanted.max(entries), "tournament started");
@@ -101,13 +119,13 @@ impl Manager {
     /// Once a second: tournaments whose start time has come start, and every
     /// running tournament is brought up to date.
     pub(super) async fn tick(&mut self) {
-        if !self.runs_tournaments().await {
+        let Some(runner) = self.runner().await else {
             return;
-        }
+        };
         let now = OffsetDateTime::now_utc();
         if let Ok(due) = self.store.due_tournaments(now).await {
             for id in due {
-                self.start_or_cancel(id).await;
+                self.start_or_cancel(id, &runner).await;
             }
         }
         if let Ok(running) = self.store.running_tournaments().await {
