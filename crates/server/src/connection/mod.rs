@@ -3,29 +3,32 @@
 //!
 //! The two loops are written over `Stream` and `Sink` so that tests can
 //! drive them with channels; the server runs them over a real socket. This
-//! file is the reader and the player's session; `link.rs` the writer and
-//! the keepalive; `rate_limit.rs` the limit on what a client sends.
+//! file is the reader, the player's session and the dispatch of each
+//! message to its command; the commands live by family in `hello.rs`,
+//! `watch.rs`, `rooms.rs` and `queue.rs`. `link.rs` is the writer and the
+//! keepalive; `rate_limit.rs` the limit on what a client sends.
 
 use std::time::Duration;
 
 use axum::extract::ws::{Message, Utf8Bytes};
 use futures_util::{Sink, Stream};
-use spades_engine::{Action, Bid, Preset};
+use spades_engine::Action;
 use spades_protocol::read::read_client_message;
-use spades_protocol::ws::{
-    ClientMessage, ErrorCode, MAX_FRAME_BYTES, MessageId, PROTOCOL_VERSION, ServerMessage,
-};
-use time::OffsetDateTime;
+use spades_protocol::ws::{ClientMessage, ErrorCode, MAX_FRAME_BYTES, MessageId, ServerMessage};
 
 use crate::AppState;
 use crate::admission::ConnectionSlot;
-use crate::identity::{self, PlayerRef};
+use crate::identity::PlayerRef;
 use crate::outbox::{self, CloseReason, Outbox};
 use crate::room::{RoomHandle, RoomRequest};
 use crate::unavailable::Unavailable;
 
+mod hello;
 mod link;
+mod queue;
 mod rate_limit;
+mod rooms;
+mod watch;
 
 use link::Link;
 use rate_limit::RateLimit;
@@ -231,6 +234,9 @@ impl Session {
         self.send_error(None, ErrorCode::BadMessage, "messages are JSON in text frames");
     }
 
+    /// Routes a message to its command's handler: the connection's own
+    /// (`hello.rs`), the lobby's and the tournaments' views (`watch.rs`),
+    /// the rooms (`rooms.rs`), or the quick-play queue (`queue.rs`).
     async fn dispatch(&mut self, message: ClientMessage) {
         let Some(player) = self.player.clone() else {
             return match message {
@@ -255,50 +261,12 @@ impl Session {
                 "this connection has already said hello",
             ),
             ClientMessage::Ping { id } => self.send(&ServerMessage::Pong { id }),
-            ClientMessage::ListRooms { id } => match self.state.lobby().list().await {
-                Ok(rooms) => self.send(&ServerMessage::Rooms { id, rooms }),
-                Err(_) => self.shutting_down(id),
-            },
-            ClientMessage::WatchLobby { id } => {
-                if !self.watching_lobby && self.state.lobby().watch(self.outbox.clone()).await.is_err() {
-                    return self.shutting_down(id);
-                }
-                self.watching_lobby = true;
-                self.ack(id);
-            }
-            ClientMessage::WatchTournament { id, tournament } => {
-                let Ok(tournament) = tournament.parse::<uuid::Uuid>() else {
-                    return self.send_error(Some(id), ErrorCode::TournamentNotFound, "no such tournament");
-                };
-                match self
-                    .state
-                    .tournaments()
-                    .watch(tournament, self.outbox.clone())
-                    .await
-                {
-                    Ok(view) => self.send(&crate::tournament::view_reply(id, view)),
-                    Err(crate::tournament::Refusal::Unavailable(unavailable)) => {
-                        self.send_unavailable(id, unavailable)
-                    }
-                    // Watching is refused for no other reason.
-                    Err(_) => self.send_error(Some(id), ErrorCode::TournamentNotFound, "no such tournament"),
-                }
-            }
+            ClientMessage::ListRooms { id } => self.list_rooms(id).await,
+            ClientMessage::WatchLobby { id } => self.watch_lobby(id).await,
+            ClientMessage::UnwatchLobby { id } => self.unwatch_lobby(id).await,
+            ClientMessage::WatchTournament { id, tournament } => self.watch_tournament(id, &tournament).await,
             ClientMessage::UnwatchTournament { id, tournament } => {
-                if let Ok(tournament) = tournament.parse::<uuid::Uuid>() {
-                    self.state
-                        .tournaments()
-                        .unwatch(tournament, self.outbox.id())
-                        .await;
-                }
-                self.ack(id);
-            }
-            ClientMessage::UnwatchLobby { id } => {
-                if self.watching_lobby {
-                    let _ = self.state.lobby().unwatch(self.outbox.id()).await;
-                }
-                self.watching_lobby = false;
-                self.ack(id);
+                self.unwatch_tournament(id, &tournament).await
             }
             ClientMessage::CreateRoom {
                 id,
@@ -306,38 +274,12 @@ impl Session {
                 rules,
                 private,
                 bots,
-            } => {
-                let rules = match rules.resolve() {
-                    Ok(rules) => rules,
-                    Err(error) => return self.send_error(Some(id), ErrorCode::BadRules, error.to_string()),
-                };
-                let name = name
-                    .as_deref()
-                    .and_then(crate::identity::clean_name)
-                    .unwrap_or_else(|| format!("{}'s table", player.name));
-                match self
-                    .state
-                    .lobby()
-                    .create(player.clone(), name, rules, private, bots)
-                    .await
-                {
-                    Ok(room) => self.enter(room, id, None).await,
-                    Err(unavailable) => self.send_unavailable(id, unavailable),
-                }
-            }
+            } => self.create_room(id, &player, name, rules, private, bots).await,
             ClientMessage::JoinRoom { id, room } => self.find_and_enter(id, &room, None).await,
             ClientMessage::Resync { id, room, last_seq } => {
                 self.find_and_enter(id, &room, Some(last_seq)).await
             }
-            ClientMessage::LeaveRoom { id } => {
-                let Some(room) = self.room.take() else {
-                    return self.send_error(Some(id), ErrorCode::NotInRoom, "you are not in a room");
-                };
-                // The room has let go of this connection before the ack, so
-                // that none of its events follows it.
-                let _ = room.leave(me).await;
-                self.ack(id);
-            }
+            ClientMessage::LeaveRoom { id } => self.leave_room(id, me).await,
             ClientMessage::Sit { id, seat } => {
                 self.forward(id.clone(), RoomRequest::Sit { player: me, id, seat })
                     .await
@@ -358,118 +300,16 @@ impl Session {
                 self.forward(id.clone(), RoomRequest::RemoveBot { player: me, id, seat })
                     .await
             }
-            ClientMessage::Queue { id, rules, partner } => self.queue(id, player, rules, partner).await,
-            ClientMessage::LeaveQueue { id } => {
-                let left = match (&self.queue_node, self.state.cluster()) {
-                    (Some(node), Some(cluster)) => Ok(cluster.leave_queue_at(node, &player).await),
-                    _ => self.state.lobby().leave_queue(me).await,
-                };
-                match left {
-                    Ok(true) => self.ack(id),
-                    Ok(false) => self.send_error(Some(id), ErrorCode::NotQueued, "you are not in the queue"),
-                    Err(_) => self.shutting_down(id),
-                }
-            }
-            ClientMessage::Bid { id, bid, blind } => {
-                let bid = match Bid::from_parts(bid, blind) {
-                    Ok(bid) => bid,
-                    Err(error) => {
-                        return self.send_error(Some(id), ErrorCode::InvalidBid, error.to_string());
-                    }
-                };
-                self.act(id, me, Action::Bid(bid)).await;
-            }
-            ClientMessage::Look { id } => self.act(id, me, Action::LookAtHand).await,
-            ClientMessage::PassCards { id, cards } => self.act(id, me, Action::Pass(cards)).await,
-            ClientMessage::Play { id, card } => self.act(id, me, Action::Play(card)).await,
             ClientMessage::Chat { id, text } => {
                 self.forward(id.clone(), RoomRequest::Chat { player: me, id, text })
                     .await
             }
-        }
-    }
-
-    async fn queue(&mut self, id: MessageId, player: PlayerRef, rules: Preset, partner: Option<String>) {
-        if partner.is_some() && !rules.rules().partners {
-            return self.send_error(
-                Some(id),
-                ErrorCode::BadPartner,
-                "this preset is played without partners: queue alone",
-            );
-        }
-        let partner = match partner {
-            None => None,
-            Some(name) => match identity::clean_name(&name) {
-                Some(name) if !name.eq_ignore_ascii_case(&player.name) => Some(name),
-                _ => {
-                    return self.send_error(
-                        Some(id),
-                        ErrorCode::BadPartner,
-                        "name another player as your partner",
-                    );
-                }
-            },
-        };
-        // A player whose rating cannot be read now is matched as a newcomer.
-        let rating = match self.state.store().profile(player.account).await {
-            Ok(Some(profile)) => profile.rating,
-            _ => spades_store::Rating::default().rating,
-        };
-        // A partner named as a registered player is that account: a guest
-        // who takes the same name cannot take his place. When the store
-        // cannot be read now, any player of that name fits, as for a guest.
-        let partner_account = match &partner {
-            Some(name) => match self.state.store().registered_account(name).await {
-                Ok(account) => account.map(|account| account.id),
-                Err(_) => None,
-            },
-            None => None,
-        };
-        let entry = crate::matchmaking::Entry {
-            player,
-            rating,
-            preset: rules,
-            partner,
-            partner_account,
-            since: tokio::time::Instant::now(),
-        };
-        // In a cluster, one node keeps the queue for every node.
-        if let Some(cluster) = self.state.cluster() {
-            // The queue's lobby knows only the seats of its own node's
-            // rooms; the registry knows every node's.
-            if cluster.playing_room(&entry.player.id).await.is_some() {
-                let message = "you are playing a game already";
-                return self.send_error(Some(id), ErrorCode::GameInProgress, message);
-            }
-            let Some(node) = cluster.queue_node().await else {
-                let message = "the quick-play queue cannot be reached now; try again";
-                return self.send_error(Some(id), ErrorCode::ServerBusy, message);
-            };
-            if node != *cluster.node() {
-                let cluster = cluster.clone();
-                match cluster
-                    .queue_at(&node, entry, id.clone(), self.outbox.clone())
-                    .await
-                {
-                    Ok(()) => {
-                        self.queued = true;
-                        self.queue_node = Some(node);
-                    }
-                    Err((code, message)) => self.send_error(Some(id), code, message),
-                }
-                return;
-            }
-        }
-        self.queue_node = None;
-        match self
-            .state
-            .lobby()
-            .queue(entry, id.clone(), self.outbox.clone())
-            .await
-        {
-            Ok(Ok(())) => self.queued = true,
-            Ok(Err((code, message))) => self.send_error(Some(id), code, message),
-            Err(_) => self.shutting_down(id),
+            ClientMessage::Bid { id, bid, blind } => self.bid(id, me, bid, blind).await,
+            ClientMessage::Look { id } => self.act(id, me, Action::LookAtHand).await,
+            ClientMessage::PassCards { id, cards } => self.act(id, me, Action::Pass(cards)).await,
+            ClientMessage::Play { id, card } => self.act(id, me, Action::Play(card)).await,
+            ClientMessage::Queue { id, rules, partner } => self.queue(id, player, rules, partner).await,
+            ClientMessage::LeaveQueue { id } => self.leave_queue(id, &player).await,
         }
     }
 
@@ -487,203 +327,6 @@ impl Session {
 
     fn send_unavailable(&self, id: MessageId, unavailable: Unavailable) {
         self.send_error(Some(id), unavailable.code(), unavailable.message());
-    }
-
-    async fn hello(&mut self, id: MessageId, version: u32, name: Option<String>, token: Option<String>) {
-        if version != PROTOCOL_VERSION {
-            let message = format!("this server speaks protocol version {PROTOCOL_VERSION}");
-            return self.send_error(Some(id), ErrorCode::UnsupportedVersion, message);
-        }
-        let found = match (token, name) {
-            (Some(token), _) => self.returning(token).await,
-            (None, Some(name)) => match identity::clean_name(&name) {
-                None => Err((ErrorCode::BadName, identity::NAME_RULES)),
-                Some(name) => self.new_guest(&name).await,
-            },
-            (None, None) => Err((ErrorCode::BadMessage, "hello needs a name or a token")),
-        };
-        let (player, token) = match found {
-            Ok(found) => found,
-            Err((code, message)) => return self.send_error(Some(id), code, message),
-        };
-        // Past this point the connection is the player's and keeps its
-        // place; one already told to close for another's sake closes
-        // instead (the serving loop sees it), before it displaces the
-        // player's other connection.
-        if !self.slot.welcome() {
-            return;
-        }
-        let session = identity::token_hash(&token);
-        if let Some(previous) = self.state.online().connect(&player, self.outbox.clone(), session) {
-            // The old connection leaves its room before this one can ask
-            // to come back in, so that the others always see the player
-            // away, then back, in that order. It takes a moment; the
-            // bound only matters for a connection stuck in its goodbyes.
-            let _ = tokio::time::timeout(REPLACE_WAIT, previous.has_departed()).await;
-        }
-        let mut room = self
-            .state
-            .lobby()
-            .seated_room(player.id.clone())
-            .await
-            .ok()
-            .flatten();
-        if let Some(cluster) = self.state.cluster() {
-            // A hello here replaces the player's connection on any other
-            // node, and his seat may be in a room of another node.
-            cluster.announce_hello(&player.id, self.outbox.id()).await;
-            if room.is_none() {
-                room = cluster.seated_room(&player.id).await;
-            }
-        }
-        self.send(&ServerMessage::Welcome {
-            id,
-            version: PROTOCOL_VERSION,
-            player: player.info(),
-            token,
-            room,
-            node: self.state.config().cluster_node().map(str::to_string),
-        });
-        self.player = Some(player);
-    }
-
-    /// The player behind a session token. While the store cannot answer,
-    /// a session this server has seen still lets its player in, so that
-    /// he can get back to a table that plays on without the store.
-    async fn returning(&self, token: String) -> Result<(PlayerRef, String), (ErrorCode, &'static str)> {
-        let session = identity::token_hash(&token);
-        let known = self.state.known_sessions();
-        match identity::resolve_session(self.state.store(), &token).await {
-            Ok(Some((account, expires_at))) => {
-                let player = PlayerRef::from(&account);
-                known.remember(session, &player, expires_at);
-                Ok((player, token))
-            }
-            Ok(None) => {
-                known.forget(&session);
-                Err((ErrorCode::BadToken, "unknown or expired token"))
-            }
-            Err(error) => match known.recall(&session, OffsetDateTime::now_utc()) {
-                Some(player) if error.is_transient() => {
-                    tracing::warn!(%error, "storage unavailable during hello; a session seen before lets its player in");
-                    Ok((player, token))
-                }
-                _ => {
-                    tracing::error!(%error, "storage error during hello");
-                    Err((Unavailable::Store.code(), Unavailable::Store.message()))
-                }
-            },
-        }
-    }
-
-    /// A new guest and his session, which the server remembers.
-    async fn new_guest(&self, name: &str) -> Result<(PlayerRef, String), (ErrorCode, &'static str)> {
-        let lifetime = self.state.config().session_lifetime;
-        match identity::new_guest(self.state.store(), name, lifetime).await {
-            Ok((player, token)) => {
-                let expires_at = OffsetDateTime::now_utc() + lifetime;
-                self.state
-                    .known_sessions()
-                    .remember(identity::token_hash(&token), &player, expires_at);
-                Ok((player, token))
-            }
-            Err(error) => {
-                tracing::error!(%error, "storage error during hello");
-                Err((Unavailable::Store.code(), Unavailable::Store.message()))
-            }
-        }
-    }
-
-    async fn find_and_enter(&mut self, id: MessageId, code: &str, last_seq: Option<u64>) {
-        match self.state.lobby().find(code).await {
-            Ok(Some(room)) => self.enter(room, id, last_seq).await,
-            Ok(None) => match self.find_elsewhere(code).await {
-                Ok(room) => self.enter(room, id, last_seq).await,
-                Err((code, message)) => self.send_error(Some(id), code, message),
-            },
-            Err(_) => self.shutting_down(id),
-        }
-    }
-
-    /// A room that another node of the cluster owns, reached through this
-    /// connection.
-    async fn find_elsewhere(&self, code: &str) -> Result<RoomHandle, (ErrorCode, String)> {
-        let not_found = || (ErrorCode::RoomNotFound, format!("no room {code:?}"));
-        let Some(cluster) = self.state.cluster() else {
-            return Err(not_found());
-        };
-        let code = code.trim().to_ascii_uppercase();
-        match cluster.locate(&code).await {
-            Some((owner, true)) if owner != *cluster.node() => {
-                let remote = crate::cluster::RemoteRoom::new(cluster.clone(), owner, self.outbox.id());
-                Ok(RoomHandle::remote(code.into(), remote))
-            }
-            // Its node is gone, and another takes the room over within
-            // seconds, from what is stored.
-            Some((_, false)) => Err((
-                ErrorCode::ServerBusy,
-                "that room's server is gone; the room opens again on another within seconds: \
-                 try again"
-                    .into(),
-            )),
-            _ => Err(not_found()),
-        }
-    }
-
-    /// Moves the connection into a room, leaving the one it was in.
-    async fn enter(&mut self, room: RoomHandle, id: MessageId, last_seq: Option<u64>) {
-        let Some(player) = self.player.clone() else {
-            return;
-        };
-        // The old room lets go of the connection before the new one is
-        // asked in, or one of its events could follow the new room's reply.
-        if let Some(old) = self.room.take()
-            && old.code() != room.code()
-        {
-            let _ = old.leave(player.id.clone()).await;
-        }
-        let outbox = self.outbox.clone();
-        let request = match last_seq {
-            Some(last_seq) => RoomRequest::Resync {
-                player,
-                outbox,
-                id: id.clone(),
-                last_seq,
-            },
-            None => RoomRequest::Join {
-                player,
-                outbox,
-                id: id.clone(),
-            },
-        };
-        match room.send(request).await {
-            Ok(()) => self.room = Some(room),
-            Err(_) => self.send_error(Some(id), ErrorCode::RoomNotFound, "that room has closed"),
-        }
-    }
-
-    async fn forward(&mut self, id: MessageId, request: RoomRequest) {
-        let Some(room) = &self.room else {
-            return self.send_error(Some(id), ErrorCode::NotInRoom, "join a room first");
-        };
-        if room.send(request).await.is_err() {
-            self.room = None;
-            self.send_error(Some(id), ErrorCode::RoomNotFound, "that room has closed");
-        }
-    }
-
-    async fn act(&mut self, id: MessageId, player: std::sync::Arc<str>, action: Action) {
-        let received = std::time::Instant::now();
-        self.forward(
-            id.clone(),
-            RoomRequest::Act {
-                player,
-                id,
-                action,
-                received,
-            },
-        )
-        .await;
     }
 }
 
