@@ -338,6 +338,52 @@ struct RatingRow {
     rating_volatility: f64,
 }
 
+impl RatingRow {
+    fn rating(&self) -> Rating {
+        Rating {
+            rating: self.rating,
+            deviation: self.rating_deviation,
+            volatility: self.rating_volatility,
+        }
+    }
+}
+
+/// What the end of a game adds to one of its players' account.
+#[derive(Debug, PartialEq)]
+struct PlayerResult {
+    seat: usize,
+    won: bool,
+    abandoned: bool,
+    stats: PlayerStats,
+    /// The account's rating after the game: moved only when all four
+    /// players were registered.
+    rating: Rating,
+}
+
+impl FinishedGame {
+    /// Each player's result, from his account as it stood before the game
+    /// (`players` holds each seat with its account's rating row), so that
+    /// the store only has to write what this computes.
+    fn player_results(&self, players: &[(usize, RatingRow)]) -> Vec<PlayerResult> {
+        let all_registered = players.len() == 4 && players.iter().all(|(_, row)| row.registered);
+        let rated = all_registered.then(|| {
+            let current: [Rating; 4] = std::array::from_fn(|i| players[i].1.rating());
+            rate_game(&current, &self.outcome(), &self.abandoned)
+        });
+        players
+            .iter()
+            .enumerate()
+            .map(|(i, (seat, row))| PlayerResult {
+                seat: *seat,
+                won: !self.abandoned[*seat] && self.winner == Some(self.team_of(*seat)),
+                abandoned: self.abandoned[*seat],
+                stats: self.stats[*seat],
+                rating: rated.map_or_else(|| row.rating(), |rated| rated[i]),
+            })
+            .collect()
+    }
+}
+
 impl Store {
     /// Applies a batch of journal writes in one transaction: either all of
     /// them are stored or none is.
@@ -472,7 +518,7 @@ impl Store {
                                 .bind(end.id)
                                 .fetch_all(&mut *tx)
                                 .await?;
-                        let mut ratings = Vec::with_capacity(4);
+                        let mut rows = Vec::with_capacity(4);
                         for (seat, account) in &players {
                             let row: RatingRow = sqlx::query_as(
                                 "SELECT registered, rating, rating_deviation, rating_volatility FROM accounts WHERE id = $1",
@@ -480,36 +526,19 @@ impl Store {
                             .bind(account)
                             .fetch_one(&mut *tx)
                             .await?;
-                            ratings.push((*seat, *account, row));
+                            rows.push((*seat as usize, row));
                         }
-                        let all_registered = ratings.len() == 4 && ratings.iter().all(|(_, _, row)| row.registered);
-                        let updated_ratings = if all_registered {
-                            let current: [Rating; 4] = std::array::from_fn(|i| Rating {
-                                rating: ratings[i].2.rating,
-                                deviation: ratings[i].2.rating_deviation,
-                                volatility: ratings[i].2.rating_volatility,
-                            });
-                            Some(rate_game(&current, &end.outcome(), &end.abandoned))
-                        } else {
-                            None
-                        };
-                        for (i, (seat, account, row)) in ratings.iter().enumerate() {
-                            let seat = *seat as usize;
-                            let won = !end.abandoned[seat] && end.winner == Some(end.team_of(seat));
-                            let stats = end.stats[seat];
-                            let new = updated_ratings.map(|r| r[i]).unwrap_or(Rating {
-                                rating: row.rating,
-                                deviation: row.rating_deviation,
-                                volatility: row.rating_volatility,
-                            });
+                        let results = end.player_results(&rows);
+                        for ((_, account), result) in players.iter().zip(&results) {
+                            let (seat, stats, new) = (result.seat, result.stats, result.rating);
                             sqlx::query(
                                 "UPDATE accounts SET games_played = games_played + 1, games_won = games_won + $1, \
                                  games_abandoned = games_abandoned + $2, bids_made = bids_made + $3, \
                                  bids_total = bids_total + $4, nils_made = nils_made + $5, nils_tried = nils_tried + $6, \
                                  rating = $7, rating_deviation = $8, rating_volatility = $9 WHERE id = $10",
                             )
-                            .bind(i32::from(won))
-                            .bind(i32::from(end.abandoned[seat]))
+                            .bind(i32::from(result.won))
+                            .bind(i32::from(result.abandoned))
                             .bind(stats.bids_made as i32)
                             .bind(stats.bids_total as i32)
                             .bind(stats.nils_made as i32)
@@ -521,7 +550,7 @@ impl Store {
                             .execute(&mut *tx)
                             .await?;
                             sqlx::query("UPDATE game_players SET abandoned = $1 WHERE game_id = $2 AND seat = $3")
-                                .bind(end.abandoned[seat])
+                                .bind(result.abandoned)
                                 .bind(end.id)
                                 .bind(seat as i16)
                                 .execute(&mut *tx)
@@ -713,5 +742,61 @@ mod tests {
         };
         assert!(mark.action_row().is_none());
         assert_eq!(action_rows(&[mark, action.clone(), action]).len(), 2);
+    }
+
+    fn account(registered: bool, rating: f64) -> RatingRow {
+        RatingRow {
+            registered,
+            rating,
+            rating_deviation: 100.0,
+            rating_volatility: 0.06,
+        }
+    }
+
+    fn partnership_win(abandoned: [bool; 4]) -> FinishedGame {
+        FinishedGame {
+            id: Uuid::from_u128(1),
+            winner: Some(0),
+            score: vec![510, 230],
+            partners: true,
+            abandoned,
+            stats: std::array::from_fn(|seat| PlayerStats {
+                bids_made: seat as u32,
+                ..PlayerStats::default()
+            }),
+            finished_at: OffsetDateTime::UNIX_EPOCH,
+            tournament: None,
+        }
+    }
+
+    #[test]
+    fn a_game_of_four_registered_players_moves_every_rating() {
+        let end = partnership_win([false, false, true, false]);
+        let rows: Vec<(usize, RatingRow)> = (0..4).map(|seat| (seat, account(true, 1500.0))).collect();
+        let results = end.player_results(&rows);
+        let won: Vec<bool> = results.iter().map(|result| result.won).collect();
+        // Seat 2 partnered the winner but had left for good: a loss.
+        assert_eq!(won, [true, false, false, false]);
+        assert!(results[2].abandoned && !results[0].abandoned);
+        assert_eq!(results[3].stats.bids_made, 3, "each seat's own counts");
+        assert!(results[0].rating.rating > 1500.0, "{:?}", results[0].rating);
+        assert!(results[1].rating.rating < 1500.0, "{:?}", results[1].rating);
+        assert!(results[2].rating.rating < 1500.0, "{:?}", results[2].rating);
+    }
+
+    #[test]
+    fn a_game_with_a_guest_moves_no_rating() {
+        let end = partnership_win([false; 4]);
+        let rows: Vec<(usize, RatingRow)> = (0..4)
+            .map(|seat| (seat, account(seat != 1, 1400.0 + seat as f64)))
+            .collect();
+        let results = end.player_results(&rows);
+        for (seat, result) in results.iter().enumerate() {
+            assert_eq!(result.rating, rows[seat].1.rating(), "seat {seat}");
+        }
+        assert_eq!(
+            results.iter().map(|result| result.won).collect::<Vec<_>>(),
+            [true, false, true, false]
+        );
     }
 }
