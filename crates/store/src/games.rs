@@ -2,6 +2,7 @@
 //! numbers, and reading games back (unfinished ones to resume, one game
 //! with its actions, a player's recent games, a game's hands).
 
+use spades_engine::{Seat, Seating};
 use sqlx::types::Json;
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -170,9 +171,9 @@ pub struct FinishedGame {
     pub winner: Option<u8>,
     /// One final score per team: two with partners, four in solo.
     pub score: Vec<i32>,
-    /// Whether the game was played by partners (two teams) or solo (four
-    /// teams of one, numbered as their seats).
-    pub partners: bool,
+    /// Who played with whom: two partnerships, or everyone alone (teams
+    /// of one, numbered as their seats).
+    pub seating: Seating,
     /// Seats whose players were gone for good when the game ended: a loss
     /// for them whatever their team did.
     pub abandoned: [bool; 4],
@@ -186,17 +187,13 @@ pub struct FinishedGame {
 impl FinishedGame {
     /// The team a seat played for.
     pub fn team_of(&self, seat: usize) -> u8 {
-        if self.partners {
-            (seat % 2) as u8
-        } else {
-            seat as u8
-        }
+        self.seating.team_of(Seat::ALL[seat & 3]).index() as u8
     }
 
     /// The result as the ratings need it.
     pub fn outcome(&self) -> Finish<'_> {
         match <&[i32; 4]>::try_from(self.score.as_slice()) {
-            Ok(score) if !self.partners => Finish::Solo {
+            Ok(score) if self.seating != Seating::Partners => Finish::Solo {
                 winner: self.winner,
                 score,
             },
@@ -758,7 +755,7 @@ mod tests {
             id: Uuid::from_u128(1),
             winner: Some(0),
             score: vec![510, 230],
-            partners: true,
+            seating: Seating::Partners,
             abandoned,
             stats: std::array::from_fn(|seat| PlayerStats {
                 bids_made: seat as u32,

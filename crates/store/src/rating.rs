@@ -11,6 +11,7 @@
 
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2_rating_period};
+use spades_engine::{Seat, Seating};
 
 /// A player's Glicko-2 rating on the usual scale (1500 for a newcomer).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -76,7 +77,12 @@ pub fn rate_game(ratings: &[Rating; 4], finish: &Finish<'_>, abandoned: &[bool; 
 }
 
 fn same_team(finish: &Finish<'_>, a: usize, b: usize) -> bool {
-    matches!(finish, Finish::Partners { .. }) && a % 2 == b % 2
+    matches!(finish, Finish::Partners { .. }) && partnership(a) == partnership(b)
+}
+
+/// The team of `seat` in a game of partnerships, as the engine seats them.
+fn partnership(seat: usize) -> usize {
+    Seating::Partners.team_of(Seat::ALL[seat & 3]).index()
 }
 
 /// The result of `seat` against `other`, who is not his partner.
@@ -86,7 +92,7 @@ fn outcome(finish: &Finish<'_>, abandoned: &[bool; 4], seat: usize, other: usize
     }
     match *finish {
         Finish::Partners { winner } => match winner {
-            Some(winner) if usize::from(winner) == seat % 2 => Outcomes::WIN,
+            Some(winner) if usize::from(winner) == partnership(seat) => Outcomes::WIN,
             Some(_) => Outcomes::LOSS,
             None => Outcomes::DRAW,
         },

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use spades_engine::Seating;
 use spades_store::{
     FinishedGame, JournalWriter, LeaseFence, NewGame, NewTable, NewTournament, PlayerStats, Registration,
     Step, Store, StoreError, TableLink, Write,
@@ -136,7 +137,7 @@ fn finished(game: Uuid, winner: Option<u8>) -> FinishedGame {
         id: game,
         winner,
         score: vec![512, 230],
-        partners: true,
+        seating: Seating::Partners,
         abandoned: [false; 4],
         stats: [PlayerStats {
             bids_made: 3,
@@ -361,7 +362,7 @@ async fn solo_games_store_four_scores_and_any_winner(store: &Store) {
             Write::Finished(FinishedGame {
                 winner: Some(3),
                 score: vec![310, 120, -40, 505],
-                partners: false,
+                seating: Seating::Solo,
                 ..finished(game.id, Some(3))
             }),
         ])

@@ -288,7 +288,7 @@ impl Room {
                 id: table.id,
                 winner: table.game.winner().map(|team: Team| team.index() as u8),
                 score: table.game.score().as_slice().to_vec(),
-                partners: table.game.rules().partners,
+                seating: table.game.rules().seating(),
                 abandoned: Seat::ALL.map(|seat| table.away.contains(seat)),
                 stats: table.stats,
                 finished_at: OffsetDateTime::now_utc(),

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use spades_engine::{Seat, Seating};
 use spades_store::{Step, StoreError, Tournament};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -42,8 +43,8 @@ fn standings(tournament: &Tournament) -> HashMap<u32, (i32, i32)> {
         let (Some(winner), Some(score)) = (table.winner, table.score) else {
             continue;
         };
-        for (seat, entry) in table.seats.iter().enumerate() {
-            let team = seat % 2;
+        for (seat, entry) in Seat::ALL.into_iter().zip(&table.seats) {
+            let team = Seating::Partners.team_of(seat).index();
             let standing = standings.entry(*entry).or_default();
             standing.0 += i32::from(team == usize::from(winner));
             standing.1 += score[team] - score[1 - team];
@@ -127,8 +128,8 @@ impl Manager {
             let losers_place = stage.tables.len() as u32 + 1;
             for table in &stage.tables {
                 let winner = usize::from(table.winner.unwrap_or(0));
-                for (seat, entry) in table.seats.iter().enumerate() {
-                    if seat % 2 == winner {
+                for (seat, entry) in Seat::ALL.into_iter().zip(&table.seats) {
+                    if Seating::Partners.team_of(seat).index() == winner {
                         winners.push(*entry);
                     } else {
                         places.push((*entry, losers_place));
