@@ -58,7 +58,7 @@ impl Room {
                     player: member.player.info(),
                     // A bot is always there.
                     connected: member.outbox.is_some() || member.is_bot(),
-                    away: self.stage.table().is_some_and(|table| table.away.contains(seat)),
+                    away: self.stage.table().is_some_and(|table| table.is_away(seat)),
                 })
             })
             .collect()

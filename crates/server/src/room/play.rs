@@ -289,7 +289,7 @@ impl Room {
                 winner: table.game.winner().map(|team: Team| team.index() as u8),
                 score: table.game.score().as_slice().to_vec(),
                 seating: table.game.rules().seating(),
-                abandoned: Seat::ALL.map(|seat| table.away.contains(seat)),
+                abandoned: Seat::ALL.map(|seat| table.is_away(seat)),
                 stats: table.stats,
                 finished_at: OffsetDateTime::now_utc(),
                 tournament: self.settings.tournament,

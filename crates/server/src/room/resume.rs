@@ -12,6 +12,7 @@ use uuid::Uuid;
 use crate::identity::PlayerRef;
 
 use super::member::RECENT_IDS;
+use super::seat_life::SeatLife;
 use super::{Applied, Member, Refusal, Room, Settings, Stage, Table};
 
 /// A game read back from the store, replayed to where it stopped.
@@ -156,12 +157,9 @@ impl Room {
     pub(super) fn resume(&mut self, resumed: Resumed) {
         let hold = Instant::now() + self.config.seat_hold;
         let mut bots = SeatSet::EMPTY;
-        let mut holds = [None; 4];
         for ((seat, player), requests) in Seat::ALL.into_iter().zip(resumed.players).zip(resumed.requests) {
             if player.bot.is_some() {
                 bots.insert(seat);
-            } else {
-                holds[seat.index()] = Some(hold);
             }
             let key = self.seat_member(seat, player.renumbered(seat.index() as u8));
             if let Some(member) = self.members.get_mut(&key) {
@@ -171,20 +169,19 @@ impl Room {
             }
         }
         self.games = resumed.number + 1;
-        self.stage = Stage::Playing(Table {
+        let mut table = Table {
             id: resumed.id,
             game: resumed.game,
             number: resumed.number,
             seed: resumed.seed,
             stats: resumed.stats,
             actions: resumed.actions,
-            deadlines: [None; 4],
-            clocks_left: [None; 4],
-            holds,
-            away: SeatSet::EMPTY,
-            bots,
-            thinking: SeatSet::EMPTY,
-        });
+            lives: SeatLife::new_game(bots),
+        };
+        for seat in Seat::ALL.into_iter().filter(|&seat| !bots.contains(seat)) {
+            table.hold_seat(seat, hold);
+        }
+        self.stage = Stage::Playing(table);
         // Clocks start afresh; nobody is connected to be told yet.
         self.schedule_turn(None);
     }
@@ -206,7 +203,7 @@ impl Room {
         let seats = self.seat_list();
         if let Some(table) = self.stage.table_mut() {
             for seat in seats {
-                if !table.bots.contains(seat) {
+                if !table.is_bot(seat) {
                     table.hold_seat(seat, hold);
                 }
             }

@@ -1,19 +1,98 @@
 //! A seat's life at the table: present, held after a lost connection,
-//! away (played by the server), or thinking (a strong bot deciding for
-//! it), with the turn clock that runs while it must act.
+//! away (played by the server), a bot's, or thinking (a strong bot
+//! deciding for it), with the turn clock that runs while it must act.
 //!
-//! These transitions only change the table's fields and take the time as
-//! an argument, so that they are tested without a room, sockets or a
-//! clock; the room announces what they return.
+//! Each seat's life is one value ([`SeatLife`]), kept by seat in the
+//! table. Its transitions only change that value and take the time as an
+//! argument, so that they are tested without a room, sockets or a clock;
+//! the room announces what they return.
 
 use std::time::Duration;
 
-use spades_engine::Seat;
+use spades_engine::{BySeat, Seat, SeatSet};
 use tokio::time::Instant;
 
 use super::Table;
 
+/// Whether a seat's player is there, as the table sees him.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Presence {
+    /// He plays the seat himself (or nobody has left it).
+    #[default]
+    Present,
+    /// His connection was lost: the seat waits for him until `until`, and
+    /// his clock runs on meanwhile.
+    Held { until: Instant },
+    /// He is gone for good (he left, or his hold ended): the server plays
+    /// the seat. `clock_left` is the clock he had when he went away in his
+    /// turn, which he gets back if he returns within that turn, so that
+    /// leaving and joining again cannot buy a fresh one.
+    Away { clock_left: Option<Instant> },
+}
+
+/// One seat's life in a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct SeatLife {
+    presence: Presence,
+    /// A bot holds the seat for the whole game.
+    bot: bool,
+    /// A strong bot is deciding for the seat, away from the room's task;
+    /// the seat's clock is stopped until its decision comes.
+    thinking: bool,
+    /// When the seat's turn clock runs out, while it must act.
+    deadline: Option<Instant>,
+}
+
+impl SeatLife {
+    /// Every seat of a new game: `bots` are the bots' seats.
+    pub(super) fn new_game(bots: SeatSet) -> BySeat<SeatLife> {
+        BySeat::from_fn(|seat| SeatLife {
+            bot: bots.contains(seat),
+            ..SeatLife::default()
+        })
+    }
+
+    fn is_away(&self) -> bool {
+        matches!(self.presence, Presence::Away { .. })
+    }
+
+    /// Forgets the clock a player left with: his turn is over.
+    fn forget_clock_left(&mut self) {
+        if let Presence::Away { clock_left } = &mut self.presence {
+            *clock_left = None;
+        }
+    }
+}
+
 impl Table {
+    /// Whether the seat's player is away, and the server plays for him.
+    pub(super) fn is_away(&self, seat: Seat) -> bool {
+        self.lives[seat].is_away()
+    }
+
+    /// Whether a bot holds the seat.
+    pub(super) fn is_bot(&self, seat: Seat) -> bool {
+        self.lives[seat].bot
+    }
+
+    /// Seats the server plays for: bots, and players who are away.
+    pub(super) fn played_by_server(&self) -> SeatSet {
+        let mut seats = SeatSet::EMPTY;
+        for (seat, life) in self.lives.iter() {
+            if life.bot || life.is_away() {
+                seats.insert(seat);
+            }
+        }
+        seats
+    }
+
+    /// How long each seat's clock has left at `now`.
+    pub(super) fn clocks(&self, now: Instant) -> [Option<Duration>; 4] {
+        self.lives
+            .0
+            .map(|life| life.deadline.map(|at| at.saturating_duration_since(now)))
+    }
+
     /// The seat's player came in at `now`. Returns whether that is a
     /// return, which the room announces: he had been away, or held (but a
     /// quick-play player's `first_arrival` is no return). Back from away,
@@ -31,14 +110,15 @@ impl Table {
         turn_time: Duration,
         first_arrival: bool,
     ) -> bool {
-        let i = seat.index();
-        let was_away = self.away.contains(seat);
-        let returned = was_away || (self.holds[i].is_some() && !first_arrival);
-        self.holds[i] = None;
-        self.away.remove(seat);
-        let clock_left = self.clocks_left[i].take();
-        if (was_away && self.deadlines[i].is_some()) || self.thinking.contains(seat) {
-            self.deadlines[i] = Some(clock_left.unwrap_or(now + turn_time));
+        let life = &mut self.lives[seat];
+        let (was_away, clock_left) = match life.presence {
+            Presence::Away { clock_left } => (true, clock_left),
+            Presence::Present | Presence::Held { .. } => (false, None),
+        };
+        let returned = was_away || (matches!(life.presence, Presence::Held { .. }) && !first_arrival);
+        life.presence = Presence::Present;
+        if (was_away && life.deadline.is_some()) || life.thinking {
+            life.deadline = Some(clock_left.unwrap_or(now + turn_time));
         }
         returned
     }
@@ -50,25 +130,26 @@ impl Table {
     /// turn to announce.
     pub(super) fn start_clocks(&mut self, acted: Option<Seat>, now: Instant, turn_time: Duration) -> bool {
         if let Some(seat) = acted {
-            self.deadlines[seat.index()] = None;
-            self.clocks_left[seat.index()] = None;
+            let life = &mut self.lives[seat];
+            life.deadline = None;
+            life.forget_clock_left();
         }
         let acting = self.game.to_act();
         let server_plays = self.played_by_server();
         let mut started = false;
         for seat in Seat::ALL {
-            let deadline = &mut self.deadlines[seat.index()];
+            let life = &mut self.lives[seat];
             if !acting.contains(seat) {
-                *deadline = None;
+                life.deadline = None;
                 // His turn is over: a clock he left with is no longer his.
-                self.clocks_left[seat.index()] = None;
-            } else if deadline.is_none() {
+                life.forget_clock_left();
+            } else if life.deadline.is_none() {
                 let wait = if server_plays.contains(seat) {
                     Duration::ZERO
                 } else {
                     turn_time
                 };
-                *deadline = Some(now + wait);
+                life.deadline = Some(now + wait);
                 started = true;
             }
         }
@@ -76,30 +157,36 @@ impl Table {
     }
 
     /// The seat's player lost his connection: the seat waits for him until
-    /// `until`.
+    /// `until`. A seat already played by the server stays so.
     pub(super) fn hold_seat(&mut self, seat: Seat, until: Instant) {
-        self.holds[seat.index()] = Some(until);
+        let life = &mut self.lives[seat];
+        if !life.is_away() {
+            life.presence = Presence::Held { until };
+        }
     }
 
     /// The seat's player is gone for good (he left, or his hold ended):
     /// the server plays the seat, at once if it must act.
     pub(super) fn seat_away(&mut self, seat: Seat, now: Instant) {
-        let i = seat.index();
-        self.holds[i] = None;
-        if !self.away.contains(seat) && !self.thinking.contains(seat) {
+        let life = &mut self.lives[seat];
+        let clock_left = match life.presence {
+            // Gone already: the clock he left with stays his.
+            Presence::Away { clock_left } => clock_left,
+            // A bot was deciding for the seat: no clock of his own ran.
+            _ if life.thinking => None,
             // The clock of his own that was running, kept for his return.
-            self.clocks_left[i] = self.deadlines[i];
-        }
-        self.away.insert(seat);
-        if self.deadlines[i].is_some() {
-            self.deadlines[i] = Some(now);
+            Presence::Present | Presence::Held { .. } => life.deadline,
+        };
+        life.presence = Presence::Away { clock_left };
+        if life.deadline.is_some() {
+            life.deadline = Some(now);
         }
     }
 
     /// Held seats whose hold has ended by `now` go to the server.
     pub(super) fn end_holds(&mut self, now: Instant) {
         for seat in Seat::ALL {
-            if self.holds[seat.index()].is_some_and(|until| until <= now) {
+            if matches!(self.lives[seat].presence, Presence::Held { until } if until <= now) {
                 self.seat_away(seat, now);
             }
         }
@@ -107,34 +194,52 @@ impl Table {
 
     /// The seats whose clock has run out by `now`.
     pub(super) fn clocks_out(&self, now: Instant) -> Vec<Seat> {
-        Seat::ALL
-            .into_iter()
-            .filter(|seat| self.deadlines[seat.index()].is_some_and(|at| at <= now))
+        self.lives
+            .iter()
+            .filter(|(_, life)| life.deadline.is_some_and(|at| at <= now))
+            .map(|(seat, _)| seat)
             .collect()
     }
 
     /// When the table next needs the room: a clock or a hold that ends.
     pub(super) fn next_wake(&self) -> Option<Instant> {
-        self.deadlines.iter().chain(&self.holds).flatten().min().copied()
+        self.lives
+            .0
+            .iter()
+            .flat_map(|life| {
+                let hold = match life.presence {
+                    Presence::Held { until } => Some(until),
+                    Presence::Present | Presence::Away { .. } => None,
+                };
+                [life.deadline, hold]
+            })
+            .flatten()
+            .min()
     }
 
     /// A strong bot starts deciding for the seat, away from the room: the
     /// seat's clock stops until its decision comes.
     pub(super) fn start_thinking(&mut self, seat: Seat) {
-        self.thinking.insert(seat);
-        self.deadlines[seat.index()] = None;
+        let life = &mut self.lives[seat];
+        life.thinking = true;
+        life.deadline = None;
     }
 
     /// The strong bot deciding for the seat has answered.
     pub(super) fn stop_thinking(&mut self, seat: Seat) {
-        self.thinking.remove(seat);
+        self.lives[seat].thinking = false;
     }
 
     /// The game is over: no clock runs and no seat is held.
     pub(super) fn stop_clocks(&mut self) {
-        self.deadlines = [None; 4];
-        self.clocks_left = [None; 4];
-        self.holds = [None; 4];
+        for seat in Seat::ALL {
+            let life = &mut self.lives[seat];
+            life.deadline = None;
+            life.forget_clock_left();
+            if let Presence::Held { .. } = life.presence {
+                life.presence = Presence::Present;
+            }
+        }
     }
 }
 
@@ -156,18 +261,18 @@ mod tests {
     fn a_lost_connection_holds_the_seat_until_its_hold_ends() {
         let start = Instant::now();
         let mut table = Table::sample();
-        table.deadlines[0] = Some(at(start, 30));
+        table.lives[NORTH].deadline = Some(at(start, 30));
         table.hold_seat(NORTH, at(start, 60));
         assert_eq!(table.next_wake(), Some(at(start, 30)), "the clock ends first");
 
         table.end_holds(at(start, 59));
-        assert!(!table.away.contains(NORTH), "still held");
+        assert!(!table.is_away(NORTH), "still held");
 
         table.end_holds(at(start, 60));
-        assert!(table.away.contains(NORTH), "played by the server from then");
-        assert_eq!(table.holds[0], None);
+        assert!(table.is_away(NORTH), "played by the server from then");
+        assert!(!matches!(table.lives[NORTH].presence, Presence::Held { .. }));
         assert_eq!(
-            table.deadlines[0],
+            table.lives[NORTH].deadline,
             Some(at(start, 60)),
             "and at once, since it must act"
         );
@@ -180,12 +285,12 @@ mod tests {
         let mut table = Table::sample();
         table.seat_away(EAST, at(start, 1));
         // His turn comes while he is away: the server is to play at once.
-        table.deadlines[1] = Some(at(start, 5));
-        assert!(table.away.contains(EAST));
+        table.lives[EAST].deadline = Some(at(start, 5));
+        assert!(table.is_away(EAST));
 
         assert!(table.seat_present(EAST, at(start, 5), TURN, false), "a return");
-        assert!(!table.away.contains(EAST));
-        assert_eq!(table.deadlines[1], Some(at(start, 35)));
+        assert!(!table.is_away(EAST));
+        assert_eq!(table.lives[EAST].deadline, Some(at(start, 35)));
         assert!(table.clocks_out(at(start, 34)).is_empty());
     }
 
@@ -193,15 +298,15 @@ mod tests {
     fn leaving_and_joining_again_gives_back_the_clock_he_left_with() {
         let start = Instant::now();
         let mut table = Table::sample();
-        table.deadlines[1] = Some(at(start, 30));
+        table.lives[EAST].deadline = Some(at(start, 30));
         for second in [3, 10, 29] {
             // He leaves in his turn; the server is to play for him at once,
             // but he is back before it does.
             table.seat_away(EAST, at(start, second));
-            assert_eq!(table.deadlines[1], Some(at(start, second)));
+            assert_eq!(table.lives[EAST].deadline, Some(at(start, second)));
             assert!(table.seat_present(EAST, at(start, second), TURN, false));
             assert_eq!(
-                table.deadlines[1],
+                table.lives[EAST].deadline,
                 Some(at(start, 30)),
                 "the clock he had, not a fresh one"
             );
@@ -211,21 +316,25 @@ mod tests {
         // Once his turn is over, the clock he left with is forgotten.
         table.seat_away(EAST, at(start, 31));
         table.start_clocks(Some(EAST), at(start, 31), TURN);
-        assert_eq!(table.clocks_left[1], None);
+        assert_eq!(table.lives[EAST].presence, Presence::Away { clock_left: None });
     }
 
     #[test]
     fn a_player_back_within_his_hold_keeps_the_clock_he_had() {
         let start = Instant::now();
         let mut table = Table::sample();
-        table.deadlines[1] = Some(at(start, 30));
+        table.lives[EAST].deadline = Some(at(start, 30));
         for second in [5, 10, 20] {
             table.hold_seat(EAST, at(start, second + 120));
             assert!(
                 table.seat_present(EAST, at(start, second), TURN, false),
                 "a return"
             );
-            assert_eq!(table.deadlines[1], Some(at(start, 30)), "the clock runs on");
+            assert_eq!(
+                table.lives[EAST].deadline,
+                Some(at(start, 30)),
+                "the clock runs on"
+            );
         }
         assert_eq!(table.clocks_out(at(start, 30)), [EAST]);
     }
@@ -236,8 +345,11 @@ mod tests {
         let mut table = Table::sample();
         table.hold_seat(SOUTH, at(start, 120));
         assert!(!table.seat_present(SOUTH, at(start, 1), TURN, true));
-        assert_eq!(table.holds[2], None, "no longer held");
-        assert_eq!(table.deadlines[2], None, "no clock for a seat that need not act");
+        assert_eq!(table.lives[SOUTH].presence, Presence::Present, "no longer held");
+        assert_eq!(
+            table.lives[SOUTH].deadline, None,
+            "no clock for a seat that need not act"
+        );
         table.hold_seat(SOUTH, at(start, 120));
         assert!(
             table.seat_present(SOUTH, at(start, 2), TURN, false),
@@ -249,15 +361,15 @@ mod tests {
     fn a_thinking_bot_stops_the_clock_and_a_returning_player_restarts_it() {
         let start = Instant::now();
         let mut table = Table::sample();
-        table.deadlines[3] = Some(at(start, 30));
+        table.lives[WEST].deadline = Some(at(start, 30));
         table.start_thinking(WEST);
-        assert_eq!(table.deadlines[3], None);
+        assert_eq!(table.lives[WEST].deadline, None);
         assert_eq!(table.next_wake(), None);
         assert!(
             !table.seat_present(WEST, at(start, 3), TURN, false),
             "not a return"
         );
-        assert_eq!(table.deadlines[3], Some(at(start, 33)));
+        assert_eq!(table.lives[WEST].deadline, Some(at(start, 33)));
     }
 
     #[test]
@@ -268,7 +380,7 @@ mod tests {
         assert!(table.start_clocks(None, start, TURN), "a new turn");
         for seat in Seat::ALL {
             let expected = first.contains(seat).then(|| at(start, 30));
-            assert_eq!(table.deadlines[seat.index()], expected);
+            assert_eq!(table.lives[seat].deadline, expected);
         }
         assert!(
             !table.start_clocks(None, at(start, 1), TURN),
@@ -291,10 +403,39 @@ mod tests {
     fn a_finished_game_runs_no_clock_and_holds_no_seat() {
         let start = Instant::now();
         let mut table = Table::sample();
-        table.deadlines[0] = Some(at(start, 1));
+        table.lives[NORTH].deadline = Some(at(start, 1));
         table.hold_seat(EAST, at(start, 2));
         table.stop_clocks();
         assert_eq!(table.next_wake(), None);
         assert!(table.clocks_out(at(start, 100)).is_empty());
+    }
+
+    #[test]
+    fn a_seat_played_by_the_server_stays_so_when_a_hold_comes() {
+        let start = Instant::now();
+        let mut table = Table::sample();
+        table.lives[NORTH].deadline = Some(at(start, 30));
+        table.seat_away(NORTH, at(start, 2));
+        table.hold_seat(NORTH, at(start, 60));
+        assert!(table.is_away(NORTH), "still the server's to play");
+        assert_eq!(table.next_wake(), Some(at(start, 2)), "and at once");
+        // His return still gives back the clock he left with.
+        assert!(table.seat_present(NORTH, at(start, 3), TURN, false));
+        assert_eq!(table.lives[NORTH].deadline, Some(at(start, 30)));
+    }
+
+    #[test]
+    fn bots_and_absent_players_are_the_servers_to_play() {
+        let start = Instant::now();
+        let mut table = Table::sample();
+        table.lives = SeatLife::new_game([EAST].into_iter().collect());
+        table.seat_away(WEST, start);
+        table.hold_seat(SOUTH, at(start, 60));
+        assert!(table.is_bot(EAST) && !table.is_bot(WEST));
+        assert_eq!(
+            table.played_by_server().iter().collect::<Vec<_>>(),
+            [EAST, WEST],
+            "a held seat waits for its player"
+        );
     }
 }

@@ -152,8 +152,8 @@ impl Room {
         let Some(table) = self.stage.playing() else {
             return false;
         };
-        if !table.bots.contains(seat) {
-            let reason = if table.away.contains(seat) {
+        if !table.is_bot(seat) {
+            let reason = if table.is_away(seat) {
                 AutoReason::Away
             } else {
                 AutoReason::Clock

@@ -2,19 +2,18 @@
 //! the owner, and starting a game.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use spades_engine::{Game, Seat, SeatSet};
+use spades_engine::{BySeat, Game, Seat, SeatSet};
 use spades_protocol::event::EventKind;
 use spades_protocol::ws::ErrorCode;
 use spades_store::{NewGame, PlayerStats, Write};
 use time::OffsetDateTime;
-use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::identity::PlayerRef;
 use crate::unavailable::Unavailable;
 
+use super::seat_life::SeatLife;
 use super::{LobbyNote, Member, Refusal, Room, TableNote};
 
 /// Games started by this process, for seeds derived from `Config::seed`.
@@ -34,21 +33,9 @@ pub(super) struct Table {
     /// the journal as they happen; keeping them here as well would grow
     /// every room by a few kilobytes a hand for nothing.
     pub(super) actions: u32,
-    /// When each acting seat's turn clock runs out.
-    pub(super) deadlines: [Option<Instant>; 4],
-    /// The clock a seat's player had when he went away in the middle of
-    /// his turn: coming back in the same turn gives it back, so that
-    /// leaving and joining again cannot buy a fresh one.
-    pub(super) clocks_left: [Option<Instant>; 4],
-    /// When each disconnected seat stops being held.
-    pub(super) holds: [Option<Instant>; 4],
-    /// Seats the server plays for at once: their holder is gone for good or
-    /// left the room.
-    pub(super) away: SeatSet,
-    /// Seats held by bots.
-    pub(super) bots: SeatSet,
-    /// Seats whose strong bot is thinking away from the room's task.
-    pub(super) thinking: SeatSet,
+    /// Each seat's life: its player there, held, away or a bot, and its
+    /// turn clock (see `seat_life.rs`).
+    pub(super) lives: BySeat<SeatLife>,
 }
 
 /// Where a room's game is. A game over stays, for its final view and
@@ -98,24 +85,6 @@ impl Stage {
             Stage::Playing(table) => Stage::Finished(table),
             other => other,
         };
-    }
-}
-
-impl Table {
-    /// Seats the server plays for: bots, and players who are away.
-    pub(super) fn played_by_server(&self) -> SeatSet {
-        let mut seats = self.away;
-        for seat in self.bots.iter() {
-            seats.insert(seat);
-        }
-        seats
-    }
-}
-
-impl Table {
-    pub(super) fn clocks(&self, now: Instant) -> [Option<Duration>; 4] {
-        self.deadlines
-            .map(|deadline| deadline.map(|at| at.saturating_duration_since(now)))
     }
 }
 
@@ -290,12 +259,7 @@ impl Room {
             seed,
             stats: [PlayerStats::default(); 4],
             actions: 0,
-            deadlines: [None; 4],
-            clocks_left: [None; 4],
-            holds: [None; 4],
-            away: SeatSet::EMPTY,
-            bots,
-            thinking: SeatSet::EMPTY,
+            lives: SeatLife::new_game(bots),
         });
         let (rules, game_id) = (self.settings.rules, id.to_string());
         self.emit(SeatSet::EMPTY, |_| EventKind::GameStarted {
@@ -399,12 +363,7 @@ impl Table {
             seed: 7,
             stats: [PlayerStats::default(); 4],
             actions: 0,
-            deadlines: [None; 4],
-            clocks_left: [None; 4],
-            holds: [None; 4],
-            away: SeatSet::EMPTY,
-            bots: SeatSet::EMPTY,
-            thinking: SeatSet::EMPTY,
+            lives: SeatLife::new_game(SeatSet::EMPTY),
         }
     }
 }
