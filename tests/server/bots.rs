@@ -63,6 +63,12 @@ async fn create_room_with(player: &mut Player, rules: RulesSpec, bots: BotLevel)
     match reply {
         ServerMessage::Snapshot { state, .. } => {
             assert_eq!(state.bots, bots);
+            let seat = |n: u8| spades_engine::Seat::new(n).expect("a seat");
+            assert_eq!(
+                state.teams,
+                [[seat(0), seat(2)], [seat(1), seat(3)]],
+                "two partnerships"
+            );
             state.room
         }
         other => panic!("expected a snapshot, got {other:?}"),

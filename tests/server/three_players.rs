@@ -50,18 +50,20 @@ async fn three_players_play_a_game_that_a_spectator_watches() {
         .await;
     assert_eq!(refused(remove), ErrorCode::NoSuchSeat);
 
-    // The room lists three seats, all taken.
-    let seats = watcher
+    // The room lists three seats, all taken, and three teams of one.
+    let (seats, teams) = watcher
         .received
         .iter()
         .rev()
         .find_map(|message| match message {
-            ServerMessage::Snapshot { state, .. } => Some(state.seats.clone()),
+            ServerMessage::Snapshot { state, .. } => Some((state.seats.clone(), state.teams.clone())),
             _ => None,
         })
         .expect("the watcher's snapshot");
     assert_eq!(seats.len(), 3);
     assert!(seats.iter().all(Option::is_some));
+    let seat = |n: u8| spades_engine::Seat::new(n).expect("a seat");
+    assert_eq!(teams, [[seat(0)], [seat(1)], [seat(2)]]);
 
     players[0].start_game().await;
     play_games(&mut players, std::slice::from_mut(&mut watcher), 1, GAME_DEADLINE).await;

@@ -588,6 +588,11 @@ pub struct RoomState {
     /// One entry per seat of the game (four, or three in a three-player
     /// room); `null` for a free seat.
     pub seats: Vec<Option<SeatInfo>>,
+    /// Who plays with whom, from the rules: the seats of each team in team
+    /// order (`[[0, 2], [1, 3]]` with partners, one seat a team without),
+    /// so that a client never works the partnerships out for itself.
+    #[serde(default)]
+    pub teams: Vec<Vec<Seat>>,
     pub spectators: u32,
     /// The viewer's seat, if he has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]

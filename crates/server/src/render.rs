@@ -5,9 +5,22 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use spades_engine::{Bid, ByTeam, Game, Legal, Seat, TeamHandScore, View, Viewer};
+use spades_engine::{Bid, ByTeam, Game, Legal, Seat, Seating, TeamHandScore, View, Viewer};
 use spades_protocol::ws::{BidView, Expected, GameView, PassView, TeamScoreView, TrickView, TurnView};
 use uuid::Uuid;
+
+/// The seats of each team, in team order, as the room state tells them.
+pub fn teams(seating: Seating) -> Vec<Vec<Seat>> {
+    seating
+        .teams()
+        .map(|team| {
+            seating
+                .seats()
+                .filter(|&seat| seating.team_of(seat) == team)
+                .collect()
+        })
+        .collect()
+}
 
 pub fn bid_view(bid: Bid) -> BidView {
     BidView {

@@ -136,6 +136,7 @@ impl Room {
             status: self.status(),
             owner: self.settings.owner.info(),
             seats: self.seat_infos(),
+            teams: render::teams(self.settings.rules.seating()),
             spectators: self.spectators(),
             your_seat: seat,
             games: self.games,
