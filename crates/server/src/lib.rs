@@ -14,7 +14,6 @@ mod config;
 mod connection;
 mod event_log;
 mod identity;
-mod journal;
 mod lifecycle;
 mod listener;
 mod lobby;
@@ -52,11 +51,11 @@ use tokio_util::task::TaskTracker;
 
 pub use config::{Config, PasswordCost};
 use identity::Online;
-use journal::Journal;
 use lifecycle::Lifecycle;
 use listener::{CappedListener, PerAddress, SocketCaps, SocketsClosed};
 use lobby::LobbyHandle;
-use metrics::{Metrics, Readings};
+use metrics::{JournalMetrics, Metrics, Readings};
+use spades_store::{Journal, JournalTask};
 use tournament::TournamentHandle;
 
 /// Bytes the WebSocket layer reads at a time for a connection. Small, because
@@ -112,6 +111,7 @@ impl AppState {
         config: Config,
         store: Store,
         journal: Journal,
+        journal_metrics: &JournalMetrics,
         cluster: Option<cluster::Cluster>,
     ) -> AppState {
         let config = Arc::new(config);
@@ -127,7 +127,7 @@ impl AppState {
         tracing::debug!(files, plain, gzipped, "the web client's files are ready");
         let online = Arc::new(Online::default());
         let sockets_closed = Arc::new(SocketsClosed::default());
-        let metrics = Arc::new(Metrics::new(journal.metrics(), sockets_closed.clone()));
+        let metrics = Arc::new(Metrics::new(journal_metrics, sockets_closed.clone()));
         let (table_notes, table_rx) = tokio::sync::mpsc::unbounded_channel();
         let lobby = lobby::spawn(
             config.clone(),
@@ -422,7 +422,7 @@ pub struct Server {
     address: SocketAddr,
     state: AppState,
     serving: tokio::task::JoinHandle<io::Result<()>>,
-    journal: tokio::task::JoinHandle<()>,
+    journal: JournalTask,
 }
 
 /// Why the server could not start.
@@ -446,7 +446,8 @@ impl Server {
         config.validate().map_err(StartError::Config)?;
         let store = Store::open(&config.database_url).await?;
         store.migrate().await?;
-        let (journal, journal_task) = Journal::spawn(store.clone());
+        let journal_metrics = JournalMetrics::default();
+        let (journal, journal_task) = store.start_journal(Arc::new(journal_metrics.clone()));
         if let Some(name) = &config.admin
             && let Some(account) = store.registered_account(name).await?
         {
@@ -465,7 +466,7 @@ impl Server {
             // cluster picks when none was given.
             config.node = Some(cluster.node().to_string());
         }
-        let state = AppState::new(config, store, journal, cluster);
+        let state = AppState::new(config, store, journal, &journal_metrics, cluster);
         if let Some(cluster) = state.cluster() {
             let load_state = state.clone();
             let parts = cluster::Parts {
@@ -549,9 +550,8 @@ impl Server {
             );
         }
         shared.lifecycle.stop_rooms();
-        // Everything the rooms gave the journal before stopping is stored
-        // once an empty commit comes back (the journal answers in order).
-        shared.journal.commit(Vec::new()).await;
+        // Everything the rooms gave the journal before stopping is stored.
+        shared.journal.flush().await;
         // Only then may the other nodes of a cluster take the rooms over,
         // from what is stored.
         if let Some(cluster) = &shared.cluster {
@@ -560,23 +560,7 @@ impl Server {
         if shared.journal.is_degraded() {
             tracing::error!("stopping while the store is unavailable: held game writes are lost");
         }
-        // The journal's SQLite connection must close before the store's,
-        // for the last one closed to fold the log into the database.
-        shared.journal.stop();
-        if tokio::time::timeout(Duration::from_secs(2), self.journal)
-            .await
-            .is_err()
-        {
-            tracing::warn!("the journal did not stop within 2 s; stopping anyway");
-        }
-        // Closing the store lets SQLite copy its log into the database and
-        // remove it, rather than leave it to the next start to replay.
-        if tokio::time::timeout(Duration::from_secs(2), self.state.store().close())
-            .await
-            .is_err()
-        {
-            tracing::warn!("the store did not close within 2 s; stopping anyway");
-        }
+        self.journal.close().await;
         let serving = self.serving.await;
         match serving {
             Ok(result) => result,

@@ -53,12 +53,12 @@ impl Default for JournalMetrics {
     }
 }
 
-impl JournalMetrics {
-    pub fn record_wait(&self, wait: Duration) {
+impl spades_store::JournalObserver for JournalMetrics {
+    fn commit_waited(&self, wait: Duration) {
         self.commit_wait.observe(wait.as_secs_f64());
     }
 
-    pub fn record_batch(&self, writes: usize) {
+    fn batch_stored(&self, writes: usize) {
         self.writes.inc_by(writes as u64);
         self.transactions.inc();
         self.batch.observe(writes as f64);
@@ -303,8 +303,8 @@ mod tests {
         let closed = Arc::new(SocketsClosed::default());
         closed.evicted.fetch_add(3, Ordering::Relaxed);
         let metrics = Metrics::new(&journal, closed);
-        journal.record_batch(4);
-        journal.record_wait(Duration::from_micros(300));
+        spades_store::JournalObserver::batch_stored(&journal, 4);
+        spades_store::JournalObserver::commit_waited(&journal, Duration::from_micros(300));
         metrics.error_sent(ErrorCode::NotYourTurn);
         metrics.error_sent(ErrorCode::NotYourTurn);
         metrics.refused("full");

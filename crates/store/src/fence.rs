@@ -16,7 +16,7 @@
 
 use sqlx::PgPool;
 
-use crate::games::InsertActions;
+use crate::record::InsertActions;
 use crate::{ActionRow, Result, StoreError, Write};
 
 /// The distinct (room, epoch) pairs a batch is fenced with.

@@ -70,15 +70,16 @@ mod fence;
 mod games;
 mod journal;
 mod lease;
+mod record;
 mod tournament;
 
 pub use accounts::{Account, Profile};
-use games::ActionRow;
 pub use games::{
     FinishedGame, GamePlayer, GameSummary, NewGame, PlayerStats, RoomSeqs, StoredAction, StoredGame, Write,
 };
-pub use journal::JournalWriter;
+pub use journal::{Durability, Journal, JournalObserver, JournalTask, JournalWriter};
 pub use lease::LeaseFence;
+use record::ActionRow;
 
 pub use tournament::{
     Entrant, NewTable, NewTournament, PlayedTournament, Registration, Stage, Step, StoredTable, TableLink,

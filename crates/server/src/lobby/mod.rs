@@ -23,12 +23,12 @@ use tokio::sync::mpsc;
 use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::identity::PlayerRef;
-use crate::journal::Journal;
 use crate::lifecycle::Lifecycle;
 use crate::matchmaking::{self, Queue};
 use crate::metrics::Metrics;
 use crate::outbox::{ConnectionId, Outbox};
 use crate::room::{self, LobbyNote, RoomHandle};
+use spades_store::Journal;
 
 mod handle;
 mod quick_play;

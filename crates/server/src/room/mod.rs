@@ -26,11 +26,11 @@ use tokio::time::Instant;
 use crate::config::Config;
 use crate::event_log::EventLog;
 use crate::identity::PlayerRef;
-use crate::journal::{Durability, Journal};
 use crate::lifecycle::Lifecycle;
 use crate::metrics::Metrics;
 use crate::outbox::{ConnectionId, Outbox};
 use crate::unavailable::Unavailable;
+use spades_store::{Durability, Journal};
 
 mod broadcast;
 mod chat_limit;

@@ -1,0 +1,136 @@
+//! The journal's loop against a real SQLite store.
+
+use std::sync::atomic::AtomicUsize;
+
+use super::*;
+
+/// Counts what the journal reports.
+#[derive(Debug, Default)]
+struct Counts {
+    writes: AtomicUsize,
+    batches: AtomicUsize,
+}
+
+impl JournalObserver for Counts {
+    fn batch_stored(&self, writes: usize) {
+        self.writes.fetch_add(writes, Ordering::Relaxed);
+        self.batches.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn commit_waited(&self, _: Duration) {}
+}
+
+/// A migrated SQLite store in a fresh file, and a game in it.
+async fn store_with_game() -> (Store, uuid::Uuid) {
+    let path = std::env::temp_dir().join(format!("spades-journal-{}.db", uuid::Uuid::new_v4()));
+    let store = Store::open(&format!("sqlite:{}", path.display())).await.unwrap();
+    store.migrate().await.unwrap();
+    let player = uuid::Uuid::new_v4();
+    let now = time::OffsetDateTime::now_utc();
+    store.create_account(player, "p", None, now).await.unwrap();
+    let game = crate::NewGame {
+        id: uuid::Uuid::new_v4(),
+        room: "ROOM01".into(),
+        room_name: "journal".into(),
+        private: false,
+        owner: player,
+        number: 0,
+        rules: serde_json::json!({}),
+        seed: 7,
+        players: vec![player; 4],
+        started_at: now,
+        tournament: None,
+    };
+    let id = game.id;
+    store.write(&[Write::Started(game)]).await.unwrap();
+    (store, id)
+}
+
+fn action(game: uuid::Uuid, index: u32) -> Write {
+    Write::Action {
+        game,
+        index,
+        seat: (index % 4) as u8,
+        action: "bid 3".into(),
+        request_id: None,
+        room_seq: u64::from(index) + 1,
+    }
+}
+
+fn commit(writes: Vec<Write>) -> (Request, oneshot::Receiver<Durability>) {
+    let (done, answer) = oneshot::channel();
+    (Request::Commit(Commit { writes, done }), answer)
+}
+
+#[tokio::test]
+async fn a_stop_ends_the_journal_after_what_came_before() {
+    let (store, game) = store_with_game().await;
+    // Everything is queued before the journal runs, so that the stop
+    // comes in the same batch as the commits before it.
+    let (requests, receiver) = mpsc::unbounded_channel();
+    let (first, first_answer) = commit(vec![action(game, 0)]);
+    let (second, second_answer) = commit(vec![action(game, 1)]);
+    let (late, late_answer) = commit(vec![action(game, 2)]);
+    for request in [first, second, Request::Stop, late] {
+        assert!(requests.send(request).is_ok());
+    }
+    let counts = Arc::new(Counts::default());
+    // It returns although a sender is still alive.
+    let journal = run(store.clone(), receiver, Arc::default(), counts.clone(), false);
+    tokio::time::timeout(Duration::from_secs(5), journal)
+        .await
+        .expect("the journal returns at the stop");
+    assert_eq!(first_answer.await, Ok(Durability::Stored));
+    assert_eq!(second_answer.await, Ok(Durability::Stored));
+    assert!(
+        late_answer.await.is_err(),
+        "a commit after the stop is never answered"
+    );
+    let stored = store.unfinished_games().await.unwrap();
+    assert_eq!(stored[0].actions.len(), 2);
+    assert_eq!(counts.writes.load(Ordering::Relaxed), 2);
+    assert_eq!(counts.batches.load(Ordering::Relaxed), 1, "one batch");
+}
+
+#[tokio::test]
+async fn a_room_opened_again_elsewhere_is_refused_and_the_rest_of_its_batch_stored() {
+    let (store, game) = store_with_game().await;
+    let old = store.open_room("ROOM01", 10).await.unwrap();
+    // Another node opens the room again; another room's owner is current.
+    store.open_room("ROOM01", 10).await.unwrap();
+    let other = store.open_room("ROOM02", 10).await.unwrap();
+    let fence = |room: &str, epoch: u64| Write::Fence {
+        room: room.into(),
+        epoch,
+    };
+    let (requests, receiver) = mpsc::unbounded_channel();
+    let (stale, stale_answer) = commit(vec![fence("ROOM01", old.epoch), action(game, 0)]);
+    let (current, current_answer) = commit(vec![fence("ROOM02", other.epoch), action(game, 1)]);
+    for request in [stale, current, Request::Stop] {
+        assert!(requests.send(request).is_ok());
+    }
+    run(store.clone(), receiver, Arc::default(), Arc::new(()), false).await;
+    assert_eq!(stale_answer.await, Ok(Durability::Fenced));
+    assert_eq!(current_answer.await, Ok(Durability::Stored));
+    let stored = &store.unfinished_games().await.unwrap()[0];
+    let seqs: Vec<Option<u64>> = stored.actions.iter().map(|a| a.room_seq).collect();
+    assert_eq!(seqs, [Some(2)], "only the current owner's action is stored");
+}
+
+#[tokio::test]
+async fn a_stopped_journal_ends_its_task() {
+    let (store, game) = store_with_game().await;
+    let (journal, task) = store.start_journal(Arc::new(()));
+    assert_eq!(journal.commit(vec![action(game, 0)]).await, Durability::Stored);
+    tokio::time::timeout(Duration::from_secs(5), task.close())
+        .await
+        .expect("the journal ends once closed");
+    // After the close nothing is stored, and the room is told so.
+    assert_eq!(journal.commit(vec![action(game, 1)]).await, Durability::Held);
+    // Closed in SQLite's order, the store folded its log into the file.
+    let file = store.sqlite_file.clone().expect("an SQLite store");
+    let log = format!("{}-wal", file.display());
+    assert!(!std::path::Path::new(&log).exists(), "{log} is left behind");
+    let reopened = Store::open(&format!("sqlite:{}", file.display())).await.unwrap();
+    assert_eq!(reopened.unfinished_games().await.unwrap()[0].actions.len(), 1);
+}
