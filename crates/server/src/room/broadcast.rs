@@ -135,7 +135,7 @@ impl Room {
 
     /// Tells the lobby how the room looks now.
     pub(super) fn announce(&self) {
-        let _ = self.lobby.send(LobbyNote::Changed {
+        let _ = self.context.lobby.send(LobbyNote::Changed {
             summary: Box::new(self.summary()),
         });
     }

@@ -143,7 +143,7 @@ impl Room {
             game: self.stage.table().map(|table| {
                 render::game_view(&table.game, (table.number, table.id), &table.clocks(now), viewer)
             }),
-            node: self.config.cluster_node().map(str::to_string),
+            node: self.context.config.cluster_node().map(str::to_string),
         }
     }
 
@@ -156,7 +156,7 @@ impl Room {
     }
 
     pub(super) fn refuse(&mut self, player: &str, id: Option<MessageId>, refusal: Refusal) {
-        self.metrics.error_sent(refusal.0);
+        self.context.metrics.error_sent(refusal.0);
         self.reply(
             player,
             &ServerMessage::Error {
@@ -204,7 +204,7 @@ impl Room {
 
         if let Some(seat) = seat {
             let mut returned = was_detached && !first_arrival;
-            let turn_time = self.config.turn_time;
+            let turn_time = self.context.config.turn_time;
             if let Some(table) = self.stage.table_mut() {
                 returned |= table.seat_present(seat, Instant::now(), turn_time, first_arrival);
             }
@@ -290,7 +290,7 @@ impl Room {
         member.outbox = None;
         match member.seat {
             Some(seat) => {
-                let hold = self.config.seat_hold;
+                let hold = self.context.config.seat_hold;
                 if let Some(table) = self.stage.playing_mut() {
                     table.hold_seat(seat, Instant::now() + hold);
                     self.emit(SeatSet::EMPTY, |_| EventKind::PlayerAway {
@@ -340,10 +340,14 @@ impl Room {
                 ErrorCode::ChatTooLong,
                 format!("chat messages are at most {MAX_CHAT_CHARS} characters"),
             ))
-        } else if self.chat_limits.admit(member.player.account, Instant::now()) {
+        } else if self
+            .context
+            .chat_limits
+            .admit(member.player.account, Instant::now())
+        {
             None
         } else {
-            let (limit, window) = (self.config.chat_limit, self.config.chat_window);
+            let (limit, window) = (self.context.config.chat_limit, self.context.config.chat_window);
             Some(Refusal::new(
                 ErrorCode::ChatRateLimited,
                 format!(

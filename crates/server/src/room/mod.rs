@@ -245,7 +245,8 @@ impl RoomHandle {
     }
 }
 
-/// What a room shares with the rest of the server.
+/// What a room works with that it shares with the rest of the server: one
+/// value, handed over when the room is spawned and kept whole.
 #[derive(Clone, Debug)]
 pub struct Context {
     pub config: Arc<Config>,
@@ -296,19 +297,11 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         reserved: 0,
         epoch: 0,
         settings,
-        config: context.config,
-        store: context.store,
-        lobby: context.lobby,
-        journal: context.journal,
-        lifecycle: context.lifecycle,
-        tournaments: context.tournaments,
         counted: Counted::new(context.metrics.clone()),
-        metrics: context.metrics,
-        strong_bots: context.strong_bots,
+        context,
         acted_at: None,
         reported: None,
         members: HashMap::new(),
-        chat_limits: context.chat_limits,
         spectator_news: spectators::SpectatorNews::default(),
         seats: Default::default(),
         stage: Stage::Waiting,
@@ -362,28 +355,19 @@ const OPEN_RETRY: Duration = Duration::from_millis(500);
 
 struct Room {
     settings: Settings,
-    config: Arc<Config>,
-    store: Store,
+    context: Context,
     /// The highest event number the store allows the room (see
     /// [`SEQ_RESERVE`]).
     reserved: u64,
     /// This opening's epoch in the store: every commit names it, and the
     /// store refuses them once the room has been opened again elsewhere.
     epoch: u64,
-    lobby: mpsc::UnboundedSender<LobbyNote>,
-    journal: Journal,
-    lifecycle: Arc<Lifecycle>,
-    tournaments: mpsc::UnboundedSender<TableNote>,
     /// What to tell the tournament once the writes pending are stored.
     reported: Option<TableNote>,
     /// Writes made while handling the current request; they are stored
     /// before its messages are sent.
     pending: Vec<Write>,
     members: HashMap<Arc<str>, Member>,
-    /// When each player's recent chat messages were sent, in every room:
-    /// neither another connection nor another room starts his count
-    /// afresh.
-    chat_limits: Arc<ChatLimits>,
     /// What the room has told of spectators coming and going lately.
     spectator_news: spectators::SpectatorNews,
     seats: [Option<Arc<str>>; 4],
@@ -393,9 +377,6 @@ struct Room {
     log: EventLog,
     /// Where strong bots thinking away from the task send their decisions.
     thoughts: mpsc::UnboundedSender<Thought>,
-    metrics: Arc<Metrics>,
-    /// Places for strong bots thinking at once, shared by every room.
-    strong_bots: Arc<Semaphore>,
     /// The room and its game as the metrics count them.
     counted: Counted,
     /// When the connection read the action being handled, if one was
@@ -474,7 +455,7 @@ impl Room {
         mut requests: mpsc::Receiver<Box<RoomRequest>>,
         mut thoughts: mpsc::UnboundedReceiver<Thought>,
     ) {
-        let stop = self.lifecycle.stopped();
+        let stop = self.context.lifecycle.stopped();
         // The stop signal and the timer live as long as the room: making
         // them anew for every request would register each with the server's
         // shared token and timer wheel once per card played.
@@ -491,12 +472,16 @@ impl Room {
         };
         let Some(seqs) = seqs else {
             self.refuse_unopened(&mut requests);
-            let _ = self.lobby.send(LobbyNote::Closed {
+            let _ = self.context.lobby.send(LobbyNote::Closed {
                 code: self.settings.code.clone(),
             });
             return;
         };
-        self.log = EventLog::new(self.settings.code.clone(), self.config.resync_window, seqs.base);
+        self.log = EventLog::new(
+            self.settings.code.clone(),
+            self.context.config.resync_window,
+            seqs.base,
+        );
         self.reserved = seqs.reserved;
         self.epoch = seqs.epoch;
         match opening {
@@ -540,7 +525,10 @@ impl Room {
                 member.flush();
             }
             if let Some(at) = self.acted_at.take() {
-                self.metrics.action_time.observe(at.elapsed().as_secs_f64());
+                self.context
+                    .metrics
+                    .action_time
+                    .observe(at.elapsed().as_secs_f64());
             }
             self.counted.set_playing(self.stage.playing().is_some());
             if self.is_empty() {
@@ -548,12 +536,12 @@ impl Room {
             }
         }
         for (_, player) in self.seated() {
-            let _ = self.lobby.send(LobbyNote::Unseated {
+            let _ = self.context.lobby.send(LobbyNote::Unseated {
                 player,
                 code: self.settings.code.clone(),
             });
         }
-        let _ = self.lobby.send(LobbyNote::Closed {
+        let _ = self.context.lobby.send(LobbyNote::Closed {
             code: self.settings.code.clone(),
         });
     }
@@ -566,7 +554,12 @@ impl Room {
     /// its creator would rather be told.
     async fn open_numbering(&self, waits_for_store: bool) -> Option<RoomSeqs> {
         loop {
-            match self.store.open_room(&self.settings.code, SEQ_RESERVE).await {
+            match self
+                .context
+                .store
+                .open_room(&self.settings.code, SEQ_RESERVE)
+                .await
+            {
                 Ok(seqs) => return Some(seqs),
                 Err(error) if waits_for_store => {
                     tracing::warn!(room = %self.settings.code, %error, "cannot open the room's numbering; retrying");
@@ -592,7 +585,7 @@ impl Room {
         while let Ok(request) = requests.try_recv() {
             match *request {
                 RoomRequest::Join { outbox, id, .. } | RoomRequest::Resync { outbox, id, .. } => {
-                    self.metrics.error_sent(Unavailable::Store.code());
+                    self.context.metrics.error_sent(Unavailable::Store.code());
                     outbox.send(Utf8Bytes::from(refusal(id).to_json()));
                 }
                 RoomRequest::Leave { left, .. } => {
@@ -615,12 +608,12 @@ impl Room {
                 epoch: self.epoch,
             };
             writes.insert(0, fence);
-            if self.journal.commit(writes).await == Durability::Fenced {
+            if self.context.journal.commit(writes).await == Durability::Fenced {
                 return false;
             }
         }
         if let Some(note) = self.reported.take() {
-            let _ = self.tournaments.send(note);
+            let _ = self.context.tournaments.send(note);
         }
         true
     }
@@ -640,7 +633,7 @@ impl Room {
                 outbox.close(crate::outbox::CloseReason::RoomMoved);
             }
         }
-        let _ = self.lobby.send(LobbyNote::Closed {
+        let _ = self.context.lobby.send(LobbyNote::Closed {
             code: self.settings.code.clone(),
         });
     }

@@ -86,7 +86,7 @@ impl Room {
             room_seq: 0,
         });
         table.actions += 1;
-        self.metrics.actions.inc();
+        self.context.metrics.actions.inc();
         for event in events {
             self.announce_and_record(event);
         }
@@ -170,7 +170,7 @@ impl Room {
                 }
                 if let Some(table) = self.stage.table_mut() {
                     count_hand(&table.game, &mut table.stats);
-                    self.metrics.hands.inc();
+                    self.context.metrics.hands.inc();
                 }
                 let game = &self.stage.table().expect("still at the table").game;
                 let teams = game.last_hand_scores().map(render::team_scores);
@@ -216,7 +216,7 @@ impl Room {
     /// everyone whose turn it is. `acted` is the seat that just acted, whose
     /// clock starts afresh if it must act again.
     pub(super) fn schedule_turn(&mut self, acted: Option<Seat>) {
-        let turn_time = self.config.turn_time;
+        let turn_time = self.context.config.turn_time;
         let Some(table) = self.stage.playing_mut() else {
             return;
         };

@@ -155,7 +155,7 @@ impl Room {
     /// Sets the room up around a game resumed from the store: its players
     /// hold their seats, disconnected, until they come back.
     pub(super) fn resume(&mut self, resumed: Resumed) {
-        let hold = Instant::now() + self.config.seat_hold;
+        let hold = Instant::now() + self.context.config.seat_hold;
         let mut bots = SeatSet::EMPTY;
         for ((seat, player), requests) in Seat::ALL.into_iter().zip(resumed.players).zip(resumed.requests) {
             if player.bot.is_some() {
@@ -199,7 +199,7 @@ impl Room {
             tracing::warn!(room = %self.settings.code, ?code, message, "a quick-play game could not start");
             return;
         }
-        let hold = Instant::now() + self.config.seat_hold;
+        let hold = Instant::now() + self.context.config.seat_hold;
         let seats = self.seat_list();
         if let Some(table) = self.stage.table_mut() {
             for seat in seats {

@@ -86,17 +86,17 @@ impl Room {
     /// Acts for a seat whose clock ran out, whose player is away, or that a
     /// bot holds, with the room's level of bot.
     pub(super) fn stand_in(&mut self, seat: Seat) {
-        let bot_time = self.config.bot_time;
+        let bot_time = self.context.config.bot_time;
         let strong = self.settings.bots == BotLevel::Strong;
         let Some(table) = self.stage.playing_mut() else {
             return;
         };
         let choice = matches!(table.game.legal(seat), Legal::Play(cards) if cards.len() > 1);
-        let place = (strong && choice).then(|| self.strong_bots.clone().try_acquire_owned());
+        let place = (strong && choice).then(|| self.context.strong_bots.clone().try_acquire_owned());
         if let Some(Err(_)) = place {
             // Every strong bot the server allows is thinking: the basic bot
             // plays this card, below, rather than make the table wait.
-            self.metrics.strong_bot_busy.inc();
+            self.context.metrics.strong_bot_busy.inc();
         }
         if let Some(Ok(place)) = place {
             // The strong bot thinks for up to `bot_time`: too long to hold
@@ -113,7 +113,7 @@ impl Room {
                 ..Budget::SERVER
             };
             let thoughts = self.thoughts.clone();
-            let thinking = self.metrics.bot_thinking.clone();
+            let thinking = self.context.metrics.bot_thinking.clone();
             tokio::task::spawn_blocking(move || {
                 // Held until the bot has decided.
                 let _place = place;
@@ -136,7 +136,10 @@ impl Room {
             };
             let started = std::time::Instant::now();
             let action = BasicBot.act(&table.game.view(Viewer::Seat(seat)));
-            self.metrics.bot_thinking.observe(started.elapsed().as_secs_f64());
+            self.context
+                .metrics
+                .bot_thinking
+                .observe(started.elapsed().as_secs_f64());
             let Some(action) = action else {
                 return;
             };

@@ -100,7 +100,7 @@ impl Room {
                 self.members.remove(&player);
             }
         }
-        let _ = self.lobby.send(LobbyNote::Unseated {
+        let _ = self.context.lobby.send(LobbyNote::Unseated {
             player,
             code: self.settings.code.clone(),
         });
@@ -150,7 +150,7 @@ impl Room {
         if let Some(member) = self.members.get_mut(player) {
             member.seat = Some(seat);
         }
-        let _ = self.lobby.send(LobbyNote::Seated {
+        let _ = self.context.lobby.send(LobbyNote::Seated {
             player: key,
             code: self.settings.code.clone(),
         });
@@ -173,7 +173,7 @@ impl Room {
             member.seat = None;
         }
         if let Some((player, _)) = self.members.get_key_value(player) {
-            let _ = self.lobby.send(LobbyNote::Unseated {
+            let _ = self.context.lobby.send(LobbyNote::Unseated {
                 player: player.clone(),
                 code: self.settings.code.clone(),
             });
@@ -208,10 +208,10 @@ impl Room {
                 "every seat must be taken",
             ));
         }
-        if self.lifecycle.is_draining() {
+        if self.context.lifecycle.is_draining() {
             return Err(Unavailable::ShuttingDown.into());
         }
-        if self.journal.is_degraded() {
+        if self.context.journal.is_degraded() {
             return Err(Refusal::new(
                 Unavailable::Store.code(),
                 "storage is unavailable: games in play go on, but none can start",
@@ -229,7 +229,7 @@ impl Room {
                 bots.insert(seat);
             }
         }
-        let seed = match self.config.seed {
+        let seed = match self.context.config.seed {
             Some(base) => base.wrapping_add(GAMES_STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)),
             None => uuid::Uuid::new_v4().as_u64_pair().0,
         };
