@@ -103,9 +103,10 @@ pub struct Config {
 }
 
 impl Config {
-    /// This node's name when it is part of a cluster (the server names
-    /// itself when it joins, if `node` is unset); `None` when it runs alone.
-    pub fn cluster_node(&self) -> Option<&str> {
+    /// The name of this node, which clients are told of where several
+    /// serve one site (the server names itself when it joins them, if
+    /// `node` is unset); `None` when it runs alone.
+    pub fn node_name(&self) -> Option<&str> {
         self.nats_url.as_ref().and(self.node.as_deref())
     }
 }

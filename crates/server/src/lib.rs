@@ -22,6 +22,7 @@ mod metrics;
 mod outbox;
 mod render;
 mod room;
+mod route;
 mod sessions;
 mod tournament;
 mod unavailable;
@@ -98,6 +99,7 @@ struct Shared {
     metrics: Arc<Metrics>,
     /// The cluster this server is a node of, if any.
     cluster: Option<cluster::Cluster>,
+    network: Arc<dyn route::Network>,
     next_connection: AtomicU64,
     /// Cancelled to close every connection.
     shutdown: CancellationToken,
@@ -114,6 +116,12 @@ impl AppState {
         journal_metrics: &JournalMetrics,
         cluster: Option<cluster::Cluster>,
     ) -> AppState {
+        // The one place that chooses the routes: a cluster's, or this
+        // server's alone.
+        let network: Arc<dyn route::Network> = match &cluster {
+            Some(cluster) => Arc::new(cluster.clone()),
+            None => Arc::new(route::Alone),
+        };
         let config = Arc::new(config);
         let lifecycle = Arc::new(Lifecycle::default());
         let login_limiter = api::LoginLimiter::new(
@@ -136,7 +144,7 @@ impl AppState {
             lifecycle.clone(),
             table_notes,
             metrics.clone(),
-            cluster.clone(),
+            network.clone(),
         );
         let tournaments = tournament::spawn(
             store.clone(),
@@ -145,7 +153,7 @@ impl AppState {
             lifecycle.clone(),
             table_rx,
             metrics.clone(),
-            cluster.clone(),
+            network.clone(),
         );
         AppState {
             shared: Arc::new(Shared {
@@ -166,6 +174,7 @@ impl AppState {
                 metrics,
                 sockets_closed,
                 cluster,
+                network,
                 next_connection: AtomicU64::new(1),
                 shutdown: CancellationToken::new(),
                 tracker: TaskTracker::new(),
@@ -191,6 +200,11 @@ impl AppState {
 
     fn cluster(&self) -> Option<&cluster::Cluster> {
         self.shared.cluster.as_ref()
+    }
+
+    /// Where what a player reaches runs (see `route.rs`).
+    fn network(&self) -> &dyn route::Network {
+        &*self.shared.network
     }
 
     fn online(&self) -> &Online {

@@ -145,74 +145,104 @@ impl Metrics {
         for &code in ErrorCode::VARIANTS {
             drop(metrics.errors.get_or_create(&[("code", code)]));
         }
-        let r = &mut metrics.registry;
+        metrics.register_connections(sockets_closed);
+        metrics.register_games();
+        metrics.register_messages();
+        metrics.register_bots_and_tournaments();
+        metrics.register_store(journal);
+        metrics
+    }
+
+    /// The connections: open, refused, evicted and closed.
+    fn register_connections(&mut self, sockets_closed: Arc<SocketsClosed>) {
+        let r = &mut self.registry;
         r.register(
             "connections",
             "WebSocket connections open",
-            metrics.connections.clone(),
+            self.connections.clone(),
         );
         r.register(
             "connections_max",
             "WebSocket connections the server admits at most",
-            metrics.connections_max.clone(),
+            self.connections_max.clone(),
         );
         r.register(
             "connections_refused",
             "WebSocket upgrades refused, by reason (full, per_address, shutting_down)",
-            metrics.refused.clone(),
+            self.refused.clone(),
         );
         r.register(
             "connections_evicted",
             "WebSocket connections closed before their hello to make room for an upgrade",
-            metrics.connections_evicted.clone(),
+            self.connections_evicted.clone(),
         );
         r.register_collector(Box::new(ClosedSockets(sockets_closed)));
         r.register(
             "degraded",
             "1 while the store is unavailable and game writes are held",
-            metrics.degraded.clone(),
+            self.degraded.clone(),
         );
-        r.register("rooms", "Rooms open", metrics.rooms.clone());
-        r.register("games", "Games being played", metrics.games.clone());
-        r.register("hands", "Hands scored", metrics.hands.clone());
-        r.register("actions", "Game actions applied", metrics.actions.clone());
+    }
+
+    /// The rooms, the games and their actions.
+    fn register_games(&mut self) {
+        let r = &mut self.registry;
+        r.register("rooms", "Rooms open", self.rooms.clone());
+        r.register("games", "Games being played", self.games.clone());
+        r.register("hands", "Hands scored", self.hands.clone());
+        r.register("actions", "Game actions applied", self.actions.clone());
         r.register_with_unit(
             "action",
             "From a player's action read to its events handed to the room's connections",
             Unit::Seconds,
-            metrics.action_time.clone(),
+            self.action_time.clone(),
         );
+    }
+
+    /// What clients sent and were sent.
+    fn register_messages(&mut self) {
+        let r = &mut self.registry;
         r.register(
             "messages_in",
             "Text frames read from clients",
-            metrics.messages_in.clone(),
+            self.messages_in.clone(),
         );
         r.register(
             "messages_out",
             "Messages written to clients",
-            metrics.messages_out.clone(),
+            self.messages_out.clone(),
         );
         r.register(
             "errors",
             "Error messages sent to clients, by code",
-            metrics.errors.clone(),
+            self.errors.clone(),
         );
+    }
+
+    /// The bots' thinking and the tournaments.
+    fn register_bots_and_tournaments(&mut self) {
+        let r = &mut self.registry;
         r.register_with_unit(
             "bot_thinking",
             "How long a bot took to choose an action",
             Unit::Seconds,
-            metrics.bot_thinking.clone(),
+            self.bot_thinking.clone(),
         );
         r.register(
             "strong_bot_busy",
             "Cards the basic bot played for a strong bot, every strong bot being busy",
-            metrics.strong_bot_busy.clone(),
+            self.strong_bot_busy.clone(),
         );
         r.register(
             "tournaments_running",
             "Tournaments being played",
-            metrics.tournaments.clone(),
+            self.tournaments.clone(),
         );
+    }
+
+    /// The journal and the store's pool.
+    fn register_store(&mut self, journal: &JournalMetrics) {
+        let r = &mut self.registry;
         r.register("journal_writes", "Game writes stored", journal.writes.clone());
         r.register(
             "journal_transactions",
@@ -233,14 +263,13 @@ impl Metrics {
         r.register(
             "store_pool_connections",
             "Connections the store's pool holds",
-            metrics.pool_size.clone(),
+            self.pool_size.clone(),
         );
         r.register(
             "store_pool_idle",
             "Connections of the store's pool not in use",
-            metrics.pool_idle.clone(),
+            self.pool_idle.clone(),
         );
-        metrics
     }
 
     /// Counts an error message sent to a client.

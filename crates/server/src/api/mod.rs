@@ -221,8 +221,8 @@ async fn login(
         Ok(account) => account,
     };
     let shared = attempt.shared(account.is_some());
-    if let (Some(cluster), Some(shared)) = (state.cluster(), shared) {
-        cluster.share_login(&shared).await;
+    if let Some(shared) = shared {
+        state.network().share_login(&shared).await;
     }
     match account {
         Some(account) => {

@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Cluster, Parts, lock};
 use crate::room::LobbyNote;
+use crate::route::RegistryNote;
 
 /// A room's entry in the rooms bucket.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -34,29 +35,6 @@ pub(super) struct RoomEntry {
     /// nodes that predate the field read as not playing.
     #[serde(default)]
     pub(super) playing: bool,
-}
-
-/// What a node's lobby tells the registry of its own rooms and players.
-#[derive(Debug)]
-pub enum RegistryNote {
-    /// A room opened here, or changed; `summary` is `None` for a private
-    /// room.
-    Room {
-        code: Arc<str>,
-        summary: Option<RoomSummary>,
-        playing: bool,
-    },
-    Closed {
-        code: Arc<str>,
-    },
-    Seated {
-        player: Arc<str>,
-        code: Arc<str>,
-    },
-    Unseated {
-        player: Arc<str>,
-        code: Arc<str>,
-    },
 }
 
 pub(super) type Registry = RegistryNote;

@@ -44,13 +44,13 @@ use tokio_util::sync::CancellationToken;
 use crate::outbox::{ConnectionId, Outbox};
 
 mod directory;
+mod network;
 mod owner;
 mod queue;
 mod relay;
 mod tournaments;
 mod wire;
 
-pub use directory::RegistryNote;
 pub use relay::RemoteRoom;
 
 /// How often a node writes its heartbeat.

@@ -16,7 +16,7 @@ use spades_protocol::ws::{ErrorCode, MessageId, ServerMessage};
 use super::wire::{self, Forwarded, Request};
 use super::{Cluster, Parts, lock};
 use crate::outbox::{self, Batch, CloseReason, ConnectionId, Outbox, OutboxReceiver};
-use crate::room::{RoomHandle, RoomRequest};
+use crate::room::{RoomCommand, RoomHandle, RoomRequest};
 
 /// A connection of another node in one of this node's rooms.
 #[derive(Debug)]
@@ -58,65 +58,9 @@ impl Cluster {
     async fn serve(&self, forwarded: Forwarded, parts: &Parts) {
         let node: Arc<str> = forwarded.node.as_str().into();
         let key: ServedKey = (node.clone(), forwarded.connection);
-        let player: Arc<str> = forwarded.player.to_string().into();
         let subject = format!("spades.node.{node}.out.{}", forwarded.connection);
         match forwarded.request {
-            Request::Join { ref name, ref id } | Request::Resync { ref name, ref id, .. } => {
-                if parts.state.is_shutting_down() {
-                    let message = "this room's server is stopping; the room opens again on another \
-                                   within seconds: try again"
-                        .to_string();
-                    return self
-                        .refuse(&subject, id.clone(), ErrorCode::ServerBusy, message)
-                        .await;
-                }
-                let Ok(Some(room)) = parts.state.lobby().find(&forwarded.room).await else {
-                    // A node that has just started may be about to resume
-                    // the room: the client is told to try again rather
-                    // than that the room is gone.
-                    if !self.inner.resumed.load(std::sync::atomic::Ordering::Relaxed) {
-                        let message = "this room's server is starting and opens the room within \
-                                       seconds: try again"
-                            .to_string();
-                        return self
-                            .refuse(&subject, id.clone(), ErrorCode::ServerBusy, message)
-                            .await;
-                    }
-                    let message = format!("no room {:?}", forwarded.room);
-                    return self
-                        .refuse(&subject, id.clone(), ErrorCode::RoomNotFound, message)
-                        .await;
-                };
-                let person = wire::player(forwarded.player, name);
-                let (outbox, receiver) = outbox::outbox(
-                    self.remote_connection_id(),
-                    parts.state.config().outbox_capacity,
-                    parts.stop.clone(),
-                );
-                tokio::spawn(relay_out(self.inner.client.clone(), subject, receiver));
-                let request = match forwarded.request {
-                    Request::Resync { id, last_seq, .. } => RoomRequest::Resync {
-                        player: person,
-                        outbox: outbox.clone(),
-                        id,
-                        last_seq,
-                    },
-                    _ => RoomRequest::Join {
-                        player: person,
-                        outbox: outbox.clone(),
-                        id: id.clone(),
-                    },
-                };
-                let served = Served {
-                    room: room.clone(),
-                    outbox,
-                    player,
-                };
-                if let Some(old) = lock(&self.inner.served).insert(key, served) {
-                    old.outbox.stop();
-                }
-                let _ = room.send(request).await;
-            }
+            Request::Join { .. } | Request::Resync { .. } => self.enter(forwarded, key, subject, parts).await,
             Request::Leave => {
                 let served = lock(&self.inner.served).remove(&key);
                 if let Some(served) = served {
@@ -130,29 +74,95 @@ impl Cluster {
                     detach(served).await;
                 }
             }
-            request => {
-                let id = request.id().cloned();
-                let target = lock(&self.inner.served)
-                    .get(&key)
-                    .map(|served| (served.room.clone(), served.outbox.id()));
-                let Some((room, connection)) = target else {
-                    if let Some(id) = id {
-                        let message = "that room has closed".to_string();
-                        self.refuse(&subject, id, ErrorCode::RoomNotFound, message).await;
-                    }
-                    return;
-                };
-                let Some(request) = request.into_room_request(player, connection) else {
-                    return;
-                };
-                if room.send(request).await.is_err() {
-                    lock(&self.inner.served).remove(&key);
-                    if let Some(id) = id {
-                        let message = "that room has closed".to_string();
-                        self.refuse(&subject, id, ErrorCode::RoomNotFound, message).await;
-                    }
-                }
+            Request::Command { id, command } => {
+                let player: Arc<str> = forwarded.player.to_string().into();
+                self.pass_on(key, &subject, player, id, command).await;
             }
+        }
+    }
+
+    /// Lets a connection of another node into a room of this one (or back
+    /// into it), with an outbox of its own relayed to its node.
+    async fn enter(&self, forwarded: Forwarded, key: ServedKey, subject: String, parts: &Parts) {
+        let (Request::Join { name, id } | Request::Resync { name, id, .. }) = &forwarded.request else {
+            return;
+        };
+        if parts.state.is_shutting_down() {
+            let message = "this room's server is stopping; the room opens again on another \
+                           within seconds: try again";
+            return self
+                .refuse(&subject, id.clone(), ErrorCode::ServerBusy, message.into())
+                .await;
+        }
+        let Ok(Some(room)) = parts.state.lobby().find(&forwarded.room).await else {
+            // A node that has just started may be about to resume the room:
+            // the client is told to try again rather than that it is gone.
+            let (code, message) = if self.inner.resumed.load(std::sync::atomic::Ordering::Relaxed) {
+                (ErrorCode::RoomNotFound, format!("no room {:?}", forwarded.room))
+            } else {
+                let message = "this room's server is starting and opens the room within seconds: try again";
+                (ErrorCode::ServerBusy, message.to_string())
+            };
+            return self.refuse(&subject, id.clone(), code, message).await;
+        };
+        let person = wire::player(forwarded.player, name);
+        let (outbox, receiver) = outbox::outbox(
+            self.remote_connection_id(),
+            parts.state.config().outbox_capacity,
+            parts.stop.clone(),
+        );
+        tokio::spawn(relay_out(self.inner.client.clone(), subject, receiver));
+        let request = match forwarded.request {
+            Request::Resync { id, last_seq, .. } => RoomRequest::Resync {
+                player: person,
+                outbox: outbox.clone(),
+                id,
+                last_seq,
+            },
+            _ => RoomRequest::Join {
+                player: person,
+                outbox: outbox.clone(),
+                id: id.clone(),
+            },
+        };
+        let served = Served {
+            room: room.clone(),
+            outbox,
+            player: forwarded.player.to_string().into(),
+        };
+        if let Some(old) = lock(&self.inner.served).insert(key, served) {
+            old.outbox.stop();
+        }
+        let _ = room.send(request).await;
+    }
+
+    /// Hands a room command of a connection of another node to the room
+    /// that connection is in, as it came.
+    async fn pass_on(
+        &self,
+        key: ServedKey,
+        subject: &str,
+        player: Arc<str>,
+        id: MessageId,
+        command: RoomCommand,
+    ) {
+        let room = lock(&self.inner.served)
+            .get(&key)
+            .map(|served| served.room.clone());
+        let Some(room) = room else {
+            let message = "that room has closed".to_string();
+            return self.refuse(subject, id, ErrorCode::RoomNotFound, message).await;
+        };
+        let request = RoomRequest::Command {
+            player,
+            id: id.clone(),
+            command,
+            received: std::time::Instant::now(),
+        };
+        if room.send(request).await.is_err() {
+            lock(&self.inner.served).remove(&key);
+            let message = "that room has closed".to_string();
+            self.refuse(subject, id, ErrorCode::RoomNotFound, message).await;
         }
     }
 

@@ -16,7 +16,8 @@ use tokio_util::sync::CancellationToken;
 use super::wire::{self, Forwarded, Outgoing, Request};
 use super::{Cluster, lock};
 use crate::outbox::{CloseReason, ConnectionId};
-use crate::room::{RoomGone, RoomRequest};
+use crate::room::{RemoteRoute, RoomGone, RoomRequest};
+use crate::route::Answer;
 
 /// A room that another node runs, as a connection of this node reaches it.
 #[derive(Clone, Debug)]
@@ -67,7 +68,7 @@ impl RemoteRoom {
     /// Sends a request to the room. A `Join` or `Resync` enters the
     /// connection's outbox in the relay, so that the room's messages reach
     /// it; a `Detach` takes it out.
-    pub async fn send(&self, room: &str, request: RoomRequest) -> Result<(), RoomGone> {
+    async fn send(&self, room: &str, request: RoomRequest) -> Result<(), RoomGone> {
         let connection = self.connection;
         let account = match &request {
             RoomRequest::Join { player, outbox, .. } | RoomRequest::Resync { player, outbox, .. } => {
@@ -95,7 +96,7 @@ impl RemoteRoom {
 
     /// Takes the player out of the room and waits until the room has let
     /// go of his connection.
-    pub async fn leave(&self, room: &str, player: &str) -> Result<(), RoomGone> {
+    async fn leave(&self, room: &str, player: &str) -> Result<(), RoomGone> {
         let connection = self.connection;
         let body = self.forwarded(room, connection, account_of(player), Request::Leave);
         let answer = tokio::time::timeout(
@@ -113,18 +114,22 @@ impl RemoteRoom {
     }
 }
 
+impl RemoteRoute for RemoteRoom {
+    fn send<'a>(&'a self, room: &'a str, request: RoomRequest) -> Answer<'a, Result<(), RoomGone>> {
+        Box::pin(RemoteRoom::send(self, room, request))
+    }
+
+    fn leave<'a>(&'a self, room: &'a str, player: &'a str) -> Answer<'a, Result<(), RoomGone>> {
+        Box::pin(RemoteRoom::leave(self, room, player))
+    }
+}
+
 fn player_of(request: &RoomRequest) -> &Arc<str> {
     match request {
         RoomRequest::Join { player, .. } | RoomRequest::Resync { player, .. } => &player.id,
         RoomRequest::Leave { player, .. }
         | RoomRequest::Detach { player, .. }
-        | RoomRequest::Sit { player, .. }
-        | RoomRequest::Stand { player, .. }
-        | RoomRequest::Start { player, .. }
-        | RoomRequest::AddBot { player, .. }
-        | RoomRequest::RemoveBot { player, .. }
-        | RoomRequest::Act { player, .. }
-        | RoomRequest::Chat { player, .. } => player,
+        | RoomRequest::Command { player, .. } => player,
     }
 }
 

@@ -4,17 +4,14 @@
 //! These are the nodes' own formats, never seen by clients; a cluster runs
 //! one version of the server, so they carry no version of their own.
 
-use std::sync::Arc;
-
 use axum::extract::ws::Utf8Bytes;
 use serde::{Deserialize, Serialize};
-use spades_engine::{Action, Seat};
 use spades_protocol::ws::MessageId;
 use uuid::Uuid;
 
 use crate::identity::PlayerRef;
 use crate::outbox::{Batch, CloseReason, ConnectionId};
-use crate::room::RoomRequest;
+use crate::room::{RoomCommand, RoomRequest};
 
 /// A request for a room, from a connection of another node.
 #[derive(Debug, Serialize, Deserialize)]
@@ -29,7 +26,8 @@ pub struct Forwarded {
 }
 
 /// The requests of [`RoomRequest`], with what cannot travel (the outbox,
-/// the answer channel) left to each side.
+/// the answer channel) left to each side. A room's command travels as it
+/// is: the same value the connection made reaches the owner's room.
 #[derive(Debug, Serialize, Deserialize)]
 pub enum Request {
     Join {
@@ -43,40 +41,15 @@ pub enum Request {
     },
     Leave,
     Detach,
-    Sit {
+    Command {
         id: MessageId,
-        seat: Option<Seat>,
-    },
-    Stand {
-        id: MessageId,
-    },
-    Start {
-        id: MessageId,
-    },
-    AddBot {
-        id: MessageId,
-        seat: Option<Seat>,
-    },
-    RemoveBot {
-        id: MessageId,
-        seat: Seat,
-    },
-    /// The action as its stored text (`Action`'s `Display`).
-    Act {
-        id: MessageId,
-        action: String,
-    },
-    Chat {
-        id: MessageId,
-        text: String,
+        command: RoomCommand,
     },
 }
 
 impl Request {
-    /// The wire form of a room request; `None` for the requests that are
-    /// sent another way (`Leave`, which waits for its answer) or that
-    /// carry a local connection (`Join`, `Resync`: see
-    /// [`Request::from_entry`]).
+    /// The wire form of a room request; `None` for `Leave`, which is sent
+    /// another way since it waits for its answer.
     pub fn from_room_request(request: &RoomRequest) -> Option<Request> {
         Some(match request {
             RoomRequest::Join { player, id, .. } => Request::Join {
@@ -92,67 +65,10 @@ impl Request {
             },
             RoomRequest::Leave { .. } => return None,
             RoomRequest::Detach { .. } => Request::Detach,
-            RoomRequest::Sit { id, seat, .. } => Request::Sit {
+            RoomRequest::Command { id, command, .. } => Request::Command {
                 id: id.clone(),
-                seat: *seat,
+                command: command.clone(),
             },
-            RoomRequest::Stand { id, .. } => Request::Stand { id: id.clone() },
-            RoomRequest::Start { id, .. } => Request::Start { id: id.clone() },
-            RoomRequest::AddBot { id, seat, .. } => Request::AddBot {
-                id: id.clone(),
-                seat: *seat,
-            },
-            RoomRequest::RemoveBot { id, seat, .. } => Request::RemoveBot {
-                id: id.clone(),
-                seat: *seat,
-            },
-            RoomRequest::Act { id, action, .. } => Request::Act {
-                id: id.clone(),
-                action: action.to_string(),
-            },
-            RoomRequest::Chat { id, text, .. } => Request::Chat {
-                id: id.clone(),
-                text: text.clone(),
-            },
-        })
-    }
-
-    /// The request's id, if it has one to answer.
-    pub fn id(&self) -> Option<&MessageId> {
-        match self {
-            Request::Join { id, .. }
-            | Request::Resync { id, .. }
-            | Request::Sit { id, .. }
-            | Request::Stand { id }
-            | Request::Start { id }
-            | Request::AddBot { id, .. }
-            | Request::RemoveBot { id, .. }
-            | Request::Act { id, .. }
-            | Request::Chat { id, .. } => Some(id),
-            Request::Leave | Request::Detach => None,
-        }
-    }
-
-    /// The room request for a player already in the room through
-    /// `connection`; `None` for `Join`, `Resync` and `Leave`, which the
-    /// owner handles itself, and for an action that does not read (which
-    /// a node of the same version never sends).
-    pub fn into_room_request(self, player: Arc<str>, connection: ConnectionId) -> Option<RoomRequest> {
-        Some(match self {
-            Request::Join { .. } | Request::Resync { .. } | Request::Leave => return None,
-            Request::Detach => RoomRequest::Detach { player, connection },
-            Request::Sit { id, seat } => RoomRequest::Sit { player, id, seat },
-            Request::Stand { id } => RoomRequest::Stand { player, id },
-            Request::Start { id } => RoomRequest::Start { player, id },
-            Request::AddBot { id, seat } => RoomRequest::AddBot { player, id, seat },
-            Request::RemoveBot { id, seat } => RoomRequest::RemoveBot { player, id, seat },
-            Request::Act { id, action } => RoomRequest::Act {
-                player,
-                id,
-                action: action.parse::<Action>().ok()?,
-                received: std::time::Instant::now(),
-            },
-            Request::Chat { id, text } => RoomRequest::Chat { player, id, text },
         })
     }
 }
@@ -241,46 +157,34 @@ mod tests {
     }
 
     #[test]
-    fn every_room_request_but_leave_travels_and_comes_back_the_same() {
-        let player: Arc<str> = "p".into();
+    fn a_room_command_travels_unchanged() {
         let id = MessageId::Text("r1".into());
-        let requests = [
-            RoomRequest::Sit {
-                player: player.clone(),
-                id: id.clone(),
-                seat: Seat::new(2),
+        let commands = [
+            RoomCommand::Sit {
+                seat: spades_engine::Seat::new(2),
             },
-            RoomRequest::Act {
-                player: player.clone(),
-                id: id.clone(),
-                action: Action::Play("QH".parse().unwrap()),
-                received: std::time::Instant::now(),
+            RoomCommand::Act {
+                action: spades_engine::Action::Play("QH".parse().unwrap()),
             },
-            RoomRequest::Chat {
-                player: player.clone(),
-                id: id.clone(),
-                text: "hi".into(),
-            },
+            RoomCommand::Chat { text: "hi".into() },
         ];
-        for request in requests {
+        for command in commands {
+            let request = RoomRequest::Command {
+                player: "p".into(),
+                id: id.clone(),
+                command: command.clone(),
+                received: std::time::Instant::now(),
+            };
             let wire = Request::from_room_request(&request).unwrap();
             let json = serde_json::to_string(&wire).unwrap();
-            let back: Request = serde_json::from_str(&json).unwrap();
-            let again = back.into_room_request(player.clone(), 7).unwrap();
-            assert_eq!(
-                format!("{:?}", strip_time(&again)),
-                format!("{:?}", strip_time(&request))
-            );
-        }
-    }
-
-    /// The request's debug text without the time it was read, which each
-    /// side takes itself.
-    fn strip_time(request: &RoomRequest) -> String {
-        let text = format!("{request:?}");
-        match text.find(", received") {
-            Some(at) => text[..at].to_string(),
-            None => text,
+            let Request::Command {
+                id: same_id,
+                command: same,
+            } = serde_json::from_str(&json).unwrap()
+            else {
+                panic!("{json} did not come back as a command");
+            };
+            assert_eq!((same_id, same), (id.clone(), command));
         }
     }
 }

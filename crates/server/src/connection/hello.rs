@@ -47,28 +47,24 @@ impl Session {
             // bound only matters for a connection stuck in its goodbyes.
             let _ = tokio::time::timeout(REPLACE_WAIT, previous.has_departed()).await;
         }
-        let mut room = self
+        let here = self
             .state
             .lobby()
             .seated_room(player.id.clone())
             .await
             .ok()
             .flatten();
-        if let Some(cluster) = self.state.cluster() {
-            // A hello here replaces the player's connection on any other
-            // node, and his seat may be in a room of another node.
-            cluster.announce_hello(&player.id, self.outbox.id()).await;
-            if room.is_none() {
-                room = cluster.seated_room(&player.id).await;
-            }
-        }
+        // A hello here replaces the player's connection on any other node,
+        // and his seat may be in a room of another node.
+        let elsewhere = self.state.network().hello(&player.id, self.outbox.id()).await;
+        let room = here.or(elsewhere);
         self.send(&ServerMessage::Welcome {
             id,
             version: PROTOCOL_VERSION,
             player: player.info(),
             token,
             room,
-            node: self.state.config().cluster_node().map(str::to_string),
+            node: self.state.config().node_name().map(str::to_string),
         });
         self.player = Some(player);
     }

@@ -12,7 +12,6 @@ use std::time::Duration;
 
 use axum::extract::ws::{Message, Utf8Bytes};
 use futures_util::{Sink, Stream};
-use spades_engine::Action;
 use spades_protocol::read::read_client_message;
 use spades_protocol::ws::{ClientMessage, ErrorCode, MAX_FRAME_BYTES, MessageId, ServerMessage};
 
@@ -23,6 +22,7 @@ use crate::outbox::{self, CloseReason, Outbox};
 use crate::room::{RoomHandle, RoomRequest};
 use crate::unavailable::Unavailable;
 
+mod command;
 mod hello;
 mod link;
 mod queue;
@@ -30,6 +30,7 @@ mod rate_limit;
 mod rooms;
 mod watch;
 
+use command::Command;
 use link::Link;
 use rate_limit::RateLimit;
 
@@ -169,9 +170,12 @@ impl Session {
             let _ = self.state.lobby().unwatch(self.outbox.id()).await;
         }
         if self.queued {
-            match (&self.queue_node, self.state.cluster()) {
-                (Some(node), Some(cluster)) => cluster.disconnected_at(node, &player, self.outbox.id()).await,
-                _ => {
+            match &self.queue_node {
+                Some(node) => {
+                    let network = self.state.network();
+                    network.disconnected_at(node, &player, self.outbox.id()).await;
+                }
+                None => {
                     let _ = self
                         .state
                         .lobby()
@@ -234,82 +238,33 @@ impl Session {
         self.send_error(None, ErrorCode::BadMessage, "messages are JSON in text frames");
     }
 
-    /// Routes a message to its command's handler: the connection's own
-    /// (`hello.rs`), the lobby's and the tournaments' views (`watch.rs`),
-    /// the rooms (`rooms.rs`), or the quick-play queue (`queue.rs`).
+    /// Reads a message into its command and hands it to the handler of
+    /// its family: the connection's own (`hello.rs`), the lobby's
+    /// (`rooms.rs`), the room's (`rooms.rs`), the quick-play queue's
+    /// (`queue.rs`) or the tournaments' (`watch.rs`).
     async fn dispatch(&mut self, message: ClientMessage) {
+        let (id, command) = Command::read(message);
         let Some(player) = self.player.clone() else {
-            return match message {
-                ClientMessage::Hello {
-                    id,
-                    version,
-                    name,
-                    token,
-                } => self.hello(id, version, name, token).await,
-                other => self.send_error(
-                    Some(other.id().clone()),
-                    ErrorCode::HelloFirst,
-                    "the first message must be hello",
-                ),
+            return match command {
+                Ok(Command::Hello { version, name, token }) => self.hello(id, version, name, token).await,
+                _ => self.send_error(Some(id), ErrorCode::HelloFirst, "the first message must be hello"),
             };
         };
-        let me = player.id.clone();
-        match message {
-            ClientMessage::Hello { id, .. } => self.send_error(
+        let command = match command {
+            Ok(command) => command,
+            Err((code, message)) => return self.send_error(Some(id), code, message),
+        };
+        match command {
+            Command::Hello { .. } => self.send_error(
                 Some(id),
                 ErrorCode::AlreadyHello,
                 "this connection has already said hello",
             ),
-            ClientMessage::Ping { id } => self.send(&ServerMessage::Pong { id }),
-            ClientMessage::ListRooms { id } => self.list_rooms(id).await,
-            ClientMessage::WatchLobby { id } => self.watch_lobby(id).await,
-            ClientMessage::UnwatchLobby { id } => self.unwatch_lobby(id).await,
-            ClientMessage::WatchTournament { id, tournament } => self.watch_tournament(id, &tournament).await,
-            ClientMessage::UnwatchTournament { id, tournament } => {
-                self.unwatch_tournament(id, &tournament).await
-            }
-            ClientMessage::CreateRoom {
-                id,
-                name,
-                rules,
-                private,
-                bots,
-            } => self.create_room(id, &player, name, rules, private, bots).await,
-            ClientMessage::JoinRoom { id, room } => self.find_and_enter(id, &room, None).await,
-            ClientMessage::Resync { id, room, last_seq } => {
-                self.find_and_enter(id, &room, Some(last_seq)).await
-            }
-            ClientMessage::LeaveRoom { id } => self.leave_room(id, me).await,
-            ClientMessage::Sit { id, seat } => {
-                self.forward(id.clone(), RoomRequest::Sit { player: me, id, seat })
-                    .await
-            }
-            ClientMessage::Stand { id } => {
-                self.forward(id.clone(), RoomRequest::Stand { player: me, id })
-                    .await
-            }
-            ClientMessage::StartGame { id } => {
-                self.forward(id.clone(), RoomRequest::Start { player: me, id })
-                    .await
-            }
-            ClientMessage::AddBot { id, seat } => {
-                self.forward(id.clone(), RoomRequest::AddBot { player: me, id, seat })
-                    .await
-            }
-            ClientMessage::RemoveBot { id, seat } => {
-                self.forward(id.clone(), RoomRequest::RemoveBot { player: me, id, seat })
-                    .await
-            }
-            ClientMessage::Chat { id, text } => {
-                self.forward(id.clone(), RoomRequest::Chat { player: me, id, text })
-                    .await
-            }
-            ClientMessage::Bid { id, bid, blind } => self.bid(id, me, bid, blind).await,
-            ClientMessage::Look { id } => self.act(id, me, Action::LookAtHand).await,
-            ClientMessage::PassCards { id, cards } => self.act(id, me, Action::Pass(cards)).await,
-            ClientMessage::Play { id, card } => self.act(id, me, Action::Play(card)).await,
-            ClientMessage::Queue { id, rules, partner } => self.queue(id, player, rules, partner).await,
-            ClientMessage::LeaveQueue { id } => self.leave_queue(id, &player).await,
+            Command::Ping => self.send(&ServerMessage::Pong { id }),
+            Command::Lobby(command) => self.lobby_command(id, &player, command).await,
+            Command::Room(command) => self.room_command(id, &player, command).await,
+            Command::Queue(command) => self.queue_command(id, player, command).await,
+            Command::Tournament(command) => self.tournament_command(id, command).await,
         }
     }
 

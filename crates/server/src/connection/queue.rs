@@ -5,16 +5,19 @@ use spades_engine::Preset;
 use spades_protocol::ws::{ErrorCode, MessageId};
 
 use super::Session;
+use super::command::QueueCommand;
 use crate::identity::{self, PlayerRef};
 
 impl Session {
-    pub(super) async fn queue(
-        &mut self,
-        id: MessageId,
-        player: PlayerRef,
-        rules: Preset,
-        partner: Option<String>,
-    ) {
+    /// The quick-play queue's family of commands.
+    pub(super) async fn queue_command(&mut self, id: MessageId, player: PlayerRef, command: QueueCommand) {
+        match command {
+            QueueCommand::Join { rules, partner } => self.queue(id, player, rules, partner).await,
+            QueueCommand::Leave => self.leave_queue(id, &player).await,
+        }
+    }
+
+    async fn queue(&mut self, id: MessageId, player: PlayerRef, rules: Preset, partner: Option<String>) {
         if partner.is_some() && !rules.rules().partners {
             return self.send_error(
                 Some(id),
@@ -58,21 +61,12 @@ impl Session {
             partner_account,
             since: tokio::time::Instant::now(),
         };
-        // In a cluster, one node keeps the queue for every node.
-        if let Some(cluster) = self.state.cluster() {
-            // The queue's lobby knows only the seats of its own node's
-            // rooms; the registry knows every node's.
-            if cluster.playing_room(&entry.player.id).await.is_some() {
-                let message = "you are playing a game already";
-                return self.send_error(Some(id), ErrorCode::GameInProgress, message);
-            }
-            let Some(node) = cluster.queue_node().await else {
-                let message = "the quick-play queue cannot be reached now; try again";
-                return self.send_error(Some(id), ErrorCode::ServerBusy, message);
-            };
-            if node != *cluster.node() {
-                let cluster = cluster.clone();
-                match cluster
+        // One node keeps the queue for every node: this one, or another.
+        match self.state.network().queue_node(&entry.player.id).await {
+            Ok(None) => {}
+            Ok(Some(node)) => {
+                let network = self.state.network();
+                match network
                     .queue_at(&node, entry, id.clone(), self.outbox.clone())
                     .await
                 {
@@ -84,6 +78,7 @@ impl Session {
                 }
                 return;
             }
+            Err((code, message)) => return self.send_error(Some(id), code, message),
         }
         self.queue_node = None;
         match self
@@ -98,10 +93,10 @@ impl Session {
         }
     }
 
-    pub(super) async fn leave_queue(&mut self, id: MessageId, player: &PlayerRef) {
-        let left = match (&self.queue_node, self.state.cluster()) {
-            (Some(node), Some(cluster)) => Ok(cluster.leave_queue_at(node, player).await),
-            _ => self.state.lobby().leave_queue(player.id.clone()).await,
+    async fn leave_queue(&mut self, id: MessageId, player: &PlayerRef) {
+        let left = match &self.queue_node {
+            Some(node) => Ok(self.state.network().leave_queue_at(node, player).await),
+            None => self.state.lobby().leave_queue(player.id.clone()).await,
         };
         match left {
             Ok(true) => self.ack(id),

@@ -1,18 +1,54 @@
-//! The rooms: creating, joining, resyncing and leaving one (here or on
-//! another node of a cluster), and passing the seat, table and game
-//! commands to the room the connection is in.
+//! The lobby's and the rooms' families of commands: listing and watching
+//! the rooms, creating, joining, resyncing and leaving one (here or on
+//! another node of a cluster), and handing the room's own commands, as
+//! they are, to the room the connection is in.
 
 use std::sync::Arc;
 
-use spades_engine::{Action, Bid};
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RulesSpec};
 
 use super::Session;
+use super::command::LobbyCommand;
 use crate::identity::PlayerRef;
-use crate::room::{RoomHandle, RoomRequest};
+use crate::room::{RoomCommand, RoomHandle, RoomRequest};
 
 impl Session {
-    pub(super) async fn create_room(
+    /// The lobby's family of commands.
+    pub(super) async fn lobby_command(&mut self, id: MessageId, player: &PlayerRef, command: LobbyCommand) {
+        match command {
+            LobbyCommand::ListRooms => self.list_rooms(id).await,
+            LobbyCommand::Watch => self.watch_lobby(id).await,
+            LobbyCommand::Unwatch => self.unwatch_lobby(id).await,
+            LobbyCommand::CreateRoom {
+                name,
+                rules,
+                private,
+                bots,
+            } => self.create_room(id, player, name, rules, private, bots).await,
+            LobbyCommand::Enter { room, last_seq } => self.find_and_enter(id, &room, last_seq).await,
+            LobbyCommand::LeaveRoom => self.leave_room(id, player.id.clone()).await,
+        }
+    }
+
+    /// The room's family of commands: handed to the room the connection is
+    /// in, which answers them.
+    pub(super) async fn room_command(&mut self, id: MessageId, player: &PlayerRef, command: RoomCommand) {
+        let Some(room) = &self.room else {
+            return self.send_error(Some(id), ErrorCode::NotInRoom, "join a room first");
+        };
+        let request = RoomRequest::Command {
+            player: player.id.clone(),
+            id: id.clone(),
+            command,
+            received: std::time::Instant::now(),
+        };
+        if room.send(request).await.is_err() {
+            self.room = None;
+            self.send_error(Some(id), ErrorCode::RoomNotFound, "that room has closed");
+        }
+    }
+
+    async fn create_room(
         &mut self,
         id: MessageId,
         player: &PlayerRef,
@@ -40,7 +76,7 @@ impl Session {
         }
     }
 
-    pub(super) async fn leave_room(&mut self, id: MessageId, me: Arc<str>) {
+    async fn leave_room(&mut self, id: MessageId, me: Arc<str>) {
         let Some(room) = self.room.take() else {
             return self.send_error(Some(id), ErrorCode::NotInRoom, "you are not in a room");
         };
@@ -50,47 +86,14 @@ impl Session {
         self.ack(id);
     }
 
-    pub(super) async fn bid(&mut self, id: MessageId, me: Arc<str>, bid: u8, blind: bool) {
-        let bid = match Bid::from_parts(bid, blind) {
-            Ok(bid) => bid,
-            Err(error) => return self.send_error(Some(id), ErrorCode::InvalidBid, error.to_string()),
-        };
-        self.act(id, me, Action::Bid(bid)).await;
-    }
-
-    pub(super) async fn find_and_enter(&mut self, id: MessageId, code: &str, last_seq: Option<u64>) {
+    async fn find_and_enter(&mut self, id: MessageId, code: &str, last_seq: Option<u64>) {
         match self.state.lobby().find(code).await {
             Ok(Some(room)) => self.enter(room, id, last_seq).await,
-            Ok(None) => match self.find_elsewhere(code).await {
+            Ok(None) => match self.state.network().find_room(code, self.outbox.id()).await {
                 Ok(room) => self.enter(room, id, last_seq).await,
                 Err((code, message)) => self.send_error(Some(id), code, message),
             },
             Err(_) => self.shutting_down(id),
-        }
-    }
-
-    /// A room that another node of the cluster owns, reached through this
-    /// connection.
-    async fn find_elsewhere(&self, code: &str) -> Result<RoomHandle, (ErrorCode, String)> {
-        let not_found = || (ErrorCode::RoomNotFound, format!("no room {code:?}"));
-        let Some(cluster) = self.state.cluster() else {
-            return Err(not_found());
-        };
-        let code = code.trim().to_ascii_uppercase();
-        match cluster.locate(&code).await {
-            Some((owner, true)) if owner != *cluster.node() => {
-                let remote = crate::cluster::RemoteRoom::new(cluster.clone(), owner, self.outbox.id());
-                Ok(RoomHandle::remote(code.into(), remote))
-            }
-            // Its node is gone, and another takes the room over within
-            // seconds, from what is stored.
-            Some((_, false)) => Err((
-                ErrorCode::ServerBusy,
-                "that room's server is gone; the room opens again on another within seconds: \
-                 try again"
-                    .into(),
-            )),
-            _ => Err(not_found()),
         }
     }
 
@@ -124,29 +127,5 @@ impl Session {
             Ok(()) => self.room = Some(room),
             Err(_) => self.send_error(Some(id), ErrorCode::RoomNotFound, "that room has closed"),
         }
-    }
-
-    pub(super) async fn forward(&mut self, id: MessageId, request: RoomRequest) {
-        let Some(room) = &self.room else {
-            return self.send_error(Some(id), ErrorCode::NotInRoom, "join a room first");
-        };
-        if room.send(request).await.is_err() {
-            self.room = None;
-            self.send_error(Some(id), ErrorCode::RoomNotFound, "that room has closed");
-        }
-    }
-
-    pub(super) async fn act(&mut self, id: MessageId, player: Arc<str>, action: Action) {
-        let received = std::time::Instant::now();
-        self.forward(
-            id.clone(),
-            RoomRequest::Act {
-                player,
-                id,
-                action,
-                received,
-            },
-        )
-        .await;
     }
 }

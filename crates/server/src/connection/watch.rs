@@ -4,8 +4,17 @@
 use spades_protocol::ws::{ErrorCode, MessageId, ServerMessage};
 
 use super::Session;
+use super::command::TournamentCommand;
 
 impl Session {
+    /// The tournaments' family of commands.
+    pub(super) async fn tournament_command(&mut self, id: MessageId, command: TournamentCommand) {
+        match command {
+            TournamentCommand::Watch { tournament } => self.watch_tournament(id, &tournament).await,
+            TournamentCommand::Unwatch { tournament } => self.unwatch_tournament(id, &tournament).await,
+        }
+    }
+
     pub(super) async fn list_rooms(&mut self, id: MessageId) {
         match self.state.lobby().list().await {
             Ok(rooms) => self.send(&ServerMessage::Rooms { id, rooms }),
@@ -29,7 +38,7 @@ impl Session {
         self.ack(id);
     }
 
-    pub(super) async fn watch_tournament(&mut self, id: MessageId, tournament: &str) {
+    async fn watch_tournament(&mut self, id: MessageId, tournament: &str) {
         let Ok(tournament) = tournament.parse::<uuid::Uuid>() else {
             return self.send_error(Some(id), ErrorCode::TournamentNotFound, "no such tournament");
         };
@@ -48,7 +57,7 @@ impl Session {
         }
     }
 
-    pub(super) async fn unwatch_tournament(&mut self, id: MessageId, tournament: &str) {
+    async fn unwatch_tournament(&mut self, id: MessageId, tournament: &str) {
         if let Ok(tournament) = tournament.parse::<uuid::Uuid>() {
             self.state
                 .tournaments()

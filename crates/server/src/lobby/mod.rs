@@ -20,7 +20,6 @@ use spades_protocol::ws::RoomSummary;
 use spades_store::Store;
 use tokio::sync::mpsc;
 
-use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::identity::PlayerRef;
 use crate::lifecycle::Lifecycle;
@@ -28,6 +27,7 @@ use crate::matchmaking::{self, Queue};
 use crate::metrics::Metrics;
 use crate::outbox::{ConnectionId, Outbox};
 use crate::room::{self, LobbyNote, RoomHandle};
+use crate::route::Network;
 use spades_store::Journal;
 
 mod handle;
@@ -68,9 +68,9 @@ struct Lobby {
     strong_bots: Arc<tokio::sync::Semaphore>,
     /// Each player's chat lines, counted across this server's rooms.
     chat_limits: Arc<room::ChatLimits>,
-    /// The cluster this node belongs to, if any: it hears of this node's
-    /// rooms and seats, and tells of the others' public rooms.
-    cluster: Option<Cluster>,
+    /// The nodes this one works among: they hear of this node's rooms
+    /// and seats.
+    network: Arc<dyn Network>,
     /// The other nodes' public rooms.
     elsewhere: HashMap<Arc<str>, RoomSummary>,
     /// The lobby's own address, which a table opened on another node
@@ -91,7 +91,7 @@ pub fn spawn(
     lifecycle: Arc<Lifecycle>,
     tournaments: mpsc::UnboundedSender<room::TableNote>,
     metrics: Arc<Metrics>,
-    cluster: Option<Cluster>,
+    network: Arc<dyn Network>,
 ) -> LobbyHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
     let (notes, mut note_rx) = mpsc::unbounded_channel();
@@ -119,7 +119,7 @@ pub fn spawn(
         metrics,
         strong_bots,
         chat_limits,
-        cluster,
+        network,
         elsewhere: HashMap::new(),
         me: None,
     };
@@ -127,9 +127,7 @@ pub fn spawn(
         requests,
         notes: lobby.notes.clone(),
     };
-    if lobby.cluster.is_some() {
-        lobby.me = Some(handle.clone());
-    }
+    lobby.me = Some(handle.clone());
     tokio::spawn(async move {
         let mut matching = tokio::time::interval(MATCH_INTERVAL);
         matching.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -224,9 +222,7 @@ impl Lobby {
 pub async fn resume_games(state: &crate::AppState) -> Result<usize, spades_store::StoreError> {
     let mut resumed = 0;
     for code in state.store().unfinished_rooms().await? {
-        if let Some(cluster) = state.cluster()
-            && !cluster.claim(&code, None).await
-        {
+        if !state.network().claim(&code).await {
             continue;
         }
         match resume(state, &code).await? {

@@ -132,19 +132,12 @@ impl Lobby {
             players,
             told,
         };
-        let elsewhere = self
-            .cluster
-            .as_ref()
-            .map(|cluster| (cluster.clone(), cluster.least_loaded()))
-            .filter(|(cluster, node)| node != cluster.node());
-        match (elsewhere, self.me.clone()) {
-            (Some((cluster, node)), Some(me)) => {
-                tracing::info!(room = %opened.code, %node, "quick-play table sent to a less loaded node");
-                cluster.open_table_on(node, opened, me);
-            }
-            _ => {
-                self.open_table_here(opened);
-            }
+        let here = match &self.me {
+            Some(me) => self.network.place_table(opened, me),
+            None => Some(opened),
+        };
+        if let Some(opened) = here {
+            self.open_table_here(opened);
         }
     }
 

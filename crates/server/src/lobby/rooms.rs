@@ -14,9 +14,9 @@ use tokio::time::Instant;
 use super::handle::{NewRoom, TournamentTable};
 use super::room_code::new_code;
 use super::{Lobby, OpenRoom};
-use crate::cluster::RegistryNote;
 use crate::identity::PlayerRef;
 use crate::room::{self, LobbyNote, RoomHandle};
+use crate::route::RegistryNote;
 use crate::unavailable::Unavailable;
 
 /// The most rooms a `list_rooms` reply holds; waiting rooms come first.
@@ -75,10 +75,7 @@ impl Lobby {
     pub(super) fn unused_code(&self, private: bool) -> Arc<str> {
         loop {
             let code = new_code(private);
-            let elsewhere = self
-                .cluster
-                .as_ref()
-                .is_some_and(|cluster| cluster.is_code_taken(&code));
+            let elsewhere = self.network.is_code_taken(&code);
             if !self.rooms.contains_key(code.as_str()) && !elsewhere {
                 return code.into();
             }
@@ -197,14 +194,14 @@ impl Lobby {
                     });
                 }
                 self.seated.retain(|_, room| *room != code);
-                self.tell_cluster(|| RegistryNote::Closed { code });
+                self.network.note(RegistryNote::Closed { code });
             }
             LobbyNote::Seated { player, code } => self.seat(player, code),
             LobbyNote::Unseated { player, code } => {
                 if self.seated.get(&player) == Some(&code) {
                     self.seated.remove(&player);
                 }
-                self.tell_cluster(|| RegistryNote::Unseated { player, code });
+                self.network.note(RegistryNote::Unseated { player, code });
             }
             LobbyNote::Elsewhere { summary } => {
                 self.publish(&summary);
@@ -221,26 +218,20 @@ impl Lobby {
         }
     }
 
-    /// Records where a player is seated, here and in the cluster.
+    /// Records where a player is seated, here and for the other nodes.
     fn seat(&mut self, player: Arc<str>, code: Arc<str>) {
         self.seated.insert(player.clone(), code.clone());
-        self.tell_cluster(|| RegistryNote::Seated { player, code });
+        self.network.note(RegistryNote::Seated { player, code });
     }
 
-    /// Tells the cluster's registry how one of this node's rooms looks
+    /// Tells the other nodes how one of this node's rooms looks
     /// now (a private room's look stays here).
     fn register(&self, summary: &RoomSummary) {
-        self.tell_cluster(|| RegistryNote::Room {
+        self.network.note(RegistryNote::Room {
             code: summary.room.as_str().into(),
             summary: (!summary.private).then(|| summary.clone()),
             playing: summary.status == RoomStatus::Playing,
         });
-    }
-
-    fn tell_cluster(&self, note: impl FnOnce() -> RegistryNote) {
-        if let Some(cluster) = &self.cluster {
-            cluster.note(note());
-        }
     }
 
     /// Shows a public room's new look to the lobby's watchers, at once or

@@ -143,7 +143,7 @@ impl Room {
             game: self.stage.table().map(|table| {
                 render::game_view(&table.game, (table.number, table.id), &table.clocks(now), viewer)
             }),
-            node: self.context.config.cluster_node().map(str::to_string),
+            node: self.context.config.node_name().map(str::to_string),
         }
     }
 

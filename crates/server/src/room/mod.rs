@@ -17,10 +17,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use spades_engine::{Action, RuleSet, Seat};
+use spades_engine::RuleSet;
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomStatus, RoomSummary, ServerMessage};
 use spades_store::{RoomSeqs, Store, TableLink, Write};
-use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
 use crate::config::Config;
@@ -28,12 +28,13 @@ use crate::event_log::EventLog;
 use crate::identity::PlayerRef;
 use crate::lifecycle::Lifecycle;
 use crate::metrics::Metrics;
-use crate::outbox::{ConnectionId, Outbox};
 use crate::unavailable::Unavailable;
 use spades_store::{Durability, Journal};
 
 mod broadcast;
 mod chat_limit;
+mod command;
+mod handle;
 mod member;
 mod play;
 mod resume;
@@ -43,6 +44,9 @@ mod stand_in;
 mod table;
 
 pub use chat_limit::ChatLimits;
+pub use command::RoomCommand;
+use handle::Route;
+pub use handle::{Answer, LobbyNote, RemoteRoute, RoomGone, RoomHandle, RoomRequest, TableNote};
 use member::{Applied, Member};
 pub use resume::Resumed;
 use stand_in::Thought;
@@ -74,175 +78,6 @@ pub enum Opening {
     /// A quick-play table: its game starts at once with these players (bots
     /// among them), whose seats are held until they come in.
     Matched(Vec<PlayerRef>),
-}
-
-/// What a connection asks of a room on behalf of its player.
-#[derive(Debug)]
-pub enum RoomRequest {
-    /// Enter the room (as a spectator, or back into one's seat).
-    Join {
-        player: PlayerRef,
-        outbox: Outbox,
-        id: MessageId,
-    },
-    /// Come back after a lost connection and get the events missed since
-    /// `last_seq`.
-    Resync {
-        player: PlayerRef,
-        outbox: Outbox,
-        id: MessageId,
-        last_seq: u64,
-    },
-    /// Leave the room. `left` is answered once the room has let go of the
-    /// player's connection: it sends him nothing after that.
-    Leave {
-        player: Arc<str>,
-        left: oneshot::Sender<()>,
-    },
-    /// The player's connection is gone.
-    Detach {
-        player: Arc<str>,
-        connection: ConnectionId,
-    },
-    Sit {
-        player: Arc<str>,
-        id: MessageId,
-        seat: Option<Seat>,
-    },
-    Stand {
-        player: Arc<str>,
-        id: MessageId,
-    },
-    Start {
-        player: Arc<str>,
-        id: MessageId,
-    },
-    AddBot {
-        player: Arc<str>,
-        id: MessageId,
-        seat: Option<Seat>,
-    },
-    RemoveBot {
-        player: Arc<str>,
-        id: MessageId,
-        seat: Seat,
-    },
-    Act {
-        player: Arc<str>,
-        id: MessageId,
-        action: Action,
-        /// When the player's connection read the action, for the metrics.
-        received: std::time::Instant,
-    },
-    Chat {
-        player: Arc<str>,
-        id: MessageId,
-        text: String,
-    },
-}
-
-/// What rooms (and, in a cluster, the registry of the other nodes'
-/// rooms) tell the lobby.
-#[derive(Debug)]
-pub enum LobbyNote {
-    Changed {
-        summary: Box<RoomSummary>,
-    },
-    Closed {
-        code: Arc<str>,
-    },
-    Seated {
-        player: Arc<str>,
-        code: Arc<str>,
-    },
-    Unseated {
-        player: Arc<str>,
-        code: Arc<str>,
-    },
-    /// A public room of another node opened or changed.
-    Elsewhere {
-        summary: Box<RoomSummary>,
-    },
-    /// A room of another node closed or became private.
-    GoneElsewhere {
-        code: Arc<str>,
-    },
-}
-
-/// What a tournament table tells the tournament, once the write behind it
-/// is stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableNote {
-    /// The table's game has started (and is linked to the table).
-    Started(TableLink),
-    /// The table's game is over and its result is stored.
-    Finished(TableLink),
-}
-
-/// A room's address. Cheap to clone; the room lives on while it has members
-/// or a game, whoever holds handles.
-#[derive(Clone, Debug)]
-pub struct RoomHandle {
-    code: Arc<str>,
-    route: Route,
-}
-
-/// How requests reach the room.
-#[derive(Clone, Debug)]
-enum Route {
-    /// Its task runs on this node. Requests travel boxed: the channel
-    /// keeps two blocks of 32 slots for each room for its whole life, and
-    /// a slot the size of the largest request would make those blocks
-    /// about 6 KiB a room where pointers make them half a KiB.
-    Local(mpsc::Sender<Box<RoomRequest>>),
-    /// Another node of the cluster runs it, for one connection of this
-    /// node.
-    Remote(crate::cluster::RemoteRoom),
-}
-
-/// The room has closed.
-#[derive(Debug)]
-pub struct RoomGone;
-
-impl RoomHandle {
-    pub fn code(&self) -> &Arc<str> {
-        &self.code
-    }
-
-    /// The handle through which `connection` reaches a room that another
-    /// node owns.
-    pub fn remote(code: Arc<str>, remote: crate::cluster::RemoteRoom) -> RoomHandle {
-        RoomHandle {
-            code,
-            route: Route::Remote(remote),
-        }
-    }
-
-    pub async fn send(&self, request: RoomRequest) -> Result<(), RoomGone> {
-        match &self.route {
-            Route::Local(requests) => requests.send(Box::new(request)).await.map_err(|_| RoomGone),
-            Route::Remote(remote) => remote.send(&self.code, request).await,
-        }
-    }
-
-    /// Takes the player out of the room and waits until the room has let
-    /// go of his connection, so that nothing of this room reaches it
-    /// after whatever the connection does next.
-    ///
-    /// A room answers within microseconds, unless it is still opening
-    /// while the store is down; the wait is bounded so that the connection
-    /// is not held for the length of an outage.
-    pub async fn leave(&self, player: Arc<str>) -> Result<(), RoomGone> {
-        if let Route::Remote(remote) = &self.route {
-            return remote.leave(&self.code, &player).await;
-        }
-        let (left, done) = oneshot::channel();
-        self.send(RoomRequest::Leave { player, left }).await?;
-        match tokio::time::timeout(LEAVE_WAIT, done).await {
-            Ok(answer) => answer.map_err(|_| RoomGone),
-            Err(_) => Ok(()),
-        }
-    }
 }
 
 /// What a room works with that it shares with the rest of the server: one
@@ -346,9 +181,6 @@ fn opening_summary(settings: &Settings, opening: &Opening) -> RoomSummary {
 /// restart, and the mark is stored about once per game.
 pub const SEQ_RESERVE: u64 = 1000;
 
-/// The longest a connection waits for a room it leaves to let go of it.
-const LEAVE_WAIT: Duration = Duration::from_secs(5);
-
 /// How long a room waits before it asks the store again for where its
 /// numbers start, when the store did not answer.
 const OPEN_RETRY: Duration = Duration::from_millis(500);
@@ -448,34 +280,66 @@ impl From<Unavailable> for Refusal {
     }
 }
 
+/// Why a room stopped serving.
+enum Ended {
+    /// Its last member left and no game holds it.
+    Empty,
+    /// The server is stopping.
+    Stopped,
+    /// It was opened again elsewhere (see `Room::lost`).
+    Lost,
+}
+
 impl Room {
     async fn run(
         mut self,
         opening: Opening,
         mut requests: mpsc::Receiver<Box<RoomRequest>>,
-        mut thoughts: mpsc::UnboundedReceiver<Thought>,
+        thoughts: mpsc::UnboundedReceiver<Thought>,
     ) {
         let stop = self.context.lifecycle.stopped();
-        // The stop signal and the timer live as long as the room: making
-        // them anew for every request would register each with the server's
-        // shared token and timer wheel once per card played.
+        // The stop signal lives as long as the room: making it anew for
+        // every request would register it with the server's shared token
+        // once per card played.
         let stopped = stop.cancelled();
         tokio::pin!(stopped);
-        let waits_for_store = !matches!(opening, Opening::Empty);
+        let opened = tokio::select! {
+            () = &mut stopped => return,
+            opened = self.open(opening, &mut requests) => opened,
+        };
+        if !opened {
+            return;
+        }
+        // A game that started as the room opened is stored at once, not at
+        // the room's first event.
+        if !self.store_pending().await {
+            return self.lost();
+        }
+        self.counted.set_playing(self.stage.playing().is_some());
+        match self.serve(requests, thoughts, stopped).await {
+            Ended::Empty => self.close(),
+            // Stopping leaves the game as it is in the store, to be resumed
+            // at the next start.
+            Ended::Stopped => {}
+            Ended::Lost => self.lost(),
+        }
+    }
+
+    /// Opens the room: takes its event numbers from the store, then sets
+    /// it up as the opening says. False when it could not open (it has
+    /// told the lobby it closed).
+    async fn open(&mut self, opening: Opening, requests: &mut mpsc::Receiver<Box<RoomRequest>>) -> bool {
         let seqs = match &opening {
             // A resumed room was opened in the store before its game was read.
             Opening::Resumed(resumed) => Some(resumed.opened),
-            _ => tokio::select! {
-                () = &mut stopped => return,
-                seqs = self.open_numbering(waits_for_store) => seqs,
-            },
+            _ => self.open_numbering(!matches!(opening, Opening::Empty)).await,
         };
         let Some(seqs) = seqs else {
-            self.refuse_unopened(&mut requests);
+            self.refuse_unopened(requests);
             let _ = self.context.lobby.send(LobbyNote::Closed {
                 code: self.settings.code.clone(),
             });
-            return;
+            return false;
         };
         self.log = EventLog::new(
             self.settings.code.clone(),
@@ -489,15 +353,23 @@ impl Room {
             Opening::Resumed(resumed) => self.resume(*resumed),
             Opening::Matched(players) => self.open_matched(players),
         }
+        true
+    }
+
+    /// Handles requests, bots' decisions and the clocks until the room is
+    /// empty, stops or loses its ownership. After each, what players are
+    /// about to learn is stored before it is sent.
+    async fn serve(
+        &mut self,
+        mut requests: mpsc::Receiver<Box<RoomRequest>>,
+        mut thoughts: mpsc::UnboundedReceiver<Thought>,
+        mut stopped: std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
+    ) -> Ended {
+        // The timer lives as long as the room, for the reason the stop
+        // signal does.
         let timer = tokio::time::sleep_until(Instant::now());
         tokio::pin!(timer);
         let mut armed = None;
-        // A game that started as the room opened is stored at once, not at
-        // the room's first event.
-        if !self.store_pending().await {
-            return self.lost();
-        }
-        self.counted.set_playing(self.stage.playing().is_some());
         loop {
             let wake = self.next_wake();
             if wake != armed {
@@ -507,34 +379,33 @@ impl Room {
                 armed = wake;
             }
             tokio::select! {
-                // Stopping leaves the game as it is in the store, to be
-                // resumed at the next start.
-                () = &mut stopped => return,
+                () = &mut stopped => return Ended::Stopped,
                 request = requests.recv() => match request {
                     Some(request) => self.handle(*request),
-                    None => break,
+                    None => return Ended::Empty,
                 },
                 Some(thought) = thoughts.recv() => self.on_thought(thought),
                 () = &mut timer, if armed.is_some() => self.on_time(Instant::now()),
             }
-            // What players are about to learn must be stored first.
             if !self.store_pending().await {
-                return self.lost();
+                return Ended::Lost;
             }
             for member in self.members.values_mut() {
                 member.flush();
             }
             if let Some(at) = self.acted_at.take() {
-                self.context
-                    .metrics
-                    .action_time
-                    .observe(at.elapsed().as_secs_f64());
+                let metrics = &self.context.metrics;
+                metrics.action_time.observe(at.elapsed().as_secs_f64());
             }
             self.counted.set_playing(self.stage.playing().is_some());
             if self.is_empty() {
-                break;
+                return Ended::Empty;
             }
         }
+    }
+
+    /// Tells the lobby that the room, empty now, has closed.
+    fn close(&self) {
         for (_, player) in self.seated() {
             let _ = self.context.lobby.send(LobbyNote::Unseated {
                 player,
@@ -654,40 +525,35 @@ impl Room {
                 let _ = left.send(());
             }
             RoomRequest::Detach { player, connection } => self.detach(&player, connection),
-            RoomRequest::Sit { player, id, seat } => {
-                let result = self.sit(&player, seat);
-                self.answer(&player, id, result);
-            }
-            RoomRequest::Stand { player, id } => {
-                let result = self.stand(&player);
-                self.answer(&player, id, result);
-            }
-            RoomRequest::Start { player, id } => {
-                let result = self.start(&player);
-                self.answer(&player, id, result);
-            }
-            RoomRequest::AddBot { player, id, seat } => {
-                let result = self.add_bot(&player, seat);
-                self.answer(&player, id, result);
-            }
-            RoomRequest::RemoveBot { player, id, seat } => {
-                let result = self.remove_bot(&player, seat);
-                self.answer(&player, id, result);
-            }
-            RoomRequest::Act {
+            RoomRequest::Command {
                 player,
                 id,
-                action,
+                command,
                 received,
-            } => {
+            } => self.command(&player, id, command, received),
+        }
+    }
+
+    fn command(&mut self, player: &str, id: MessageId, command: RoomCommand, received: std::time::Instant) {
+        let result = match command {
+            RoomCommand::Sit { seat } => self.sit(player, seat),
+            RoomCommand::Stand => self.stand(player),
+            RoomCommand::Start => self.start(player),
+            RoomCommand::AddBot { seat } => self.add_bot(player, seat),
+            RoomCommand::RemoveBot { seat } => self.remove_bot(player, seat),
+            // An action and a chat line answer for themselves: an action's
+            // answer comes with its events, a chat line is its own echo.
+            RoomCommand::Act { action } => {
                 let before = self.log.seq();
-                self.act(&player, id, action);
+                self.act(player, id, action);
                 if self.log.seq() != before {
                     self.acted_at = Some(received);
                 }
+                return;
             }
-            RoomRequest::Chat { player, id, text } => self.chat(&player, id, text),
-        }
+            RoomCommand::Chat { text } => return self.chat(player, id, text),
+        };
+        self.answer(player, id, result);
     }
 
     fn answer(&mut self, player: &str, id: MessageId, result: Result<(), Refusal>) {

@@ -149,39 +149,7 @@ impl Room {
             Event::TrickWon { trick, winner } => {
                 self.emit(SeatSet::EMPTY, |_| EventKind::TrickWon { trick, winner })
             }
-            Event::HandEnded { hand } => {
-                let tricks_won = game
-                    .last_hand()
-                    .map(|record| record.tricks_won.played(game.seating()).to_vec())
-                    .unwrap_or_default();
-                // The hand's record, in the hand-history format, is stored
-                // with the action that ended it.
-                let record = game.last_hand().map(|record| {
-                    let line = HandLine::new(u64::from(table.number), &self.settings.rules, record);
-                    serde_json::to_value(&line).unwrap_or_default()
-                });
-                let id = table.id;
-                if let Some(record) = record {
-                    self.pending.push(Write::Hand {
-                        game: id,
-                        hand,
-                        record,
-                    });
-                }
-                if let Some(table) = self.stage.table_mut() {
-                    count_hand(&table.game, &mut table.stats);
-                    self.context.metrics.hands.inc();
-                }
-                let game = &self.stage.table().expect("still at the table").game;
-                let teams = game.last_hand_scores().map(render::team_scores);
-                if let Some(teams) = teams {
-                    self.emit(SeatSet::EMPTY, |_| EventKind::HandScored {
-                        hand,
-                        tricks_won: tricks_won.clone(),
-                        teams: teams.clone(),
-                    });
-                }
-            }
+            Event::HandEnded { hand } => self.end_hand(hand),
             Event::HandStarted { .. } => self.emit_hand_started(),
             Event::GameEnded { winner } => {
                 let (score, game_id) = (game.score(), table.id.to_string());
@@ -192,6 +160,44 @@ impl Room {
                 });
                 self.finish_game();
             }
+        }
+    }
+
+    /// A hand is over: its record waits for the store, each player's bids
+    /// are counted, and everyone is told the score.
+    fn end_hand(&mut self, hand: u32) {
+        let table = self.stage.table().expect("events come from a table");
+        let game = &table.game;
+        let tricks_won = game
+            .last_hand()
+            .map(|record| record.tricks_won.played(game.seating()).to_vec())
+            .unwrap_or_default();
+        // The hand's record, in the hand-history format, is stored with the
+        // action that ended it.
+        let record = game.last_hand().map(|record| {
+            let line = HandLine::new(u64::from(table.number), &self.settings.rules, record);
+            serde_json::to_value(&line).unwrap_or_default()
+        });
+        let id = table.id;
+        if let Some(record) = record {
+            self.pending.push(Write::Hand {
+                game: id,
+                hand,
+                record,
+            });
+        }
+        if let Some(table) = self.stage.table_mut() {
+            count_hand(&table.game, &mut table.stats);
+            self.context.metrics.hands.inc();
+        }
+        let game = &self.stage.table().expect("still at the table").game;
+        let teams = game.last_hand_scores().map(render::team_scores);
+        if let Some(teams) = teams {
+            self.emit(SeatSet::EMPTY, |_| EventKind::HandScored {
+                hand,
+                tricks_won: tricks_won.clone(),
+                teams: teams.clone(),
+            });
         }
     }
 

@@ -44,32 +44,9 @@ impl Resumed {
         owner: PlayerRef,
         opened: RoomSeqs,
     ) -> Result<(Settings, Resumed), String> {
+        let (moves, requests) = read_actions(&stored)?;
         let rules: RuleSet =
             serde_json::from_value(stored.rules).map_err(|error| format!("rules: {error}"))?;
-        let mut moves = Vec::with_capacity(stored.actions.len());
-        let mut requests: [Vec<(MessageId, Action, u64)>; 4] = Default::default();
-        for (index, stored_action) in stored.actions.iter().enumerate() {
-            let seat = stored_action.seat;
-            let seat = Seat::new(seat).ok_or_else(|| format!("action {index}: no seat {seat}"))?;
-            let action: Action = stored_action
-                .action
-                .parse()
-                .map_err(|error| format!("action {index}: {error}"))?;
-            moves.push((seat, action));
-            // An id that does not read back only costs its retry the
-            // duplicate answer.
-            let request = stored_action
-                .request_id
-                .as_deref()
-                .and_then(|id| serde_json::from_str::<MessageId>(id).ok());
-            if let (Some(id), Some(seq)) = (request, stored_action.room_seq) {
-                let recent = &mut requests[seat.index()];
-                if recent.len() == RECENT_IDS {
-                    recent.remove(0);
-                }
-                recent.push((id, action, seq));
-            }
-        }
         // Each hand's bids are counted as it ends, as they were in play.
         let mut stats = [PlayerStats::default(); 4];
         let game = Game::replay_observed(rules, stored.seed, &moves, |game, events| {
@@ -130,6 +107,40 @@ impl Resumed {
         &self.players
     }
 }
+
+/// The stored actions as moves to replay, and each seat's latest request
+/// ids with the action and event number they were answered with.
+fn read_actions(stored: &StoredGame) -> Result<(Vec<(Seat, Action)>, RecentRequests), String> {
+    let mut moves = Vec::with_capacity(stored.actions.len());
+    let mut requests: RecentRequests = Default::default();
+    for (index, stored_action) in stored.actions.iter().enumerate() {
+        let seat = stored_action.seat;
+        let seat = Seat::new(seat).ok_or_else(|| format!("action {index}: no seat {seat}"))?;
+        let action: Action = stored_action
+            .action
+            .parse()
+            .map_err(|error| format!("action {index}: {error}"))?;
+        moves.push((seat, action));
+        // An id that does not read back only costs its retry the duplicate
+        // answer.
+        let request = stored_action
+            .request_id
+            .as_deref()
+            .and_then(|id| serde_json::from_str::<MessageId>(id).ok());
+        if let (Some(id), Some(seq)) = (request, stored_action.room_seq) {
+            let recent = &mut requests[seat.index()];
+            if recent.len() == RECENT_IDS {
+                recent.remove(0);
+            }
+            recent.push((id, action, seq));
+        }
+    }
+    Ok((moves, requests))
+}
+
+/// Each seat's latest request ids, with the action and event number each
+/// was answered with.
+type RecentRequests = [Vec<(MessageId, Action, u64)>; 4];
 
 /// Adds a finished hand to each player's counts: a number bid, and whether
 /// his team made its contract; a nil tried, and whether it was made.

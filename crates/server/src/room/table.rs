@@ -190,45 +190,8 @@ impl Room {
 
     /// Starts a game with the players in the seats.
     pub(super) fn start_game(&mut self) -> Result<(), Refusal> {
-        if self.settings.tournament.is_some() && !matches!(self.stage, Stage::Waiting) {
-            return Err(Refusal::new(
-                ErrorCode::TournamentTable,
-                "a tournament table plays one game; the tournament opens the next",
-            ));
-        }
-        if self.playing() {
-            return Err(Refusal::new(
-                ErrorCode::GameInProgress,
-                "a game is already being played",
-            ));
-        }
-        if self.seat_list().any(|seat| self.seats[seat.index()].is_none()) {
-            return Err(Refusal::new(
-                ErrorCode::NotEnoughPlayers,
-                "every seat must be taken",
-            ));
-        }
-        if self.context.lifecycle.is_draining() {
-            return Err(Unavailable::ShuttingDown.into());
-        }
-        if self.context.journal.is_degraded() {
-            return Err(Refusal::new(
-                Unavailable::Store.code(),
-                "storage is unavailable: games in play go on, but none can start",
-            ));
-        }
-        let mut players = vec![Uuid::nil(); self.seat_list().count()];
-        let mut bots = SeatSet::EMPTY;
-        for (seat, key) in self.seated() {
-            let member = self
-                .members
-                .get(&key)
-                .ok_or_else(|| Refusal::new(ErrorCode::NotEnoughPlayers, "every seat must be taken"))?;
-            players[seat.index()] = member.player.account;
-            if member.is_bot() {
-                bots.insert(seat);
-            }
-        }
+        self.may_start()?;
+        let (players, bots) = self.players_and_bots()?;
         let seed = match self.context.config.seed {
             Some(base) => base.wrapping_add(GAMES_STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)),
             None => uuid::Uuid::new_v4().as_u64_pair().0,
@@ -261,6 +224,12 @@ impl Room {
             actions: 0,
             lives: SeatLife::new_game(bots),
         });
+        self.announce_start(number, id);
+        Ok(())
+    }
+
+    /// Tells the members that the game started, and deals its first hand.
+    fn announce_start(&mut self, number: u32, id: Uuid) {
         let (rules, game_id) = (self.settings.rules, id.to_string());
         self.emit(SeatSet::EMPTY, |_| EventKind::GameStarted {
             game: number,
@@ -278,7 +247,56 @@ impl Room {
         }
         self.schedule_turn(None);
         self.announce();
+    }
+
+    /// Whether a game may start now: every seat taken, no game on, and the
+    /// server and its store ready for one.
+    fn may_start(&self) -> Result<(), Refusal> {
+        if self.settings.tournament.is_some() && !matches!(self.stage, Stage::Waiting) {
+            return Err(Refusal::new(
+                ErrorCode::TournamentTable,
+                "a tournament table plays one game; the tournament opens the next",
+            ));
+        }
+        if self.playing() {
+            return Err(Refusal::new(
+                ErrorCode::GameInProgress,
+                "a game is already being played",
+            ));
+        }
+        if self.seat_list().any(|seat| self.seats[seat.index()].is_none()) {
+            return Err(Refusal::new(
+                ErrorCode::NotEnoughPlayers,
+                "every seat must be taken",
+            ));
+        }
+        if self.context.lifecycle.is_draining() {
+            return Err(Unavailable::ShuttingDown.into());
+        }
+        if self.context.journal.is_degraded() {
+            return Err(Refusal::new(
+                Unavailable::Store.code(),
+                "storage is unavailable: games in play go on, but none can start",
+            ));
+        }
         Ok(())
+    }
+
+    /// Each seat's account, and the seats that bots play.
+    fn players_and_bots(&self) -> Result<(Vec<Uuid>, SeatSet), Refusal> {
+        let mut players = vec![Uuid::nil(); self.seat_list().count()];
+        let mut bots = SeatSet::EMPTY;
+        for (seat, key) in self.seated() {
+            let member = self
+                .members
+                .get(&key)
+                .ok_or_else(|| Refusal::new(ErrorCode::NotEnoughPlayers, "every seat must be taken"))?;
+            players[seat.index()] = member.player.account;
+            if member.is_bot() {
+                bots.insert(seat);
+            }
+        }
+        Ok((players, bots))
     }
 
     /// Checks that `player` owns the room and that no game is being played.

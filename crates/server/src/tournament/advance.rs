@@ -5,13 +5,13 @@
 use std::collections::HashMap;
 
 use spades_engine::{Seat, Seating};
-use spades_store::{Step, StoreError, Tournament};
+use spades_store::{Stage, Step, StoreError, Tournament};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::Manager;
-use super::cluster::Runner;
 use super::pairing::{self, History, Seatable};
+use super::runner::Runner;
 use super::tables::new_tables;
 
 /// The seed of a stage's draw, from the tournament's.
@@ -120,92 +120,10 @@ impl Manager {
             return Ok(false);
         };
         let id = tournament.summary.id;
-        let next = stage.stage + 1;
         let step = if tournament.summary.format == "knockout" {
-            let mut winners = Vec::new();
-            let mut places = Vec::new();
-            // Losers share the place after every pair that went further.
-            let losers_place = stage.tables.len() as u32 + 1;
-            for table in &stage.tables {
-                let winner = usize::from(table.winner.unwrap_or(0));
-                for (seat, entry) in Seat::ALL.into_iter().zip(&table.seats) {
-                    if Seating::Partners.team_of(seat).index() == winner {
-                        winners.push(*entry);
-                    } else {
-                        places.push((*entry, losers_place));
-                    }
-                }
-            }
-            if stage.tables.len() == 1 {
-                places.extend(winners.iter().map(|entry| (*entry, 1)));
-                Step {
-                    status: Some("finished"),
-                    places,
-                    ..Step::default()
-                }
-            } else {
-                let players: Vec<Seatable> = winners
-                    .iter()
-                    .map(|entry| Seatable {
-                        entry: *entry,
-                        bot: tournament.entrant(*entry).is_some_and(|e| e.bot),
-                    })
-                    .collect();
-                let seats = pairing::knockout_stage(
-                    &players,
-                    &history(tournament),
-                    stage_seed(tournament.seed, next),
-                );
-                Step {
-                    stage: next,
-                    tables: new_tables(seats),
-                    places,
-                    ..Step::default()
-                }
-            }
+            knockout_step(tournament, stage)
         } else {
-            let standings = standings(tournament);
-            let ranked = ranked(&standings);
-            let table: Vec<(u32, i32, i32)> = ranked
-                .iter()
-                .map(|entry| (*entry, standings[entry].0, standings[entry].1))
-                .collect();
-            let rounds = tournament.summary.rounds.unwrap_or(1).max(1) as u32;
-            if next >= rounds {
-                // Competition ranking: equal standings share a place.
-                let mut places = Vec::with_capacity(ranked.len());
-                for (i, entry) in ranked.iter().enumerate() {
-                    let place = match i.checked_sub(1) {
-                        Some(before) if standings[&ranked[before]] == standings[entry] => {
-                            places.last().map_or(1, |(_, place)| *place)
-                        }
-                        _ => i as u32 + 1,
-                    };
-                    places.push((*entry, place));
-                }
-                Step {
-                    status: Some("finished"),
-                    standings: table,
-                    places,
-                    ..Step::default()
-                }
-            } else {
-                let players: Vec<Seatable> = ranked
-                    .iter()
-                    .map(|entry| Seatable {
-                        entry: *entry,
-                        bot: tournament.entrant(*entry).is_some_and(|e| e.bot),
-                    })
-                    .collect();
-                let seats =
-                    pairing::swiss_round(&players, &history(tournament), stage_seed(tournament.seed, next));
-                Step {
-                    stage: next,
-                    tables: new_tables(seats),
-                    standings: table,
-                    ..Step::default()
-                }
-            }
+            swiss_step(tournament, stage.stage + 1)
         };
         let done = self
             .store
@@ -216,4 +134,95 @@ impl Manager {
         }
         Ok(done)
     }
+}
+
+/// After a knockout stage: the winning partnerships go on to the next
+/// stage, or the last one's win the tournament; the losers take the place
+/// after every pair that went further.
+fn knockout_step(tournament: &Tournament, stage: &Stage) -> Step {
+    let mut winners = Vec::new();
+    let mut places = Vec::new();
+    let losers_place = stage.tables.len() as u32 + 1;
+    for table in &stage.tables {
+        let winner = usize::from(table.winner.unwrap_or(0));
+        for (seat, entry) in Seat::ALL.into_iter().zip(&table.seats) {
+            if Seating::Partners.team_of(seat).index() == winner {
+                winners.push(*entry);
+            } else {
+                places.push((*entry, losers_place));
+            }
+        }
+    }
+    if stage.tables.len() == 1 {
+        places.extend(winners.iter().map(|entry| (*entry, 1)));
+        return Step {
+            status: Some("finished"),
+            places,
+            ..Step::default()
+        };
+    }
+    let next = stage.stage + 1;
+    let seats = pairing::knockout_stage(
+        &seatable(tournament, &winners),
+        &history(tournament),
+        stage_seed(tournament.seed, next),
+    );
+    Step {
+        stage: next,
+        tables: new_tables(seats),
+        places,
+        ..Step::default()
+    }
+}
+
+/// After a Swiss round: the next round's tables by the standings, or,
+/// after the last round, the places (equal standings share a place).
+fn swiss_step(tournament: &Tournament, next: u32) -> Step {
+    let standings = standings(tournament);
+    let ranked = ranked(&standings);
+    let table: Vec<(u32, i32, i32)> = ranked
+        .iter()
+        .map(|entry| (*entry, standings[entry].0, standings[entry].1))
+        .collect();
+    let rounds = tournament.summary.rounds.unwrap_or(1).max(1) as u32;
+    if next < rounds {
+        let seats = pairing::swiss_round(
+            &seatable(tournament, &ranked),
+            &history(tournament),
+            stage_seed(tournament.seed, next),
+        );
+        return Step {
+            stage: next,
+            tables: new_tables(seats),
+            standings: table,
+            ..Step::default()
+        };
+    }
+    let mut places = Vec::with_capacity(ranked.len());
+    for (i, entry) in ranked.iter().enumerate() {
+        let place = match i.checked_sub(1) {
+            Some(before) if standings[&ranked[before]] == standings[entry] => {
+                places.last().map_or(1, |(_, place)| *place)
+            }
+            _ => i as u32 + 1,
+        };
+        places.push((*entry, place));
+    }
+    Step {
+        status: Some("finished"),
+        standings: table,
+        places,
+        ..Step::default()
+    }
+}
+
+/// The entries to seat, each marked as a bot or not.
+fn seatable(tournament: &Tournament, entries: &[u32]) -> Vec<Seatable> {
+    entries
+        .iter()
+        .map(|entry| Seatable {
+            entry: *entry,
+            bot: tournament.entrant(*entry).is_some_and(|e| e.bot),
+        })
+        .collect()
 }

@@ -17,11 +17,11 @@
 //! `pairing.rs` the seating as plain data and `http.rs` the endpoints.
 
 mod advance;
-mod cluster;
 mod handle;
 pub(crate) mod http;
 mod pairing;
 mod registration;
+mod runner;
 mod start;
 mod tables;
 mod watchers;
@@ -39,13 +39,13 @@ pub use handle::{Refusal, TournamentHandle};
 pub use http::routes;
 pub use watchers::view_reply;
 
-use crate::cluster::Cluster;
 use crate::identity::Online;
 use crate::lifecycle::Lifecycle;
 use crate::lobby::LobbyHandle;
 use crate::metrics::Metrics;
 use crate::outbox::Outbox;
 use crate::room::TableNote;
+use crate::route::Network;
 
 /// How often running tournaments are looked over and start times checked.
 const TICK: Duration = Duration::from_secs(1);
@@ -59,11 +59,11 @@ struct Manager {
     store: Store,
     lobby: LobbyHandle,
     online: Arc<Online>,
-    /// The cluster this node belongs to, if any: one node at a time runs
-    /// the tournaments (see `cluster.rs` beside this file).
-    cluster: Option<Cluster>,
-    /// In a cluster, the holding of the tournaments' lease this node took
-    /// in the store while it runs them (see `cluster.rs`).
+    /// The nodes this one works among: one node at a time runs the
+    /// tournaments (see `runner.rs`).
+    network: Arc<dyn Network>,
+    /// The holding of the tournaments' lease this node took in the store
+    /// while it runs them (see `runner.rs`).
     lease: Option<LeaseFence>,
     /// Connections following each tournament.
     watchers: HashMap<Uuid, Vec<Outbox>>,
@@ -79,14 +79,14 @@ pub fn spawn(
     lifecycle: Arc<Lifecycle>,
     mut tables: mpsc::UnboundedReceiver<TableNote>,
     metrics: Arc<Metrics>,
-    cluster: Option<Cluster>,
+    network: Arc<dyn Network>,
 ) -> TournamentHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
     let mut manager = Manager {
         store,
         lobby,
         online,
-        cluster,
+        network,
         lease: None,
         watchers: HashMap::new(),
         metrics,

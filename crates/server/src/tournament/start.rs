@@ -6,8 +6,8 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::advance::stage_seed;
-use super::cluster::Runner;
 use super::pairing::{self, History, Seatable};
+use super::runner::Runner;
 use super::tables::new_tables;
 use super::{MIN_ENTRIES, Manager, Refusal};
 

@@ -1,39 +1,38 @@
-//! The tournament runner in a cluster: one node at a time runs the
-//! tournaments (it holds the `tournaments` lease), opens each table on the
-//! least loaded node, and tells players and watchers on every node.
-//! Alone, a server does all of it itself.
+//! The tournament runner: one node at a time runs the tournaments (in a
+//! cluster, the one the network names), opens each table where the
+//! network places it, and tells players and watchers on every node. A
+//! server alone is the one node.
 
 use axum::extract::ws::Utf8Bytes;
 use spades_store::{LeaseFence, StoreError};
 use uuid::Uuid;
 
 use super::Manager;
-use crate::cluster::TOURNAMENTS_LEASE;
 use crate::lobby::TournamentTable;
 
+/// The name of the tournaments' lease in the store.
+const TOURNAMENTS_LEASE: &str = "tournaments";
+
 /// The node running the tournaments, with what its writes are fenced with:
-/// nothing when alone; in a cluster, the epoch of the lease it took in the
-/// store (see `spades_store::LeaseFence`), so that once another node has
-/// taken the lease over, nothing this one writes from memory is stored.
+/// the epoch of the lease it took in the store (see
+/// `spades_store::LeaseFence`), so that once another node has taken the
+/// lease over, nothing this one writes from memory is stored.
 pub(super) struct Runner {
-    fence: Option<LeaseFence>,
+    fence: LeaseFence,
 }
 
 impl Runner {
     pub(super) fn fence(&self) -> Option<&LeaseFence> {
-        self.fence.as_ref()
+        Some(&self.fence)
     }
 }
 
 impl Manager {
-    /// Whether this node runs the tournaments: always when alone; in a
-    /// cluster, while it holds the lease (or can take it now). A node that
-    /// has just come to hold it takes it in the store too, before it acts.
+    /// Whether this node runs the tournaments: while the network says so
+    /// (always, for a server alone). A node that has just come to run them
+    /// takes the lease in the store too, before it acts.
     pub(super) async fn runner(&mut self) -> Option<Runner> {
-        let Some(cluster) = &self.cluster else {
-            return Some(Runner { fence: None });
-        };
-        if cluster.hold(TOURNAMENTS_LEASE).await.as_ref() != Some(cluster.node()) {
+        if !self.network.runs_tournaments().await {
             self.lease = None;
             return None;
         }
@@ -49,9 +48,7 @@ impl Manager {
                 }
             }
         }
-        Some(Runner {
-            fence: self.lease.clone(),
-        })
+        self.lease.clone().map(|fence| Runner { fence })
     }
 
     /// Notes a store error of a write made as the runner: when the store
@@ -81,34 +78,17 @@ impl Manager {
     /// nodes send it to theirs.
     pub(super) async fn show(&mut self, id: Uuid) {
         self.broadcast(id).await;
-        if let Some(cluster) = &self.cluster {
-            cluster.tournament_changed(id).await;
-        }
+        self.network.tournament_changed(id).await;
     }
 
-    /// Opens a table: here when alone; in a cluster, on the least loaded
-    /// node, which first claims the table's code so that no other node
-    /// can open it too. False when it was not opened (it is open already,
-    /// or no game can start now).
+    /// Opens a table where the network places it. False when it was not
+    /// opened (it is open already, or no game can start now).
     pub(super) async fn open_tournament_table(&self, table: TournamentTable) -> bool {
-        let Some(cluster) = &self.cluster else {
-            return self.lobby.open_tournament_table(table).await.unwrap_or(false);
-        };
-        let node = cluster.least_loaded();
-        if node != *cluster.node() {
-            return cluster.open_tournament_table_on(&node, table).await;
-        }
-        cluster.claim(&table.code, None).await
-            && self.lobby.open_tournament_table(table).await.unwrap_or(false)
+        self.network.open_tournament_table(table, &self.lobby).await
     }
 
     /// Sends a message to a player's connection, on whichever node it is.
     pub(super) async fn notify(&self, player: &str, message: Utf8Bytes) {
-        match &self.cluster {
-            Some(cluster) => cluster.notify(player, message).await,
-            None => {
-                self.online.send(player, message);
-            }
-        }
+        self.network.notify(&self.online, player, message).await;
     }
 }
