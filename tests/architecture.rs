@@ -1,0 +1,224 @@
+//! The layout's rules, checked: which crate may depend on what, and which
+//! parts of the server may know of which others. ARCHITECTURE.md states
+//! them; these tests keep the code and the document from drifting apart.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Each workspace crate's direct dependencies (normal ones, not those of
+/// its tests or benches), from `cargo metadata`.
+fn dependencies() -> BTreeMap<String, BTreeSet<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = std::process::Command::new(cargo)
+        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .current_dir(repository())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("cargo metadata writes JSON");
+    let packages = metadata["packages"].as_array().expect("packages");
+    packages
+        .iter()
+        .map(|package| {
+            let name = package["name"].as_str().expect("a name").to_string();
+            let dependencies = package["dependencies"]
+                .as_array()
+                .expect("dependencies")
+                .iter()
+                .filter(|dependency| dependency["kind"].is_null())
+                .map(|dependency| dependency["name"].as_str().expect("a name").to_string())
+                .collect();
+            (name, dependencies)
+        })
+        .collect()
+}
+
+/// The crates that depend directly on `dependency`.
+fn dependents(all: &BTreeMap<String, BTreeSet<String>>, dependency: &str) -> BTreeSet<String> {
+    all.iter()
+        .filter(|(_, dependencies)| dependencies.contains(dependency))
+        .map(|(name, _)| name.clone())
+        .collect()
+}
+
+#[test]
+fn each_outside_service_is_reached_from_one_crate() {
+    let all = dependencies();
+    let only = |dependency: &str, crates: &[&str]| {
+        let expected: BTreeSet<String> = crates.iter().map(|name| name.to_string()).collect();
+        assert_eq!(
+            dependents(&all, dependency),
+            expected,
+            "the crates that depend on {dependency}"
+        );
+    };
+    // SQL is the store's alone; NATS is the server's (its `cluster/`
+    // module, checked below).
+    only("sqlx", &["spades-store"]);
+    only("rusqlite", &["spades-store"]);
+    only("async-nats", &["spades-server"]);
+    // HTTP is the server's alone; the binary and the clients speak
+    // WebSocket through tokio-tungstenite.
+    only("axum", &["spades-server"]);
+    only("hyper", &["spades-server"]);
+}
+
+#[test]
+fn the_engine_and_the_bots_depend_on_no_runtime_and_no_input_or_output() {
+    let all = dependencies();
+    let forbidden = ["tokio", "serde_json", "sqlx", "axum", "tracing", "time", "uuid"];
+    for name in ["spades-engine", "spades-bots"] {
+        let found: Vec<&String> = all[name]
+            .iter()
+            .filter(|dependency| forbidden.contains(&dependency.as_str()))
+            .collect();
+        assert!(found.is_empty(), "{name} depends on {found:?}");
+    }
+    // The protocol crate holds types and their reading and writing, and
+    // nothing that runs.
+    let protocol: Vec<&String> = all["spades-protocol"]
+        .iter()
+        .filter(|dependency| ["tokio", "sqlx", "axum", "async-nats"].contains(&dependency.as_str()))
+        .collect();
+    assert!(protocol.is_empty(), "spades-protocol depends on {protocol:?}");
+}
+
+/// The source files of the server's module `module` (a file or a folder),
+/// with their text.
+fn module_files(module: &str) -> Vec<(PathBuf, String)> {
+    let src = repository().join("crates/server/src");
+    let file = src.join(format!("{module}.rs"));
+    let mut paths = Vec::new();
+    if file.exists() {
+        paths.push(file);
+    }
+    let folder = src.join(module);
+    if folder.is_dir() {
+        let mut stack = vec![folder];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(dir).expect("a readable folder") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|ext| ext == "rs") {
+                    paths.push(path);
+                }
+            }
+        }
+    }
+    assert!(!paths.is_empty(), "no module {module}");
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("a readable file");
+            (path, text)
+        })
+        .collect()
+}
+
+/// The server's modules that `module` names in its code (`crate::name`),
+/// comments left out.
+fn uses(module: &str) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    for (_, text) in module_files(module) {
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap_or_default();
+            let mut rest = code;
+            while let Some(at) = rest.find("crate::") {
+                rest = &rest[at + "crate::".len()..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if name.chars().next().is_some_and(|c| c.is_ascii_lowercase()) && name != module {
+                    used.insert(name);
+                }
+            }
+        }
+    }
+    used
+}
+
+#[test]
+fn only_the_cluster_and_the_assembly_know_there_is_a_cluster() {
+    let modules = [
+        "admission",
+        "api",
+        "connection",
+        "event_log",
+        "identity",
+        "lifecycle",
+        "listener",
+        "lobby",
+        "matchmaking",
+        "metrics",
+        "outbox",
+        "render",
+        "room",
+        "route",
+        "sessions",
+        "tournament",
+        "unavailable",
+        "web",
+    ];
+    for module in modules {
+        assert!(
+            !uses(module).contains("cluster"),
+            "{module} uses the cluster's module; it should ask route::Network"
+        );
+        for (path, text) in module_files(module) {
+            let code: String = text
+                .lines()
+                .map(|line| line.split("//").next().unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join("\n");
+            assert!(
+                !code.contains(".cluster()") && !code.contains("async_nats"),
+                "{} asks for the cluster itself",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_room_knows_nothing_of_who_talks_to_it() {
+    // The room actor may use its own kind (event log, outboxes, the
+    // identity of players, clocks of the server's life) but not the lobby,
+    // the edge, the cluster or the routes that reach it.
+    let allowed: BTreeSet<String> = [
+        "config",
+        "event_log",
+        "identity",
+        "lifecycle",
+        "metrics",
+        "outbox",
+        "render",
+        "unavailable",
+    ]
+    .iter()
+    .map(|name| name.to_string())
+    .collect();
+    let used = uses("room");
+    let wrong: Vec<&String> = used.difference(&allowed).collect();
+    assert!(wrong.is_empty(), "room uses {wrong:?}");
+}
+
+#[test]
+fn the_lobby_and_the_tournaments_know_nothing_of_the_edge() {
+    for module in ["lobby", "tournament", "matchmaking", "route"] {
+        let used = uses(module);
+        for edge in ["connection", "listener", "admission", "web", "cluster"] {
+            assert!(!used.contains(edge), "{module} uses {edge}");
+        }
+    }
+}
