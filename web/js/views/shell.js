@@ -19,12 +19,12 @@ const STATUS_WORDS = {
   replaced: 'Open elsewhere', ended: 'Signed out', failed: 'Disconnected', closed: 'Disconnected',
 };
 
-/** The connection's state in words; `data-status` names it for the style. */
+/** The connection's state in words, a live region named "Connection". */
 export function Connection({ connection }) {
   const { status } = connection;
   return [
     h('span', { class: `dot dot-${status}`, 'aria-hidden': 'true' }),
-    h('span', { 'data-status': status }, STATUS_WORDS[status] ?? status),
+    h('span', { role: 'status', 'aria-label': 'Connection' }, STATUS_WORDS[status] ?? status),
   ];
 }
 

@@ -51,7 +51,7 @@ export function Screen({ app, actions }) {
   return h('section', { class: 'tournament', 'aria-labelledby': 'tournament-title', 'aria-live': 'polite' },
     h('h1', { id: 'tournament-title' }, t.name),
     h('p', {},
-      h('span', { class: 'badge', 'aria-label': `Status: ${t.status}` }, t.status), ' ',
+      h('span', { class: 'badge' }, h('span', { class: 'visually-hidden' }, 'Status: '), t.status), ' ',
       t.format === 'swiss' ? `Swiss, ${t.rounds} rounds` : 'Knockout',
       ` · ${t.players}/${t.max_players} players · organised by ${t.organizer_name}`,
       t.starts_at && t.status === 'open' ? ` · starts ${formatDate(t.starts_at)}` : '',
