@@ -209,6 +209,8 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
 
     /** A screen is left: what it followed is let go. */
     leave(route) {
+      // Coming back to a table starts its screen afresh (joining, a refusal).
+      if (route.name === 'room') app.tableView.code = null;
       if (route.name === 'lobby') client.unwatchLobby().catch(() => {});
       if (route.name === 'tournaments') clearInterval(timers.tournaments);
       if (route.name === 'tournament') client.unwatchTournament(route.param).catch(() => {});

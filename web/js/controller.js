@@ -8,13 +8,9 @@ import { STATUS } from './protocol.js';
 import { roomCodeFrom } from './router.js';
 import { chatProblem, describe, describeClose } from './messages.js';
 import { sortForProtocol } from './cards.js';
-import { describeEntry, expectedText } from './seating.js';
+import { SCORE_POPUP_MS, TRICK_HOLD_MS, describeEntry, expectedText } from './seating.js';
 import { screenActions } from './controller-screens.js';
 
-// A won trick stays on the felt this long, so that people see who took it;
-// a hand's score summary stays this long.
-export const TRICK_HOLD_MS = 1200;
-export const SCORE_POPUP_MS = 8000;
 
 /**
  * Makes the page's actions over `app` (an AppState). `changed()` asks for
@@ -38,6 +34,17 @@ export function createController(app, { client, api, changed, say, navigateTo })
         changed();
       }, kind === 'error' ? 8000 : 5000);
       changed();
+    },
+
+    /** The screen of `route` is shown; `screen` is its view module once loaded. */
+    showing(route, screen) {
+      app.route = route;
+      app.screen = screen;
+    },
+
+    /** `route` needs a session: sign in first, then go there. */
+    signInFirst(route) {
+      app.afterSignIn = route;
     },
 
     setWide(wide) {

@@ -102,7 +102,7 @@ async function showRoute() {
     history.replaceState(null, '', `/${hashFor('room', route.param)}`);
   }
   if (!client.token && !app.player && route.name !== 'signin') {
-    app.afterSignIn = route;
+    actions.signInFirst(route);
     route = { name: 'signin', param: null };
   }
   const key = `${route.name}/${route.param ?? ''}`;
@@ -112,12 +112,11 @@ async function showRoute() {
   }
   if (shownKey) actions.leave(app.route);
   shownKey = key;
-  app.route = route;
-  app.screen = null;
+  actions.showing(route, null);
   draw();
   const screen = await SCREENS[route.name]();
   if (shownKey !== key) return;
-  app.screen = screen;
+  actions.showing(route, screen);
   actions.enter(route);
   draw();
   // Move focus to the new screen so that keyboard and screen-reader users
@@ -136,7 +135,7 @@ window.addEventListener('online', () => {
 // where the eye already is; on a phone the middle is too narrow for them.
 const wide = globalThis.matchMedia ? matchMedia('(min-width: 700px)') : null;
 if (wide) {
-  app.wide = wide.matches;
+  actions.setWide(wide.matches);
   wide.addEventListener('change', () => actions.setWide(wide.matches));
 }
 

@@ -6,6 +6,11 @@
 import { cardName, shortName } from './cards.js';
 import { playersOf } from './state.js';
 
+// A won trick stays on the felt this long, so that people see who took it;
+// a hand's score summary stays this long.
+export const TRICK_HOLD_MS = 1200;
+export const SCORE_POPUP_MS = 8000;
+
 export const SEAT_NAMES = ['North', 'East', 'South', 'West'];
 export const POSITIONS = ['bottom', 'left', 'top', 'right'];
 /** Three players sit at the bottom and on either side; the top stays empty. */

@@ -7,8 +7,7 @@
 import { h } from '../dom.js';
 import { shortName } from '../cards.js';
 import { hashFor } from '../router.js';
-import { bidText, teamName } from '../seating.js';
-import { SCORE_POPUP_MS } from '../controller.js';
+import { SCORE_POPUP_MS, bidText, teamName } from '../seating.js';
 import { handScoreSummary } from './scores.js';
 
 function StartPanel({ state, actions }) {

@@ -4,8 +4,7 @@
 
 import { cx, h } from '../dom.js';
 import { cardName } from '../cards.js';
-import { expectedText, positionOf, who } from '../seating.js';
-import { TRICK_HOLD_MS } from '../controller.js';
+import { TRICK_HOLD_MS, expectedText, positionOf, who } from '../seating.js';
 import { CardFace } from './card.js';
 import { Clock } from './clock.js';
 
