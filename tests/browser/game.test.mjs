@@ -8,8 +8,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BASE, byId, guestSignIn, launch, lobbyReady, newPlayer, PHONE, percentile, recordMetrics, round, shoot,
-  skipReason, tabTo, waitIn, WIDE,
+  BASE, button, codeOf, formNamed, guestSignIn, handOf, launch, lobbyReady, navLink, newPlayer, PHONE, percentile,
+  recordMetrics, roomCodeOf, round, seatNamed, shoot, skipReason, tabTo, waitCount, waitIn, WIDE,
 } from './support.mjs';
 import { nowMs, playGame } from './play.mjs';
 
@@ -38,9 +38,10 @@ function trickWatch() {
   window.__trickSeen = [];
   window.__clicks = [];
   const now = () => performance.timeOrigin + performance.now();
+  // Cards are seen by their names ("queen of hearts"); Node maps them to codes.
   document.addEventListener('click', (event) => {
-    const button = event.target.closest?.('[data-testid="hand-card"]');
-    if (button) window.__clicks.push({ card: button.dataset.card, t: now() });
+    const button = event.target.closest?.('[role="toolbar"][aria-label^="Your hand"] button');
+    if (button) window.__clicks.push({ card: button.getAttribute('aria-label'), t: now() });
   }, true);
   // When each card_played frame arrived, before the page handled it.
   window.__arrived = [];
@@ -71,9 +72,10 @@ function trickWatch() {
     for (const record of records) {
       for (const node of record.addedNodes) {
         if (node.nodeType !== 1) continue;
-        const cards = node.matches('[data-testid^="trick-card-"]') ? [node] : node.querySelectorAll('[data-testid^="trick-card-"]');
+        const trickCard = '[role="group"][aria-label="Cards on the table"] > [role="img"]';
+        const cards = node.matches(trickCard) ? [node] : node.querySelectorAll(trickCard);
         for (const card of cards) {
-          const seen = { card: card.dataset.card, t };
+          const seen = { card: card.getAttribute('aria-label').split(' played ').pop(), t };
           window.__trickSeen.push(seen);
           added.push(seen);
         }
@@ -84,21 +86,21 @@ function trickWatch() {
   }).observe(document, { childList: true, subtree: true });
 }
 
-// In the spectator's page: after every change, no card of a hand and no
-// card face anywhere but on the felt's trick or the last trick.
+// In the spectator's page: after every change, no hand of cards and no
+// card face anywhere but on the felt's trick or in the last trick.
 function privacyWatch() {
   window.__leaks = [];
   window.__checks = 0;
   const check = () => {
     window.__checks += 1;
-    for (const element of document.querySelectorAll('[data-testid="hand-card"], [data-card], .card:not(.back)')) {
-      const onTable = element.closest('[data-testid="trick"], [data-testid="last-trick"]');
-      if (element.dataset.testid === 'hand-card' || !onTable) {
-        window.__leaks.push(`${element.dataset.testid ?? element.className}: ${element.dataset.card ?? element.textContent}`);
+    for (const element of document.querySelectorAll('[role="toolbar"][aria-label^="Your hand"] button, .card:not(.back)')) {
+      const onTable = element.closest('[role="group"][aria-label="Cards on the table"], [aria-labelledby="last-trick-title"]');
+      if (element.tagName === 'BUTTON' || !onTable) {
+        window.__leaks.push(`${element.className}: ${element.getAttribute('aria-label') ?? element.textContent}`);
       }
     }
   };
-  new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-card', 'class'] });
+  new MutationObserver(check).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-label', 'class'] });
 }
 
 const sum = (values) => values.reduce((total, value) => total + value, 0);
@@ -131,9 +133,13 @@ async function rendererMeter(page) {
   };
 }
 
-const collect = (page) => page.evaluate(() => ({
-  seen: window.__trickSeen ?? [], clicks: window.__clicks ?? [], arrived: window.__arrived ?? [], sent: window.__sent ?? [],
-}));
+const collect = async (page) => {
+  const observed = await page.evaluate(() => ({
+    seen: window.__trickSeen ?? [], clicks: window.__clicks ?? [], arrived: window.__arrived ?? [], sent: window.__sent ?? [],
+  }));
+  for (const key of ['seen', 'clicks']) for (const entry of observed[key]) entry.card = codeOf(entry.card);
+  return observed;
+};
 
 test('four pages play a whole tournament game; a fifth watches; the game is replayed', { skip: skip ?? false, timeout: 420_000 }, async () => {
   const names = ['Ann', 'Ben', 'Cy', 'Dee'];
@@ -152,53 +158,56 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
   // Ann signs in and opens a table of the tournament preset, with blind
   // nil offered from the first hand (a rule option of the page).
   await guestSignIn(ann.page, 'Ann');
-  await byId(ann.page, 'room-name').fill('Browser game');
-  await byId(ann.page, 'room-preset').selectOption('tournament');
-  await byId(ann.page, 'rule-options').click();
-  await byId(ann.page, 'rule-blind_nil_min_deficit').fill('0');
-  if (HANDS) await byId(ann.page, 'rule-max_hands').fill(HANDS);
-  await byId(ann.page, 'create-room').click();
-  await byId(ann.page, 'room-code').waitFor();
-  const code = await byId(ann.page, 'room-code').textContent();
-  await byId(ann.page, 'sit-0').click();
-  await waitIn(ann.page, () => document.querySelector('[data-testid="seat-name-0"]')?.textContent === 'Ann');
+  const form = formNamed(ann.page, 'Open a table');
+  await form.getByLabel('Table name').fill('Browser game');
+  await form.getByLabel('Rules', { exact: true }).selectOption('tournament');
+  await form.getByText('Rule options').click();
+  await form.getByLabel('Blind nil offered when behind by').fill('0');
+  if (HANDS) await form.getByLabel('Most hands').fill(HANDS);
+  await button(form, 'Open table').click();
+  await ann.page.getByRole('heading', { name: 'Browser game' }).waitFor();
+  const code = await roomCodeOf(ann.page);
+  await button(seatNamed(ann.page, 'Empty seat (North)'), 'Sit here').click();
+  await seatNamed(ann.page, 'Ann (you)').waitFor();
 
   // Ben does everything with the keyboard: his name, Enter; Tab to the
   // code box, the code, Enter; Tab to his seat, Enter.
   await ben.page.goto(`${BASE}/`);
-  await byId(ben.page, 'guest-form').waitFor();
-  await tabTo(ben.page, 'guest-name');
+  await formNamed(ben.page, 'Play as a guest').waitFor();
+  await tabTo(ben.page, ben.page.getByLabel('Your name'));
   await ben.page.keyboard.type('Ben');
   await ben.page.keyboard.press('Enter');
   await lobbyReady(ben.page);
-  await tabTo(ben.page, 'join-code');
+  await tabTo(ben.page, ben.page.getByLabel('Table code or link'));
   await ben.page.keyboard.type(code);
   await ben.page.keyboard.press('Enter');
-  await byId(ben.page, 'room-code').waitFor();
-  await tabTo(ben.page, 'sit-1');
+  await ben.page.getByRole('heading', { name: 'Browser game' }).waitFor();
+  await tabTo(ben.page, button(seatNamed(ben.page, 'Empty seat (East)'), 'Sit here'));
   await ben.page.keyboard.press('Enter');
 
   // Cy and Dee find the table in the lobby's list; so does Eve, who only
   // watches. The lobby is photographed with the table listed.
+  const compass = ['North', 'East', 'South', 'West'];
   for (const player of [cy, dee, eve]) {
     await guestSignIn(player.page, player.label);
-    await player.page.locator(`[data-testid="room-join"][data-room="${code}"]`).click();
-    await byId(player.page, 'room-code').waitFor();
-    if (player !== eve) await byId(player.page, `sit-${player.seat}`).click();
+    // The last comes to a full table, which the list offers to watch.
+    await player.page.getByRole('button', { name: new RegExp(`^(Join|Watch) Browser game, table ${code}$`) }).click();
+    await player.page.getByRole('heading', { name: 'Browser game' }).waitFor();
+    if (player !== eve) await button(seatNamed(player.page, `Empty seat (${compass[player.seat]})`), 'Sit here').click();
   }
-  await waitIn(ann.page, () => [0, 1, 2, 3].every((seat) => document.querySelector(`[data-testid="seat-name-${seat}"]`)?.textContent !== 'Empty seat'));
+  await waitCount(ann.page.getByRole('region', { name: /^Empty seat/ }), 0);
   {
     const lobbyPage = await newPlayer(browser, 'lobby');
     await guestSignIn(lobbyPage.page, 'Lou');
-    await lobbyPage.page.locator(`[data-testid="room-row"][data-room="${code}"]`).waitFor();
+    await lobbyPage.page.getByRole('button', { name: new RegExp(`, table ${code}$`) }).waitFor();
     await shoot(lobbyPage.page, 'lobby');
     await lobbyPage.context.close();
   }
-  await byId(ann.page, 'start-game').click();
+  await button(ann.page, 'Start game').click();
 
   // Eve photographs the first hand's score while it is shown.
   const eveShots = (async () => {
-    await byId(eve.page, 'hand-score-popup').waitFor({ timeout: 300_000 });
+    await eve.page.getByRole('status', { name: 'Hand 1 scored' }).waitFor({ timeout: 300_000 });
     await shoot(eve.page, 'hand-score', { table: true });
   })();
 
@@ -219,7 +228,7 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
         await shoot(player.page, 'bidding', { table: true });
       }
       if (player === ann && turn.kind === 'play' && !shots.has('play')) {
-        const onTable = await player.page.locator('[data-testid^="trick-card-"]').count();
+        const onTable = await player.page.getByRole('group', { name: 'Cards on the table' }).getByRole('img').count();
         if (onTable >= 2) {
           shots.add('play', { table: true });
           await shoot(player.page, 'play', { table: true });
@@ -232,8 +241,8 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
         const observed = await collect(player.page);
         for (const key of Object.keys(player.observed)) player.observed[key].push(...observed[key]);
         await player.page.reload();
-        await waitIn(player.page, (count) => document.querySelectorAll('[data-testid="hand-card"]').length === count, before.length);
-        const after = (await player.page.locator('[data-testid="hand-card"]').evaluateAll((cards) => cards.map((c) => c.dataset.card))).sort();
+        await waitCount(handOf(player.page).getByRole('button'), before.length);
+        const after = (await handOf(player.page).getByRole('button').evaluateAll((cards) => cards.map((c) => c.getAttribute('aria-label')))).map(codeOf).sort();
         assert.deepEqual(after, before, 'the same cards after the reload');
         reloaded = { cards: before.length, seconds_in: Number(((nowMs() - started) / 1000).toFixed(1)) };
         return 'again';
@@ -250,27 +259,27 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
   const spent = await Promise.all(meters.map((read) => read()));
   await eveShots;
 
-  // Everyone, the watcher too, sees the same winner.
-  const winners = results.map((result) => result.winner);
-  assert.ok(['0', '1'].includes(winners[0]), `a winner: ${winners}`);
-  assert.deepEqual(new Set(winners).size, 1, `one winner everywhere: ${winners}`);
-  await waitIn(eve.page, () => document.querySelector('[data-testid="game-winner"]'));
-  assert.equal(await byId(eve.page, 'game-winner').getAttribute('data-winner'), winners[0]);
-  for (const player of [...players, eve]) {
-    assert.match(await byId(player.page, 'game-winner').textContent(), /won/);
-  }
+  // Everyone, the watcher too, sees the same end: a winner and one final score.
+  const finals = results.map((result) => result.final);
+  assert.match(finals[0], /^Final score: /);
+  assert.deepEqual(new Set(finals).size, 1, `one final score everywhere: ${finals}`);
+  const eveOver = eve.page.getByRole('alert').filter({ has: eve.page.getByRole('heading', { name: /won/ }) });
+  await eveOver.waitFor();
+  assert.equal(await eveOver.getByText(/^Final score: /).textContent(), finals[0]);
+  for (const result of results) assert.match(result.headline, /won/);
+  const winners = results.map((result) => result.headline);
   assert.ok(reloaded, 'Cy reloaded mid-hand');
   assert.ok(dee.bidBlindNil, 'Dee bid blind nil');
   assert.ok(dee.passed?.length === 2, 'Dee gave two cards after her blind nil');
-  const hands = await ann.page.locator('[data-testid="hand-score"]').count();
+  const hands = await ann.page.getByRole('region', { name: 'Hands' }).getByRole('table').count();
   assert.ok(hands >= 1, 'hands were scored');
 
   // The watcher never had a hidden card on the page.
   const privacy = await eve.page.evaluate(() => ({ leaks: window.__leaks, checks: window.__checks }));
   assert.deepEqual(privacy.leaks, [], 'the watcher saw hidden cards');
   assert.ok(privacy.checks > 100, `the watcher's page was checked (${privacy.checks} times)`);
-  assert.equal(await eve.page.locator('[data-testid="hand-card"]').count(), 0);
-  assert.equal(await byId(eve.page, 'spectator-note').count(), 1);
+  assert.equal(await handOf(eve.page).getByRole('button').count(), 0);
+  assert.equal(await eve.page.getByText('You are watching.', { exact: false }).count(), 1);
 
   // How long each played card took to show on the three other players'
   // pages: from the click (or key) in the player's page, and from the
@@ -361,7 +370,7 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
     style_passes_per_card: round(total('style_passes') / plays),
   };
   recordMetrics({
-    game: { hands, cards_played: plays, ms: gameMs, think_ms: THINK_MS, winner: Number(winners[0]), reloaded },
+    game: { hands, cards_played: plays, ms: gameMs, think_ms: THINK_MS, winner: winners.find((headline) => headline !== 'You won!'), reloaded },
     card_latency_ms: latency,
     card_latency_to_frame_ms: screen,
     card_latency_parts_ms: split,
@@ -390,34 +399,36 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
 
   // The game, replayed from Ann's recent games: step through tricks and
   // hands.
-  const gameId = await byId(ann.page, 'replay-link').getAttribute('href').then((href) => href.split('/').pop());
-  await byId(ann.page, 'nav-profile').click();
-  const row = ann.page.locator(`[data-testid="game-row"][data-game="${gameId}"]`);
-  await row.waitFor();
-  await row.locator('[data-testid="replay-link"]').click();
-  const label = byId(ann.page, 'replay-hand-label');
+  const gameId = await ann.page.getByRole('link', { name: 'Replay this game' }).getAttribute('href').then((href) => href.split('/').pop());
+  await navLink(ann.page, 'Profile').click();
+  const link = ann.page.getByRole('region', { name: 'Recent games' }).getByRole('link', { name: /^Replay Browser game/ });
+  await link.waitFor();
+  assert.equal(await link.getAttribute('href'), `#/replay/${gameId}`);
+  await link.click();
+  const label = ann.page.getByText(/^Hand \d+ of \d+ · dealer/);
   await label.waitFor();
   assert.match(await label.textContent(), new RegExp(`^Hand 1 of ${hands}`));
-  const position = byId(ann.page, 'replay-position');
+  const position = ann.page.getByRole('status', { name: 'Replay position' });
   const seenPositions = new Set([await position.textContent()]);
   for (let i = 0; i < 3; i += 1) {
-    await byId(ann.page, 'replay-next-trick').click();
+    await button(ann.page, 'Next trick').click();
     seenPositions.add(await position.textContent());
   }
   assert.ok(seenPositions.size >= 3, `the trick steps moved: ${[...seenPositions]}`);
-  await waitIn(ann.page, () => document.querySelectorAll('[data-testid^="replay-trick-card-"]').length > 0);
+  const trick = ann.page.getByRole('group', { name: 'Cards on the table' }).getByRole('img');
+  await trick.first().waitFor();
   await shoot(ann.page, 'replay');
   if (hands > 1) {
-    await byId(ann.page, 'replay-next-hand').click();
-    await waitIn(ann.page, (n) => document.querySelector('[data-testid="replay-hand-label"]')?.textContent.startsWith(`Hand 2 of ${n}`), hands);
-    await byId(ann.page, 'replay-prev-hand').click();
-    await waitIn(ann.page, () => document.querySelector('[data-testid="replay-hand-label"]')?.textContent.startsWith('Hand 1'));
+    await button(ann.page, 'Next hand').click();
+    await ann.page.getByText(new RegExp(`^Hand 2 of ${hands} · `)).waitFor();
+    await button(ann.page, 'Previous hand').click();
+    await ann.page.getByText(/^Hand 1 of \d+ · /).waitFor();
   }
   // The keys step too: the arrow moves one step on.
   const beforeKey = await position.textContent();
-  await byId(ann.page, 'replay-next-step').focus();
+  await button(ann.page, 'Next step').focus();
   await ann.page.keyboard.press('ArrowRight');
-  await waitIn(ann.page, (text) => document.querySelector('[data-testid="replay-position"]')?.textContent !== text, beforeKey);
+  await waitIn(ann.page, (text) => document.querySelector('[role="status"][aria-label="Replay position"]')?.textContent !== text, beforeKey);
 
   const errors = [...players, eve].flatMap((player) => player.errors);
   assert.deepEqual(errors, []);

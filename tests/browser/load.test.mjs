@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BASE, byId, launch, lobbyReady, newPlayer, recordMetrics, round, shoot, skipReason,
+  BASE, button, launch, lobbyReady, newPlayer, recordMetrics, round, shoot, skipReason,
 } from './support.mjs';
 
 const skip = skipReason();
@@ -23,9 +23,10 @@ function lobbyClock() {
   window.__lobbyUsableAt = null;
   const check = () => {
     if (window.__lobbyUsableAt !== null) return;
-    const ready = document.querySelector('[data-testid="connection-status"]')?.dataset.status === 'ready';
-    const rows = document.querySelector('[data-testid="room-list"] tbody')?.childElementCount ?? 0;
-    if (ready && rows > 0 && document.querySelector('[data-testid="quick-play"]')) {
+    const ready = document.querySelector('[role="status"][aria-label="Connection"]')?.textContent === 'Connected';
+    const list = [...document.querySelectorAll('h2')].find((heading) => heading.textContent === 'Open tables');
+    const rows = list?.closest('section').querySelector('tbody')?.childElementCount ?? 0;
+    if (ready && rows > 0 && [...document.querySelectorAll('button')].some((b) => b.textContent === 'Quick play')) {
       window.__lobbyUsableAt = performance.now();
     }
   };
@@ -55,10 +56,10 @@ test('the first load is light and the lobby is usable quickly', { skip: skip ?? 
   // module once he has signed in.
   const navigation = Date.now();
   await page.goto(`${BASE}/`);
-  await byId(page, 'guest-name').waitFor();
+  await page.getByLabel('Your name').waitFor();
   const signInShownMs = Date.now() - navigation;
-  await byId(page, 'guest-name').fill('Loader');
-  await byId(page, 'guest-submit').click();
+  await page.getByLabel('Your name').fill('Loader');
+  await button(page, 'Play as guest').click();
   await lobbyReady(page);
   await page.waitForFunction(() => window.__lobbyUsableAt !== null);
   const firstVisitBytes = counted.bytes;

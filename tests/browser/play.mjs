@@ -4,9 +4,12 @@
 // has taken it in.
 
 import assert from 'node:assert/strict';
+import { cardName } from '../../web/js/cards.js';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { byId, chooseBid, focused, nextTurn, settled, SHOTS, tabTo } from './support.mjs';
+import {
+  button, chooseBid, codeOf, focused, handCard, handOf, nextTurn, settled, SHOTS, tabTo,
+} from './support.mjs';
 
 export const nowMs = () => performance.timeOrigin + performance.now();
 
@@ -55,26 +58,27 @@ async function clickAct(player, turn, hooks) {
       if (bid !== null && turn.blindBids.includes(bid)) {
         // The cards are still hidden when a blind bid is made.
         assert.equal(turn.hand.length, 0, `${player.label} sees cards before bidding blind`);
-        await press(byId(page, bid === 0 ? 'bid-blind-nil' : `bid-blind-${bid}`));
+        await press(button(page, bid === 0 ? 'Bid blind nil' : `Bid blind ${bid} for your team`));
         player.bidBlind = bid;
         if (bid === 0) player.bidBlindNil = true;
         return { kind: 'blind' };
       }
-      await press(byId(page, 'look'));
+      await press(button(page, 'Look at my cards'));
       return { kind: 'look' };
     }
     case 'bid':
-      await press(byId(page, `bid-${chooseBid(turn.hand, turn.bids)}`));
+      const bid = chooseBid(turn.hand, turn.bids);
+      await press(button(page, bid === 0 ? 'Bid nil' : `Bid ${bid}`));
       return { kind: 'bid' };
     case 'pass': {
       // The highest cards go to the partner (the nil bidder keeps low ones).
       const cards = turn.hand.slice(-turn.count);
       for (const card of cards) {
         await pressCard(player, press, card);
-        await page.locator(`[data-testid="hand-card"][data-card="${card}"][aria-pressed="true"]`).waitFor();
+        await handOf(page).getByRole('button', { name: cardName(card), exact: true, pressed: true }).waitFor();
       }
       await hooks.choseCards?.(player, cards);
-      await press(page.locator('[data-testid="pass-confirm"]:not([disabled])'));
+      await press(page.getByRole('button', { name: /^Give \d+ cards$/, disabled: false }));
       player.passed = cards;
       return { kind: 'pass' };
     }
@@ -98,7 +102,7 @@ async function clickAct(player, turn, hooks) {
  * it is, as a person would.
  */
 async function pressCard(player, press, card) {
-  const locator = player.page.locator(`[data-testid="hand-card"][data-card="${card}"]`);
+  const locator = handCard(player.page, card);
   try {
     await press(locator, { position: VISIBLE_EDGE, timeout: 10_000 });
   } catch (error) {
@@ -125,12 +129,12 @@ async function keyboardAct(player, turn) {
   const { page } = player;
   switch (turn.kind) {
     case 'blind':
-      await tabTo(page, 'look');
+      await tabTo(page, button(page, 'Look at my cards'));
       await page.keyboard.press('Enter');
       return { kind: 'look' };
     case 'bid': {
       const bid = chooseBid(turn.hand, turn.bids);
-      await tabTo(page, `bid-${bid}`);
+      await tabTo(page, button(page, bid === 0 ? 'Bid nil' : `Bid ${bid}`));
       await page.keyboard.press('Enter');
       return { kind: 'bid' };
     }
@@ -141,11 +145,11 @@ async function keyboardAct(player, turn) {
       while (chosen < turn.count) {
         const at = await focused(page);
         await page.keyboard.press('Space');
-        await page.locator(`[data-testid="hand-card"][data-card="${at.card}"][aria-pressed="true"]`).waitFor();
+        await handOf(page).getByRole('button', { name: at.name, exact: true, pressed: true }).waitFor();
         chosen += 1;
         if (chosen < turn.count) await page.keyboard.press('ArrowLeft');
       }
-      await tabTo(page, 'pass-confirm');
+      await tabTo(page, page.getByRole('button', { name: /^Give \d+ cards$/ }));
       await page.keyboard.press('Enter');
       return { kind: 'pass' };
     }
@@ -153,15 +157,16 @@ async function keyboardAct(player, turn) {
       await focusHand(page);
       // Arrow to a playable card: right to the end, then from the start.
       let at = await focused(page);
-      for (let moves = 0; at.legal !== 'true' && moves < 30; moves += 1) {
+      for (let moves = 0; !at.enabled && moves < 30; moves += 1) {
         await page.keyboard.press(moves === 13 ? 'Home' : 'ArrowRight');
         at = await focused(page);
       }
-      assert.equal(at.legal, 'true', `${player.label} found no playable card with the arrows`);
+      assert.ok(at.inHand && at.enabled, `${player.label} found no playable card with the arrows`);
       const key = Math.random() < 0.5 ? 'Enter' : 'Space';
-      player.plays.push({ card: at.card, t: nowMs(), key });
+      const card = codeOf(at.name);
+      player.plays.push({ card, t: nowMs(), key });
       await page.keyboard.press(key);
-      return { kind: 'play', card: at.card };
+      return { kind: 'play', card };
     }
     default:
       throw new Error(`unknown turn ${turn.kind}`);
@@ -171,5 +176,5 @@ async function keyboardAct(player, turn) {
 /** Focus on a card of the hand: where the page put it, or Tab to it. */
 async function focusHand(page) {
   const at = await focused(page);
-  if (at?.testid !== 'hand-card') await tabTo(page, 'hand-card');
+  if (!at?.inHand) await tabTo(page, handOf(page).getByRole('button'));
 }

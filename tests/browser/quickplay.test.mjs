@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, guestSignIn, launch, newPlayer, skipReason, waitIn } from './support.mjs';
+import { button, formNamed, guestSignIn, launch, newPlayer, skipReason, waitCount, waitIn } from './support.mjs';
 import { playGame } from './play.mjs';
 
 const skip = skipReason();
@@ -18,16 +18,17 @@ test('a quick-play page gets a table completed by bots and finishes the game', {
   const player = await newPlayer(browser, 'Quinn');
   const { page } = player;
   await guestSignIn(page, 'Quinn');
-  await byId(page, 'quick-play-preset').selectOption('tournament');
-  await byId(page, 'quick-play').click();
+  const form = formNamed(page, 'Quick play');
+  await form.getByLabel('Rules').selectOption('tournament');
+  await button(form, 'Quick play').click();
   // The wait is shown (unless the table came at once), then the table.
-  await waitIn(page, () => ['waiting', 'idle'].includes(document.querySelector('[data-testid="queue-status"]')?.dataset.state)
+  await waitIn(page, () => /Looking for players|Bots fill/.test(document.querySelector('[role="status"][aria-label="Quick-play queue"]')?.textContent ?? '')
     || location.hash.startsWith('#/room/'));
   await waitIn(page, () => location.hash.startsWith('#/room/'), null, 60_000);
-  await waitIn(page, () => document.querySelectorAll('[data-testid^="seat-bot-"]').length === 3);
+  await waitCount(page.locator('.felt').getByText('Bot', { exact: true }), 3);
   const result = await playGame(player);
-  assert.ok(['0', '1'].includes(result.winner), `a winner: ${result.winner}`);
-  assert.match(await byId(page, 'game-winner').textContent(), /won/);
+  assert.match(result.headline, /won/);
+  assert.match(result.final, /^Final score: /);
   assert.ok(player.plays.length >= 13, `${player.plays.length} cards played`);
   assert.deepEqual(player.errors, []);
   await player.context.close();

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { cardName } from '../../web/js/cards.js';
 
 export const BASE = (process.env.SPADES_URL ?? '').replace(/\/$/, '');
 export const SHOTS = process.env.SCREENSHOTS ?? null;
@@ -53,28 +54,60 @@ export async function newPlayer(browser, label, { initScripts = [], device = { v
   return { label, context, page, errors };
 }
 
-export const byId = (page, id) => page.locator(`[data-testid="${id}"]`);
+// Cards are found by their accessible names ("queen of hearts"); the
+// tests think in the protocol's codes ("QH"), as the server does.
+const CODES = [...'CDHS'].flatMap((suit) => [...'23456789TJQKA'].map((rank) => rank + suit)).concat(['BJ', 'LJ']);
+const BY_NAME = new Map(CODES.map((code) => [cardName(code), code]));
+/** The code of a card's name: "queen of hearts" is "QH". */
+export const codeOf = (name) => BY_NAME.get(name) ?? name;
+export { cardName };
+
+/** A button by its exact accessible name. */
+export const button = (scope, name) => scope.getByRole('button', { name, exact: true });
+/** One's hand, and a card button in it. */
+export const handOf = (page) => page.getByRole('toolbar', { name: /^Your hand/ });
+export const handCard = (page, code) => button(handOf(page), cardName(code));
+/** A seat around the table, by its name: "Ann (you)", "Empty seat (North)". */
+export const seatNamed = (page, name) => page.getByRole('region', { name, exact: true });
+/** A form by its heading. */
+export const formNamed = (page, name) => page.getByRole('form', { name, exact: true });
+/** The main navigation's link to a screen. */
+export const navLink = (page, name) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+/** The room code of the table a page shows, from its address. */
+export const roomCodeOf = (page) => page.evaluate(() => location.hash.split('/').pop());
+
+/** Waits until `locator` matches `count` elements. */
+export async function waitCount(locator, count, timeout = 60_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const now = await locator.count();
+    if (now === count) return;
+    if (Date.now() > end) throw new Error(`${locator} matched ${now}, not ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 /** Signs in as a guest by clicking. Ends on the lobby. */
 export async function guestSignIn(page, name) {
   await page.goto(`${BASE}/`);
-  await byId(page, 'guest-name').fill(name);
-  await byId(page, 'guest-submit').click();
+  await page.getByLabel('Your name').fill(name);
+  await button(page, 'Play as guest').click();
   await lobbyReady(page);
 }
 
 /** Registers an account through the page's form. Ends on the lobby. */
 export async function registerAccount(page, name, password) {
   await page.goto(`${BASE}/`);
-  await byId(page, 'register-name').fill(name);
-  await byId(page, 'register-password').fill(password);
-  await byId(page, 'register-submit').click();
+  const form = formNamed(page, 'Register');
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Password').fill(password);
+  await button(form, 'Register').click();
   await lobbyReady(page);
 }
 
 export async function lobbyReady(page) {
-  await page.waitForFunction(() => document.querySelector('[data-testid="quick-play"]')
-    && document.querySelector('[data-testid="connection-status"]')?.dataset.status === 'ready',
+  await page.waitForFunction(() => [...document.querySelectorAll('button')].some((b) => b.textContent === 'Quick play')
+    && document.querySelector('[role="status"][aria-label="Connection"]')?.textContent === 'Connected',
   null, { polling: 20 });
 }
 
@@ -119,56 +152,70 @@ export function watchIn(page, fn, arg = null, timeout = 60_000) {
 
 // Keyboard helpers: where focus is, and Tab until it is somewhere.
 
+/** The focused element: its accessible name (as the page gives it), whether it is a card of the hand and may be used. */
 export function focused(page) {
   return page.evaluate(() => {
     const el = document.activeElement;
-    return el ? { testid: el.dataset?.testid ?? null, card: el.dataset?.card ?? null, legal: el.dataset?.legal ?? null, tag: el.tagName } : null;
+    if (!el) return null;
+    const inHand = Boolean(el.closest('[role="toolbar"][aria-label^="Your hand"]'));
+    return { name: el.getAttribute('aria-label') ?? el.textContent, inHand, enabled: el.getAttribute('aria-disabled') !== 'true', tag: el.tagName };
   });
 }
 
-/** Presses Tab (then Shift+Tab) until the focused element's test id matches. */
-export async function tabTo(page, testid, limit = 80) {
-  const match = (f) => f && (typeof testid === 'string' ? f.testid === testid : testid.test(f.testid ?? ''));
+/** Presses Tab (then Shift+Tab) until one of the elements of `locator` has the focus. */
+export async function tabTo(page, locator, limit = 80) {
+  const there = () => locator.evaluateAll((elements) => elements.includes(document.activeElement));
   for (const key of ['Tab', 'Shift+Tab']) {
     for (let i = 0; i < limit; i += 1) {
-      if (match(await focused(page))) return;
+      if (await there()) return;
       await page.keyboard.press(key);
     }
   }
-  throw new Error(`could not reach ${testid} with Tab`);
+  throw new Error(`could not reach ${locator} with Tab`);
 }
 
-// What a seated page shows it must do, read from its controls.
+// What a seated page shows it must do, read from its controls by their
+// roles and names. Cards are given by name.
 function readTurn() {
-  const q = (id) => document.querySelector(`[data-testid="${id}"]`);
-  if (q('game-over')) return { kind: 'over', winner: q('game-winner')?.dataset.winner ?? '' };
-  if (q('join-error')) return { kind: 'error', text: q('join-error').textContent };
-  const text = q('turn-indicator')?.textContent ?? '';
+  const buttons = (root) => [...(root ?? document).querySelectorAll('button')];
+  const named = (name) => buttons().find((b) => (b.getAttribute('aria-label') ?? b.textContent) === name);
+  const over = [...document.querySelectorAll('[role="alert"]')].find((el) => el.querySelector('h2'));
+  if (over) {
+    const texts = [...over.querySelectorAll('h2, p')].map((el) => el.textContent);
+    return { kind: 'over', headline: texts[0], final: texts[1] ?? '' };
+  }
+  const refused = [...document.querySelectorAll('[role="alert"]')].find((el) => el.textContent.includes('Back to the lobby'));
+  if (refused) return { kind: 'error', text: refused.textContent };
+  const text = document.querySelector('[role="status"][aria-label="Turn"]')?.textContent ?? '';
   if (!text.startsWith('Your turn')) return null;
-  const hand = [...document.querySelectorAll('[data-testid="hand-card"]')].map((b) => b.dataset.card);
+  const handButtons = buttons(document.querySelector('[role="toolbar"][aria-label^="Your hand"]'));
+  const hand = handButtons.map((b) => b.getAttribute('aria-label'));
   // With the cards hidden, the blind bids offered (0 for blind nil) and a
   // look; otherwise the bids the rules allow now.
-  if (q('look')) {
-    const blindBids = [...document.querySelectorAll('[data-testid^="bid-blind-"]')]
-      .map((b) => (b.dataset.testid === 'bid-blind-nil' ? 0 : Number(b.dataset.testid.slice('bid-blind-'.length))));
+  if (named('Look at my cards')) {
+    const blindBids = buttons().map((b) => /^Bid blind (nil|\d+)/.exec(b.getAttribute('aria-label') ?? ''))
+      .filter(Boolean).map((match) => (match[1] === 'nil' ? 0 : Number(match[1])));
     return { kind: 'blind', hand, blindBids };
   }
-  const bids = [...document.querySelectorAll('.bid-buttons [data-testid^="bid-"]')].map((b) => Number(b.dataset.testid.slice(4)));
-  if (bids.length) return { kind: 'bid', hand, bids };
-  if (q('pass-confirm')) {
-    const count = Number(/Choose (\d+)/.exec(q('action-panel').textContent)?.[1] ?? 0);
-    return { kind: 'pass', hand, count };
+  const heading = [...document.querySelectorAll('h2')].find((h) => h.textContent === 'Your bid');
+  if (heading) {
+    const bids = buttons(heading.closest('[role="group"]')).map((b) => (b.getAttribute('aria-label') === 'Bid nil' ? 0 : Number(b.getAttribute('aria-label').slice(4))));
+    if (bids.length) return { kind: 'bid', hand, bids };
   }
+  const give = buttons().find((b) => /^Give \d+ cards$/.test(b.textContent));
+  if (give) return { kind: 'pass', hand, count: Number(/\d+/.exec(give.textContent)[0]) };
   if (text.includes('play a card')) {
-    const legal = [...document.querySelectorAll('[data-testid="hand-card"][data-legal="true"]')].map((b) => b.dataset.card);
+    const legal = handButtons.filter((b) => b.getAttribute('aria-disabled') !== 'true').map((b) => b.getAttribute('aria-label'));
     if (legal.length) return { kind: 'play', hand, legal };
   }
   return null;
 }
 
 /** Waits until the page must act (or the game is over) and says what to do. */
-export function nextTurn(page, timeout = 90_000) {
-  return watchIn(page, readTurn, null, timeout);
+export async function nextTurn(page, timeout = 90_000) {
+  const turn = await watchIn(page, readTurn, null, timeout);
+  for (const key of ['hand', 'legal']) if (turn[key]) turn[key] = turn[key].map(codeOf);
+  return turn;
 }
 
 /**
@@ -187,20 +234,23 @@ export function chooseBid(hand, allowed = null) {
 
 /** Waits until the page has taken in its own action (or the turn moved on). */
 export async function settled(page, what) {
+  const arg = { ...what, card: what.card ? cardName(what.card) : null };
   await watchIn(page, ({ kind, card }) => {
-    const q = (id) => document.querySelector(`[data-testid="${id}"]`);
-    if (q('game-over')) return true;
-    const text = q('turn-indicator')?.textContent ?? '';
+    const buttons = [...document.querySelectorAll('button')];
+    const named = (name) => buttons.some((b) => (b.getAttribute('aria-label') ?? b.textContent) === name);
+    if ([...document.querySelectorAll('[role="alert"]')].some((el) => el.querySelector('h2'))) return true;
+    const text = document.querySelector('[role="status"][aria-label="Turn"]')?.textContent ?? '';
     if (text === 'Sending…') return false;
+    const hand = document.querySelector('[role="toolbar"][aria-label^="Your hand"]');
     switch (kind) {
-      case 'play': return !document.querySelector(`[data-testid="hand-card"][data-card="${card}"]`);
-      case 'bid': return !document.querySelector('.bid-buttons');
-      case 'blind': return !q('look');
-      case 'look': return !q('look');
-      case 'pass': return !q('pass-confirm');
+      case 'play': return ![...(hand?.querySelectorAll('button') ?? [])].some((b) => b.getAttribute('aria-label') === card);
+      case 'bid': return ![...document.querySelectorAll('h2')].some((h) => h.textContent === 'Your bid');
+      case 'blind': return !named('Look at my cards');
+      case 'look': return !named('Look at my cards');
+      case 'pass': return !buttons.some((b) => /^Give \d+ cards$/.test(b.textContent));
       default: return true;
     }
-  }, what, 30_000);
+  }, arg, 30_000);
 }
 
 /**

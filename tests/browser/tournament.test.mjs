@@ -7,7 +7,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, launch, newPlayer, registerAccount, shoot, skipReason, waitIn } from './support.mjs';
+import {
+  button, formNamed, handOf, launch, navLink, newPlayer, registerAccount, shoot, skipReason, waitCount,
+} from './support.mjs';
 import { playGame } from './play.mjs';
 
 const skip = skipReason();
@@ -16,6 +18,8 @@ before(async () => {
   if (!skip) browser = await launch();
 });
 after(async () => browser?.close());
+
+const entrantsOf = (page) => page.getByRole('region', { name: /^Entrants/ }).getByRole('listitem');
 
 test('a tournament of two people and two bots, from registration to the final places', { skip: skip ?? false, timeout: 150_000 }, async () => {
   const organiser = await newPlayer(browser, 'Olga');
@@ -26,51 +30,53 @@ test('a tournament of two people and two bots, from registration to the final pl
   // The organiser creates a knockout for up to eight (so that it waits for
   // her start rather than starting when full), one hand a game.
   const { page } = organiser;
-  await byId(page, 'nav-tournaments').click();
-  await byId(page, 'create-tournament-form').waitFor();
-  await byId(page, 'tournament-name').fill('Browser cup');
-  await byId(page, 'tournament-format').selectOption('knockout');
-  await byId(page, 'tournament-max-players').fill('8');
-  await byId(page, 'tournament-hands').fill('1');
-  await byId(page, 'create-tournament').click();
-  await byId(page, 'tournament-title').waitFor();
+  await navLink(page, 'Tournaments').click();
+  const form = formNamed(page, 'Create a tournament');
+  await form.waitFor();
+  await form.getByLabel('Name').fill('Browser cup');
+  await form.getByLabel('Format').selectOption('knockout');
+  await form.getByLabel('Most players').fill('8');
+  await form.getByLabel('Hands per game').fill('1');
+  await button(form, 'Create').click();
+  await page.getByRole('heading', { name: 'Browser cup', level: 1 }).waitFor();
   const id = await page.evaluate(() => location.hash.split('/').pop());
-  await byId(page, 'tournament-register').click();
-  await waitIn(page, () => document.querySelector('[data-testid="tournament-entry"]'));
+  await button(page, 'Register').click();
+  await page.getByText(/^You are entry \d+\.$/).waitFor();
 
   // Pete finds it in the list and registers.
-  await byId(entrant.page, 'nav-tournaments').click();
-  await entrant.page.locator(`[data-testid="tournament-row"][data-tournament="${id}"] [data-testid="tournament-link"]`).click();
-  await byId(entrant.page, 'tournament-register').click();
-  await waitIn(entrant.page, () => document.querySelector('[data-testid="tournament-entry"]'));
+  await navLink(entrant.page, 'Tournaments').click();
+  await entrant.page.getByRole('link', { name: 'Browser cup', exact: true }).click();
+  assert.equal(await entrant.page.evaluate(() => location.hash.split('/').pop()), id);
+  await button(entrant.page, 'Register').click();
+  await entrant.page.getByText(/^You are entry \d+\.$/).waitFor();
 
   // Two bots fill the draw; the organiser starts it.
-  await waitIn(page, () => document.querySelectorAll('[data-testid="tournament-entrant"]').length === 2);
-  await byId(page, 'tournament-bots-count').fill('2');
-  await byId(page, 'tournament-add-bots').click();
-  await waitIn(page, () => document.querySelectorAll('[data-testid="tournament-entrant"]').length === 4);
-  await byId(page, 'tournament-start').click();
+  await waitCount(entrantsOf(page), 2);
+  await page.getByLabel('Bots').fill('2');
+  await button(page, 'Add bots').click();
+  await waitCount(entrantsOf(page), 4);
+  await button(page, 'Start now').click();
 
   // Both see the notice and follow it to the table.
   for (const player of [organiser, entrant]) {
-    await byId(player.page, 'table-ready-go').click({ timeout: 30_000 });
-    await waitIn(player.page, () => location.hash.startsWith('#/room/') && document.querySelector('[data-testid="hand"]'));
+    await button(player.page, 'Go to your table').click({ timeout: 30_000 });
+    await handOf(player.page).waitFor();
   }
-  await waitIn(entrant.page, () => document.querySelector('[data-testid="bracket"]') === null);
   const results = await Promise.all([organiser, entrant].map((player) => playGame(player)));
-  assert.equal(results[0].winner, results[1].winner);
+  assert.equal(results[0].final, results[1].final);
 
   // Back to the tournament: the bracket with the finished table, and the
   // final places.
   for (const player of [organiser, entrant]) {
-    await byId(player.page, 'nav-tournaments').click();
-    await player.page.locator(`[data-testid="tournament-row"][data-tournament="${id}"] [data-testid="tournament-link"]`).click();
-    await waitIn(player.page, () => document.querySelectorAll('[data-testid="final-place"]').length === 4);
-    assert.equal(await byId(player.page, 'tournament-status').textContent(), 'finished');
-    assert.equal(await player.page.locator('[data-testid="bracket-table"][data-status="finished"]').count(), 1);
+    await navLink(player.page, 'Tournaments').click();
+    await player.page.getByRole('link', { name: 'Browser cup', exact: true }).click();
+    await waitCount(player.page.getByRole('region', { name: 'Final places' }).getByRole('listitem'), 4);
+    await player.page.getByText('Status: finished', { exact: true }).waitFor();
+    const tables = player.page.getByRole('region', { name: 'Bracket' }).getByRole('group');
+    assert.equal(await tables.filter({ hasText: 'finished' }).count(), 1);
   }
-  const places = await entrant.page.locator('[data-testid="final-place"]').evaluateAll((rows) => rows.map((row) => [row.dataset.place, row.textContent]));
-  assert.deepEqual(places.map(([place]) => place).sort(), ['1', '1', '2', '2'], JSON.stringify(places));
+  const places = await entrant.page.getByRole('region', { name: 'Final places' }).getByRole('listitem').allTextContents();
+  assert.deepEqual(places.map((place) => /^\d+/.exec(place)[0]).sort(), ['1', '1', '2', '2'], JSON.stringify(places));
   await shoot(entrant.page, 'bracket');
   assert.deepEqual([...organiser.errors, ...entrant.errors], []);
   await organiser.context.close();

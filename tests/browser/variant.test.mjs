@@ -7,7 +7,9 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { byId, guestSignIn, launch, newPlayer, shoot, skipReason, waitIn, WIDE } from './support.mjs';
+import {
+  button, formNamed, guestSignIn, handCard, launch, newPlayer, roomCodeOf, seatNamed, shoot, skipReason, waitCount, WIDE,
+} from './support.mjs';
 import { playGame } from './play.mjs';
 
 const skip = skipReason();
@@ -39,18 +41,24 @@ async function fourPages(names) {
  * other pages sign in, join it from the lobby and take their seats.
  */
 async function openAndFill(host, players) {
-  await byId(host.page, 'create-room').click();
-  await byId(host.page, 'room-code').waitFor();
-  const code = await byId(host.page, 'room-code').textContent();
-  await byId(host.page, 'sit-0').click();
+  await button(formNamed(host.page, 'Open a table'), 'Open table').click();
+  await host.page.getByRole('button', { name: 'Copy link' }).waitFor();
+  const code = await roomCodeOf(host.page);
+  await button(seatNamed(host.page, 'Empty seat (North)'), 'Sit here').click();
   for (const player of players.slice(1)) {
     await guestSignIn(player.page, player.name);
-    await player.page.locator(`[data-testid="room-join"][data-room="${code}"]`).click();
-    await byId(player.page, 'room-code').waitFor();
-    await byId(player.page, `sit-${player.seat}`).click();
+    await player.page.getByRole('button', { name: new RegExp(`^Join .*, table ${code}$`) }).click();
+    await player.page.getByRole('button', { name: 'Copy link' }).waitFor();
+    await button(seatNamed(player.page, `Empty seat (${COMPASS[player.seat]})`), 'Sit here').click();
   }
-  await waitIn(host.page, (count) => [...Array(count).keys()].every((seat) => document.querySelector(`[data-testid="seat-name-${seat}"]`)?.textContent !== 'Empty seat'), players.length);
+  await waitCount(host.page.getByRole('region', { name: /^Empty seat/ }), 0);
 }
+
+const COMPASS = ['North', 'East', 'South', 'West'];
+/** The table's rules in words, under the score. */
+const limitsOf = (page) => page.getByRole('region', { name: 'Score' }).textContent();
+/** The rows of the score table, one per team. */
+const scoreRows = async (page) => (await page.getByRole('region', { name: 'Score' }).getByRole('row').allTextContents()).slice(1);
 
 test('four pages play the jokers preset, the first hand without bids', { skip: skip ?? false, timeout: 240_000 }, async () => {
   const names = ['Ida', 'Jo', 'Kit', 'Lee'];
@@ -60,30 +68,32 @@ test('four pages play the jokers preset, the first hand without bids', { skip: s
   // Ida opens a jokers table of two hands, the first without bids; the
   // summary under the list says what the preset changes.
   await guestSignIn(ida.page, 'Ida');
-  await byId(ida.page, 'room-name').fill('Jokers table');
-  await byId(ida.page, 'room-preset').selectOption('jokers');
-  await waitIn(ida.page, () => /joker/i.test(document.querySelector('[data-testid="room-preset-summary"]')?.textContent ?? ''));
-  await byId(ida.page, 'rule-options').click();
+  const form = formNamed(ida.page, 'Open a table');
+  await form.getByLabel('Table name').fill('Jokers table');
+  await form.getByLabel('Rules', { exact: true }).selectOption('jokers');
+  await form.getByText(/Big and little joker/).waitFor();
+  await form.getByText('Rule options').click();
   // A value the server would refuse is stopped by the form itself, which
   // says the bound and takes the player to the box; nothing is sent.
-  await byId(ida.page, 'rule-nil_pass').fill('5');
-  await byId(ida.page, 'create-room').click();
-  const stopped = await byId(ida.page, 'rule-nil_pass').evaluate((input) => ({
+  const nilPass = form.getByLabel('Cards exchanged after nil');
+  await nilPass.fill('5');
+  await button(form, 'Open table').click();
+  const stopped = await nilPass.evaluate((input) => ({
     over: input.validity.rangeOverflow, message: input.validationMessage, focused: document.activeElement === input,
   }));
   assert.ok(stopped.over && stopped.focused, `the form let 5 cards of exchange through: ${JSON.stringify(stopped)}`);
   assert.match(stopped.message, /4/);
   await ida.page.waitForTimeout(300);
-  assert.equal(await byId(ida.page, 'room-code').count(), 0, 'a table was opened with 5 cards of exchange');
-  await byId(ida.page, 'rule-nil_pass').fill('');
-  await byId(ida.page, 'rule-max_hands').fill('2');
-  await byId(ida.page, 'rule-unbid_first_hand').selectOption('true');
+  assert.equal(await ida.page.getByRole('button', { name: 'Copy link' }).count(), 0, 'a table was opened with 5 cards of exchange');
+  await nilPass.fill('');
+  await form.getByLabel('Most hands').fill('2');
+  await form.getByLabel('First hand without bids').selectOption('true');
   await openAndFill(ida, players);
   // The table tells its rules in words.
-  const limits = await byId(ida.page, 'score-table').locator('xpath=..').textContent();
+  const limits = await limitsOf(ida.page);
   assert.match(limits, /jokers: big joker, little joker and the two of spades above the ace/);
   assert.match(limits, /the first hand is played without bids/);
-  await byId(ida.page, 'start-game').click();
+  await button(ida.page, 'Start game').click();
 
   // Each page's hand as first shown to it, and a photograph of a hand
   // that holds a joker.
@@ -96,14 +106,15 @@ test('four pages play the jokers preset, the first hand without bids', { skip: s
       if (!dealt.has(player.seat) && turn.hand.length === 13) dealt.set(player.seat, turn.hand);
       if (turn.kind === 'play' && !player.sawNoBids) {
         player.sawNoBids = true;
-        const label = await byId(player.page, `seat-bid-${player.seat}`).textContent();
-        assert.equal(label, 'No bids this hand');
+        const own = await seatNamed(player.page, `${player.name} (you)`).textContent();
+        assert.match(own, /No bids this hand/);
       }
       const joker = turn.hand.find((card) => card === 'BJ' || card === 'LJ');
       if (joker && !photographed) {
         photographed = true;
-        const label = await player.page.locator(`[data-testid="hand-card"][data-card="${joker}"]`).getAttribute('aria-label');
-        assert.equal(label, joker === 'BJ' ? 'big joker' : 'little joker');
+        // The joker's button is named as people say it.
+        assert.equal(await handCard(player.page, joker).count(), 1);
+        await player.page.getByRole('button', { name: joker === 'BJ' ? 'big joker' : 'little joker', exact: true }).waitFor();
         // In the hand the jokers come first, above the spades.
         assert.equal(turn.hand[0], turn.hand.includes('BJ') ? 'BJ' : 'LJ');
         await shoot(player.page, 'jokers', { table: true });
@@ -130,14 +141,15 @@ test('four pages play a solo game, each on his own', { skip: skip ?? false, time
   const players = await fourPages(names);
   const [mo] = players;
   await guestSignIn(mo.page, 'Mo');
-  await byId(mo.page, 'room-name').fill('Solo table');
-  await byId(mo.page, 'rule-options').click();
-  await byId(mo.page, 'rule-max_hands').fill('1');
-  await byId(mo.page, 'rule-partners').selectOption('false');
+  const form = formNamed(mo.page, 'Open a table');
+  await form.getByLabel('Table name').fill('Solo table');
+  await form.getByText('Rule options').click();
+  await form.getByLabel('Most hands').fill('1');
+  await form.getByLabel('Players', { exact: true }).selectOption('false');
   await openAndFill(mo, players);
-  const limits = await byId(mo.page, 'score-table').locator('xpath=..').textContent();
+  const limits = await limitsOf(mo.page);
   assert.match(limits, /solo: each player on his own/);
-  await byId(mo.page, 'start-game').click();
+  await button(mo.page, 'Start game').click();
 
   let photographed = false;
   const hooks = {
@@ -145,13 +157,12 @@ test('four pages play a solo game, each on his own', { skip: skip ?? false, time
       if (!photographed && turn.kind === 'play') {
         photographed = true;
         // One row per player, each under his own name.
-        const rows = await player.page.locator('[data-testid^="score-team-"]').allTextContents();
+        const rows = await scoreRows(player.page);
         assert.equal(rows.length, 4, rows.join(' | '));
         for (const [seat, name] of names.entries()) assert.match(rows[seat], new RegExp(`^${name}`));
         // Nobody is a partner: the player across is an opponent too.
-        const across = (player.seat + 2) % 4;
-        const role = await player.page.locator(`[data-testid="seat-name-${across}"]`).locator("xpath=..").locator(".seat-compass").textContent();
-        assert.match(role, /opponent across/i);
+        const across = names[(player.seat + 2) % 4];
+        await seatNamed(player.page, `${across} (opponent across)`).waitFor();
         // Nor do the seats wear the two partnerships' colours.
         const coloured = await player.page.locator('.seat.team-0, .seat.team-1').count();
         assert.equal(coloured, 0);
@@ -163,7 +174,7 @@ test('four pages play a solo game, each on his own', { skip: skip ?? false, time
   const results = await Promise.all(players.map((player) => playGame(player, hooks)));
   assert.ok(results.every((result) => result.kind === 'over'));
   assert.ok(photographed, 'the score table was seen during play');
-  const over = await byId(mo.page, 'game-over').textContent();
+  const over = await mo.page.getByText(/^Final score: /).textContent();
   for (const name of names) assert.match(over, new RegExp(`${name} -?\\d+`), over);
   await shoot(mo.page, 'solo-over', { table: true });
   await Promise.all(players.map((player) => player.context.close()));
@@ -178,17 +189,18 @@ test('four pages play New York, a team bidding blind 6', { skip: skip ?? false, 
   const players = await fourPages(names);
   const [quin] = players;
   await guestSignIn(quin.page, 'Quin');
-  await byId(quin.page, 'room-name').fill('New York table');
-  await byId(quin.page, 'room-preset').selectOption('new-york');
-  await byId(quin.page, 'rule-options').click();
-  await byId(quin.page, 'rule-max_hands').fill('2');
-  await byId(quin.page, 'rule-team_blind_min_deficit').fill('0');
+  const form = formNamed(quin.page, 'Open a table');
+  await form.getByLabel('Table name').fill('New York table');
+  await form.getByLabel('Rules', { exact: true }).selectOption('new-york');
+  await form.getByText('Rule options').click();
+  await form.getByLabel('Most hands').fill('2');
+  await form.getByLabel('Team blind offered when behind by').fill('0');
   await openAndFill(quin, players);
-  const limits = await byId(quin.page, 'score-table').locator('xpath=..').textContent();
+  const limits = await limitsOf(quin.page);
   assert.match(limits, /New York jokers: big joker, little joker, the two of spades and the two of diamonds above the ace/);
   assert.match(limits, /teams bid 4 to 10/);
   assert.match(limits, /a team may bid blind 6 to 10 for double, losing single if set/);
-  await byId(quin.page, 'start-game').click();
+  await button(quin.page, 'Start game').click();
 
   let blindBidder = null;
   const bidTurns = new Map();
@@ -210,9 +222,9 @@ test('four pages play New York, a team bidding blind 6', { skip: skip ?? false, 
       }
       if (turn.kind === 'play' && player === blindBidder && !player.sawBlindLabels) {
         player.sawBlindLabels = true;
-        const partner = (player.seat + 2) % 4;
-        for (const seat of [player.seat, partner]) {
-          assert.equal(await byId(player.page, `seat-bid-${seat}`).textContent(), 'Blind 6');
+        const partner = names[(player.seat + 2) % 4];
+        for (const seat of [`${player.name} (you)`, `${partner} (partner)`]) {
+          assert.match(await seatNamed(player.page, seat).textContent(), /Blind 6 ·/);
         }
         await shoot(player.page, 'team-blind-play', { table: true });
       }
@@ -236,19 +248,20 @@ test('three pages play the three-player preset', { skip: skip ?? false, timeout:
   const players = await fourPages(names);
   const [quin] = players;
   await guestSignIn(quin.page, 'Quin');
-  await byId(quin.page, 'room-name').fill('Three table');
-  await byId(quin.page, 'room-preset').selectOption('three-player');
-  await waitIn(quin.page, () => /three players/i.test(document.querySelector('[data-testid="room-preset-summary"]')?.textContent ?? ''));
-  await byId(quin.page, 'rule-options').click();
-  await byId(quin.page, 'rule-max_hands').fill('1');
+  const form = formNamed(quin.page, 'Open a table');
+  await form.getByLabel('Table name').fill('Three table');
+  await form.getByLabel('Rules', { exact: true }).selectOption('three-player');
+  await form.getByText(/Three players, each alone/).waitFor();
+  await form.getByText('Rule options').click();
+  await form.getByLabel('Most hands').fill('1');
   await openAndFill(quin, players);
-  // Three seats and no fourth: nobody can sit in seat 3.
-  assert.equal(await byId(quin.page, 'seat-name-3').count(), 0);
-  assert.equal(await byId(quin.page, 'sit-3').count(), 0);
-  const limits = await byId(quin.page, 'score-table').locator('xpath=..').textContent();
+  // Three seats and no fourth: nobody can sit in a fourth seat.
+  assert.equal(await quin.page.getByRole('region', { name: / \((you|left opponent|right opponent|partner|opponent across)\)$/ }).count(), 3);
+  assert.equal(await quin.page.getByRole('button', { name: /^(Sit|Move) here$/ }).count(), 0);
+  const limits = await limitsOf(quin.page);
   assert.match(limits, /three players, each on his own, 17 cards each/);
   assert.match(limits, /the three of clubs leads/);
-  await byId(quin.page, 'start-game').click();
+  await button(quin.page, 'Start game').click();
 
   const dealt = new Map();
   let photographed = false;
@@ -257,13 +270,12 @@ test('three pages play the three-player preset', { skip: skip ?? false, timeout:
       if (!dealt.has(player.seat) && turn.hand.length > 0) dealt.set(player.seat, turn.hand.length);
       if (!photographed && turn.kind === 'play') {
         photographed = true;
-        const rows = await player.page.locator('[data-testid^="score-team-"]').allTextContents();
+        const rows = await scoreRows(player.page);
         assert.equal(rows.length, 3, rows.join(' | '));
         for (const [seat, name] of names.entries()) assert.match(rows[seat], new RegExp(`^${name}`));
         // The players to the left and right are opponents; nobody sits across.
-        const left = (player.seat + 1) % 3;
-        const role = await player.page.locator(`[data-testid="seat-name-${left}"]`).locator('xpath=..').locator('.seat-compass').textContent();
-        assert.match(role, /left opponent/i);
+        const left = names[(player.seat + 1) % 3];
+        await seatNamed(player.page, `${left} (left opponent)`).waitFor();
         await shoot(player.page, 'three-player-table', { table: true });
       }
       return null;

@@ -6,16 +6,26 @@
 
 import { fullPackForThree, sortForDisplay, suitOf } from './cards.js';
 
-// In solo (a rule set with `partners: false`) each player is a team of his
-// own, numbered as his seat, and has no partner. A three-player game
-// (`players: 3`) is played that way in seats 0 to 2. Without rules (before
-// a game is known) the table is taken to have four seats and partners.
-export const hasPartners = (rules) => rules?.partners !== false;
+// A three-player game (`players: 3`) is played in seats 0 to 2. Without
+// rules (before a game is known) the table is taken to have four seats.
+// Who plays with whom is the server's to say: a room's snapshot carries its
+// `teams`, which TableState keeps.
 export const playersOf = (rules) => (rules?.players === 3 ? 3 : 4);
-export const teamOf = (seat, rules) => (hasPartners(rules) ? seat % 2 : seat);
-export const teamsOf = (rules) => (hasPartners(rules) ? [0, 1] : seatsOf(rules));
 export const seatsOf = (rules) => Array.from({ length: playersOf(rules) }, (_, seat) => seat);
-export const partnerOf = (seat, rules) => (hasPartners(rules) ? (seat + 2) % 4 : null);
+
+/**
+ * The teams the server would send for these rules, in its order: with
+ * partners (any rule set but `partners: false`), seats 0 and 2 against 1
+ * and 3; in solo and at three, each seat a team of its own, numbered as the
+ * seat. Only for pages that show a game without a room's snapshot (a
+ * replay or a tournament read over HTTP); a table takes `teams` from its
+ * snapshot.
+ */
+export function teamsFromRules(rules) {
+  if (rules?.partners === false || playersOf(rules) === 3) return seatsOf(rules).map((seat) => [seat]);
+  return [[0, 2], [1, 3]];
+}
+
 export const nextSeat = (seat, rules) => (seat + 1) % playersOf(rules);
 /** Cards dealt to each player: 13, or 17 for three (18 with the jokers). */
 export const handSizeOf = (rules) => {
@@ -68,6 +78,8 @@ export class TableState {
     this.games = 0;
     this.lastSeq = 0;
     this.seat = null;
+    // The seats of each team, in team order, as the snapshot says.
+    this.teams = [];
     this.chat = [];
     this.log = [];
     // The last trick won and how many were won while watching this room.
@@ -75,6 +87,9 @@ export class TableState {
     // last trick when the next hand was dealt in the same breath.
     this.lastWon = null;
     this.wonCount = 0;
+    // When the last trick was won, on this.now(), so that a view can
+    // leave it on the felt a moment.
+    this.wonAt = 0;
     this.resetGame();
   }
 
@@ -83,8 +98,8 @@ export class TableState {
     this.gameId = null;
     this.phase = 'waiting';
     // One running total per team of the room's rules, zero before a game.
-    this.score = teamsOf(this.rules).map(() => 0);
-    this.bags = teamsOf(this.rules).map(() => 0);
+    this.score = this.teams.map(() => 0);
+    this.bags = this.teams.map(() => 0);
     this.handScores = [];
     this.winner = null;
     this.abandoned = false;
@@ -223,6 +238,23 @@ export class TableState {
     return this.handScores.length ? this.handScores[this.handScores.length - 1] : null;
   }
 
+  /** Whether some team has more than one seat. */
+  get hasPartners() {
+    return this.teams.some((team) => team.length > 1);
+  }
+
+  /** The team a seat plays for, or null. */
+  teamOf(seat) {
+    const team = this.teams.findIndex((seats) => seats.includes(seat));
+    return team < 0 ? null : team;
+  }
+
+  /** A seat's partner, or null in solo and at three. */
+  partnerOf(seat) {
+    const team = this.teamOf(seat);
+    return team === null ? null : (this.teams[team].find((other) => other !== seat) ?? null);
+  }
+
   /** A seat's display name, or a placeholder for an empty seat. */
   nameOf(seat) {
     return this.seats[seat]?.player.name ?? `Seat ${seat + 1}`;
@@ -255,6 +287,11 @@ export class TableState {
     if (this.turn) this.lastActedTurn = this.turn.after;
   }
 
+  /** Notes the cards this seat chose to give, until they are given. */
+  chosePass(cards) {
+    this.myPassChosen = [...cards];
+  }
+
   /** Notes that the server refused this seat's last action. */
   refused() {
     this.pending = null;
@@ -274,6 +311,7 @@ const HANDLERS = {
     this.status = state.status;
     this.owner = state.owner;
     this.seats = state.seats.map((info) => (info ? { ...info } : null));
+    this.teams = state.teams.map((team) => [...team]);
     this.spectators = state.spectators;
     this.games = state.games;
     this.seat = state.your_seat ?? null;
@@ -346,8 +384,8 @@ const HANDLERS = {
     this.games = message.game + 1;
     this.rules = message.rules;
     // One running total per team: two with partners, four in solo.
-    this.score = teamsOf(this.rules).map(() => 0);
-    this.bags = teamsOf(this.rules).map(() => 0);
+    this.score = this.teams.map(() => 0);
+    this.bags = this.teams.map(() => 0);
     this.addLog({ seq: message.seq, kind: 'game_started', game: message.game });
   },
 
@@ -419,6 +457,7 @@ const HANDLERS = {
       this.lastWon = { ...this.trick, winner: message.winner };
       this.tricks.push(this.lastWon);
       this.wonCount += 1;
+      this.wonAt = this.now();
     }
     this.tricksWon[message.winner] += 1;
     this.trick = null;
@@ -435,6 +474,7 @@ const HANDLERS = {
       tricksWon: [...message.tricks_won],
       bids: this.bids.map((bid) => (bid ? { ...bid } : null)),
       teams: message.teams.map((team) => ({ ...team })),
+      scoredAt: this.now(),
     });
     this.addLog({ seq: message.seq, kind: 'hand_scored', hand: message.hand });
   },

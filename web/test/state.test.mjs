@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LobbyState, TableState, partnerOf, teamOf, teamsOf } from '../js/state.js';
+import { LobbyState, TableState, teamsFromRules } from '../js/state.js';
 import { exampleSession, loadSession } from './support.mjs';
 
 /** Applies messages until `until` returns true for one (included). */
@@ -245,6 +245,10 @@ test('a solo game keeps four scores, and every seat is a team of its own', () =>
   const state = new TableState({ me: 'p0' });
   const room = 'SOLO42';
   const rules = { partners: false, target: 500 };
+  state.apply({
+    type: 'snapshot', seq: 0,
+    state: { room, name: 'Solo', private: false, rules, bots: 'basic', status: 'waiting', owner: null, seats: [null, null, null, null], teams: [[0], [1], [2], [3]], spectators: 1, games: 0 },
+  });
   state.apply({ type: 'game_started', room, seq: 1, game: 0, game_id: 'g', rules });
   assert.deepEqual(state.score, [0, 0, 0, 0]);
   assert.deepEqual(state.bags, [0, 0, 0, 0]);
@@ -255,9 +259,33 @@ test('a solo game keeps four scores, and every seat is a team of its own', () =>
   state.apply({ type: 'game_over', room, seq: 3, game_id: 'g', winner: 3, score: [30, 31, -20, 510] });
   assert.deepEqual(state.score, [30, 31, -20, 510]);
   assert.equal(state.winner, 3);
-  assert.deepEqual(teamsOf(rules), [0, 1, 2, 3]);
-  assert.equal(teamOf(2, rules), 2);
-  assert.equal(partnerOf(2, rules), null);
-  assert.equal(teamOf(2, { partners: true }), 0);
-  assert.equal(partnerOf(1, {}), 3);
+  assert.equal(state.hasPartners, false);
+  assert.equal(state.teamOf(2), 2);
+  assert.equal(state.partnerOf(2), null);
+});
+
+test('the teams come from the snapshot', () => {
+  const { me, messages } = loadSession('seated-game.jsonl');
+  const state = new TableState({ me });
+  state.apply(messages.find((m) => m.type === 'snapshot'));
+  assert.deepEqual(state.teams, [[0, 2], [1, 3]]);
+  assert.equal(state.hasPartners, true);
+  assert.equal(state.teamOf(2), 0);
+  assert.equal(state.teamOf(3), 1);
+  assert.equal(state.partnerOf(1), 3);
+  // A table of three, as the server describes it.
+  const three = new TableState();
+  three.apply({
+    type: 'snapshot', seq: 0,
+    state: { room: 'THREE1', name: 'Three', private: false, rules: { players: 3, partners: false }, bots: 'basic', status: 'waiting', owner: null, seats: [null, null, null], teams: [[0], [1], [2]], spectators: 1, games: 0 },
+  });
+  assert.deepEqual(three.score, [0, 0, 0]);
+  assert.equal(three.partnerOf(0), null);
+});
+
+test('without a snapshot, the teams follow the rules as the server sets them', () => {
+  assert.deepEqual(teamsFromRules({ partners: true, players: 4 }), [[0, 2], [1, 3]]);
+  assert.deepEqual(teamsFromRules(null), [[0, 2], [1, 3]]);
+  assert.deepEqual(teamsFromRules({ partners: false }), [[0], [1], [2], [3]]);
+  assert.deepEqual(teamsFromRules({ partners: false, players: 3 }), [[0], [1], [2]]);
 });

@@ -2,7 +2,7 @@
 // a large symbol in the middle. Suits differ by symbol as well as colour,
 // and each card carries its spoken name ("queen of hearts").
 
-import { h } from '../dom.js';
+import { cx, h } from '../dom.js';
 import { cardName, cardSymbol, isJoker, isRed, rankLabel, suitOf } from '../cards.js';
 
 function faceParts(card) {
@@ -17,56 +17,35 @@ function faceParts(card) {
 
 function faceClass(card, extra) {
   const kind = isJoker(card) ? 'joker' : `suit-${suitOf(card).toLowerCase()}`;
-  return ['card', isRed(card) ? 'red' : 'black', kind, extra]
-    .filter(Boolean).join(' ');
-}
-
-/** A card that is only looked at (a trick, a replay), with its name for screen readers. */
-export function cardFace(card, { label, testid, seat, extra } = {}) {
-  return h('div', {
-    class: faceClass(card, extra),
-    role: 'img',
-    'aria-label': label ?? cardName(card),
-    'data-card': card,
-    'data-testid': testid,
-    'data-seat': seat,
-  }, faceParts(card));
-}
-
-/** A card that can be pressed: a real button named after the card. */
-export function cardButton(card, { testid = 'hand-card', onclick, ...looks } = {}) {
-  const button = h('button', {
-    type: 'button',
-    'aria-label': cardName(card),
-    'data-card': card,
-    'data-testid': testid,
-    onclick,
-  }, faceParts(card));
-  setCardButton(button, looks);
-  return button;
+  return cx('card', isRed(card) ? 'red' : 'black', kind, extra);
 }
 
 /**
- * Sets how a card button looks (playable or not, chosen or not) on the
- * button already on the page. Only what differs is written, so that a
- * hand whose cards stay the same costs the browser no new elements and
- * keeps the keyboard's focus where it is.
+ * A card that is only looked at (a trick, a replay): an image named after
+ * the card, or `label` ("Ann (partner) played queen of hearts").
  */
-export function setCardButton(button, { enabled = true, pressed, extra } = {}) {
-  const wanted = {
-    class: faceClass(button.dataset.card, extra),
+export function CardFace({ card, label, extra }) {
+  return h('div', { class: faceClass(card, extra), role: 'img', 'aria-label': label ?? cardName(card) }, faceParts(card));
+}
+
+/**
+ * A card that can be pressed: a real button named after the card.
+ * `enabled` false makes it `aria-disabled` (it stays focusable, so that
+ * the arrow keys still move over it); `pressed` is for choosing cards.
+ */
+export function CardButton({ card, enabled = true, pressed, extra, tabIndex, onclick }) {
+  return h('button', {
+    type: 'button',
+    class: faceClass(card, extra),
+    'aria-label': cardName(card),
     'aria-disabled': enabled ? null : 'true',
     'aria-pressed': pressed === undefined ? null : String(pressed),
-    'data-legal': String(enabled),
-  };
-  for (const [name, value] of Object.entries(wanted)) {
-    if (button.getAttribute(name) === value) continue;
-    if (value === null) button.removeAttribute(name);
-    else button.setAttribute(name, value);
-  }
+    tabIndex,
+    onclick,
+  }, faceParts(card));
 }
 
 /** The back of a card, for the hidden hands. */
-export function cardBack(extra) {
-  return h('div', { class: ['card', 'back', extra].filter(Boolean).join(' '), 'aria-hidden': 'true' });
+export function CardBack({ extra }) {
+  return h('div', { class: cx('card', 'back', extra), 'aria-hidden': 'true' });
 }

@@ -1,9 +1,10 @@
 // The lobby: quick play, the live list of public tables, opening a table
 // with its rules, joining one by code or link, and the leaderboard.
 
-import { fill, formatClock, h } from '../dom.js';
+import { formatClock, h } from '../dom.js';
 import { describe } from '../messages.js';
-import { hashFor, roomCodeFrom } from '../router.js';
+import { hashFor } from '../router.js';
+import { Ticking } from './clock.js';
 
 // The rule fields a room may change, with the label shown and the
 // bounds the server accepts (RuleSet::validate in the engine), so that the
@@ -46,305 +47,206 @@ const CHOICE_FIELDS = [
   ['team_blind_set_doubled', 'A failed team blind bid costs', [['true', 'Double'], ['false', 'Single']]],
 ];
 
-/**
- * Fills a preset list from the server's presets, keeping the choice; the
- * chosen preset's summary is shown in `hint` (a phone's list is too narrow
- * for it).
- */
-function fillPresets(select, presets, hint) {
-  const chosen = select.value;
-  fill(select, presets.map((preset) => h('option', { value: preset.name }, preset.name)));
-  select.value = presets.some((preset) => preset.name === chosen) ? chosen : 'classic';
-  const show = () => {
-    hint.textContent = presets.find((preset) => preset.name === select.value)?.summary ?? '';
-  };
-  select.addEventListener('change', show);
-  show();
-}
-
 // The presets' rules until the server's list arrives (then replaced by it).
 const PRESET_DEFAULTS = {
   classic: { target: 500, mercy: -500, max_hands: '', nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_team_bid: '', max_overtricks: '', sets_to_lose: '', team_blind: 0, team_blind_min_deficit: 100 },
   tournament: { target: 300, mercy: -300, max_hands: 7, nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_team_bid: '', max_overtricks: '', sets_to_lose: '', team_blind: 0, team_blind_min_deficit: 100 },
 };
 
-export function mount(root, app) {
-  const { client } = app;
-  const roomsBody = h('tbody');
-  const queueBox = h('div', { class: 'queue-box', 'data-testid': 'queue-status', role: 'status' });
-  const leaderboardBody = h('tbody');
-  const leaderboardNav = h('div', { class: 'pager' });
-  let leaderboardPage = 1;
-  let queueTimer = null;
+const FALLBACK_PRESETS = [
+  { name: 'classic', summary: '' },
+  { name: 'tournament', summary: '' },
+];
 
-  // Quick play.
-  const presetSelect = h('select', { id: 'qp-preset', 'data-testid': 'quick-play-preset' },
-    h('option', { value: 'classic' }, 'Classic (to 500)'),
-    h('option', { value: 'tournament' }, 'Tournament (to 300, 7 hands)'));
-  const presetHint = h('p', { class: 'hint', 'data-testid': 'quick-play-preset-summary' });
-  app.api.presets().then((presets) => fillPresets(presetSelect, presets, presetHint), () => {});
-  const partnerInput = h('input', { id: 'qp-partner', maxlength: 24, placeholder: 'optional', 'data-testid': 'quick-play-partner' });
-  const quickPlay = h('form', {
+/** The form's fields by name: strings, and true for a ticked box. */
+function formFields(form) {
+  const fields = Object.fromEntries(new FormData(form));
+  for (const box of form.querySelectorAll('input[type=checkbox]')) fields[box.name] = box.checked;
+  return fields;
+}
+
+function PresetSelect({ id, value, presets, onchange }) {
+  return h('select', { id, name: 'preset', value, onchange: (event) => onchange(event.currentTarget.value) },
+    presets.map((preset) => h('option', { key: preset.name, value: preset.name }, preset.name)));
+}
+
+function QueueStatus({ queue, actions }) {
+  if (!queue) return null;
+  return h(Ticking, {
+    every: 1000,
+    draw: () => {
+      const waited = Date.now() - queue.since;
+      const left = Math.max(0, queue.maxWaitMs - waited);
+      return h('div', {},
+        h('p', {}, queue.waitingForPartner
+          ? `Waiting for ${queue.partner} to queue naming you…`
+          : `Looking for players (${queue.rules})… ${formatClock(waited)}`),
+        !queue.waitingForPartner && left > 0 ? h('p', { class: 'hint' }, `Bots fill the table in ${formatClock(left)}.`) : null,
+        h('button', { type: 'button', onclick: actions.leaveQueue }, 'Stop waiting'));
+    },
+  });
+}
+
+function QuickPlay({ app, actions }) {
+  const lobby = app.lobbyView;
+  const presets = lobby.presets ?? FALLBACK_PRESETS;
+  const summary = presets.find((preset) => preset.name === lobby.quickPreset)?.summary ?? '';
+  return h('form', {
     class: 'card-panel',
     'aria-labelledby': 'qp-title',
-    onsubmit: async (event) => {
+    onsubmit: (event) => {
       event.preventDefault();
-      const partner = partnerInput.value.trim();
-      try {
-        const queued = await client.queue({ rules: presetSelect.value, partner: partner || undefined });
-        app.queue = {
-          rules: queued.rules, partner: queued.partner ?? null,
-          waitingForPartner: Boolean(queued.waiting_for_partner),
-          since: Date.now(), maxWaitMs: queued.max_wait_ms,
-        };
-        app.refresh();
-      } catch (error) {
-        app.notify(error, 'error');
-      }
+      actions.quickPlay(event.currentTarget.elements.partner.value);
     },
   },
   h('h2', { id: 'qp-title' }, 'Quick play'),
   h('p', { class: 'hint' }, 'Get a table with players of your level. If nobody comes, bots fill the empty seats.'),
-  h('label', { for: 'qp-preset' }, 'Rules'), presetSelect, presetHint,
-  h('label', { for: 'qp-partner' }, 'Partner (a friend who queues naming you)'), partnerInput,
-  h('button', { type: 'submit', class: 'primary', 'data-testid': 'quick-play' }, 'Quick play'),
-  queueBox);
-
-  function drawQueue() {
-    const queue = app.queue;
-    quickPlay.querySelector('[data-testid="quick-play"]').disabled = Boolean(queue);
-    if (!queue) {
-      fill(queueBox);
-      queueBox.dataset.state = 'idle';
-      return;
-    }
-    const waited = Date.now() - queue.since;
-    const left = Math.max(0, queue.maxWaitMs - waited);
-    queueBox.dataset.state = queue.waitingForPartner ? 'waiting_for_partner' : 'waiting';
-    fill(queueBox,
-      h('p', {}, queue.waitingForPartner
-        ? `Waiting for ${queue.partner} to queue naming you…`
-        : `Looking for players (${queue.rules})… ${formatClock(waited)}`),
-      !queue.waitingForPartner && left > 0 ? h('p', { class: 'hint' }, `Bots fill the table in ${formatClock(left)}.`) : null,
-      h('button', {
-        type: 'button',
-        'data-testid': 'queue-cancel',
-        onclick: async () => {
-          try {
-            await client.leaveQueue();
-          } catch (error) {
-            if (error.code !== 'not_queued') app.notify(error, 'error');
-          }
-          app.queue = null;
-          app.refresh();
-        },
-      }, 'Stop waiting'));
-  }
-
-  // Joining by code or link.
-  const codeInput = h('input', { id: 'join-code', autocomplete: 'off', placeholder: 'ABC123 or a link', 'data-testid': 'join-code' });
-  const joinForm = h('form', {
-    class: 'card-panel',
-    onsubmit: (event) => {
-      event.preventDefault();
-      const code = roomCodeFrom(codeInput.value);
-      if (!code) {
-        app.notify('That does not look like a table code or link.', 'error');
-        return;
-      }
-      app.navigate('room', code);
-    },
-  },
-  h('h2', {}, 'Join a table'),
-  h('label', { for: 'join-code' }, 'Table code or link'), codeInput,
-  h('button', { type: 'submit', 'data-testid': 'join-code-submit' }, 'Join'));
-
-  const createForm = buildCreateForm(app);
-
-  root.append(h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
-    h('h1', { id: 'lobby-title', class: 'visually-hidden' }, 'Lobby'),
-    h('div', { class: 'lobby-grid' },
-      h('div', { class: 'lobby-side' }, quickPlay, joinForm, createForm),
-      h('div', { class: 'lobby-main' },
-        h('section', { class: 'card-panel', 'aria-labelledby': 'rooms-title' },
-          h('h2', { id: 'rooms-title' }, 'Open tables'),
-          h('table', { class: 'rooms', 'data-testid': 'room-list' },
-            h('thead', {}, h('tr', {},
-              h('th', { scope: 'col' }, 'Table'), h('th', { scope: 'col' }, 'Rules'),
-              h('th', { scope: 'col' }, 'Players'), h('th', { scope: 'col' }, 'Status'),
-              h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Action')))),
-            roomsBody)),
-        h('section', { class: 'card-panel', 'aria-labelledby': 'board-title' },
-          h('h2', { id: 'board-title' }, 'Leaderboard'),
-          h('table', { class: 'leaderboard', 'data-testid': 'leaderboard' },
-            h('thead', {}, h('tr', {},
-              h('th', { scope: 'col' }, 'Rank'), h('th', { scope: 'col' }, 'Player'),
-              h('th', { scope: 'col' }, 'Rating'), h('th', { scope: 'col' }, 'Games'))),
-            leaderboardBody),
-          leaderboardNav)))));
-
-  function drawRooms() {
-    const rooms = app.lobby.list;
-    if (!rooms.length) {
-      fill(roomsBody, h('tr', {}, h('td', { colspan: 5, class: 'empty' }, 'No open tables. Open one, or try quick play.')));
-      return;
-    }
-    fill(roomsBody, rooms.map((room) => {
-      const seated = room.seats.filter(Boolean);
-      const canSit = room.status !== 'playing' && seated.length < room.seats.length;
-      return h('tr', { 'data-testid': 'room-row', 'data-room': room.room },
-        h('th', { scope: 'row' }, h('span', { class: 'room-name' }, room.name), ' ', h('code', {}, room.room)),
-        h('td', {}, room.rules),
-        h('td', {}, `${seated.length}/${room.seats.length} `,
-          h('span', { class: 'hint' }, seated.map((p) => (p.bot ? `${p.name} (bot)` : p.name)).join(', ')),
-          room.spectators ? h('span', { class: 'hint' }, ` · ${room.spectators} watching`) : null),
-        h('td', {}, room.status),
-        h('td', {}, h('button', {
-          type: 'button',
-          'data-testid': 'room-join',
-          'data-room': room.room,
-          'aria-label': `${canSit ? 'Join' : 'Watch'} ${room.name}`,
-          onclick: () => app.navigate('room', room.room),
-        }, canSit ? 'Join' : 'Watch')));
-    }));
-  }
-
-  async function loadLeaderboard() {
-    try {
-      const board = await app.api.leaderboard(leaderboardPage, 10);
-      fill(leaderboardBody, board.players.length ? board.players.map((player) => h('tr', { 'data-testid': 'leaderboard-row' },
-        h('td', {}, String(player.rank)),
-        h('th', { scope: 'row' }, h('a', { href: hashFor('profile', player.id) }, player.name)),
-        h('td', {}, String(Math.round(player.rating))),
-        h('td', {}, `${player.games_won}/${player.games_played} won`)))
-        : h('tr', {}, h('td', { colspan: 4, class: 'empty' }, 'No rated players yet.')));
-      const pages = Math.max(1, Math.ceil(board.total / board.per_page));
-      fill(leaderboardNav,
-        h('button', { type: 'button', 'data-testid': 'leaderboard-prev', disabled: leaderboardPage <= 1, onclick: () => { leaderboardPage -= 1; loadLeaderboard(); } }, 'Previous'),
-        h('span', {}, `Page ${leaderboardPage} of ${pages}`),
-        h('button', { type: 'button', 'data-testid': 'leaderboard-next', disabled: leaderboardPage >= pages, onclick: () => { leaderboardPage += 1; loadLeaderboard(); } }, 'Next'));
-    } catch (error) {
-      fill(leaderboardBody, h('tr', {}, h('td', { colspan: 4, class: 'error' }, describe(error))));
-    }
-  }
-
-  function watch() {
-    client.watchLobby().catch((error) => app.notify(error, 'error'));
-    client.listRooms().catch((error) => app.notify(error, 'error'));
-  }
-
-  // After a reconnect the client watches the lobby again by itself, but
-  // the list it had may be stale.
-  const offStatus = client.on('status', (status, detail) => {
-    if (status === 'ready' && detail.reconnected) client.listRooms().catch(() => {});
-  });
-  watch();
-  loadLeaderboard();
-  queueTimer = setInterval(drawQueue, 1000);
-
-  return {
-    update() {
-      drawRooms();
-      drawQueue();
-    },
-    unmount() {
-      offStatus();
-      clearInterval(queueTimer);
-      client.unwatchLobby().catch(() => {});
-    },
-  };
+  h('label', { for: 'qp-preset' }, 'Rules'),
+  h(PresetSelect, { id: 'qp-preset', value: lobby.quickPreset, presets, onchange: actions.setQuickPreset }),
+  h('p', { class: 'hint' }, summary),
+  h('label', { for: 'qp-partner' }, 'Partner (a friend who queues naming you)'),
+  h('input', { id: 'qp-partner', name: 'partner', maxlength: 24, placeholder: 'optional' }),
+  h('button', { type: 'submit', class: 'primary', disabled: Boolean(app.queue) }, 'Quick play'),
+  h('div', { class: 'queue-box', role: 'status', 'aria-label': 'Quick-play queue' }, h(QueueStatus, { queue: app.queue, actions })));
 }
 
-function buildCreateForm(app) {
-  const field = (id, label, input) => h('div', { class: 'field' }, h('label', { for: id }, label), input);
-  const name = h('input', { id: 'room-name', maxlength: 24, placeholder: 'optional', 'data-testid': 'room-name' });
-  const preset = h('select', { id: 'room-preset', 'data-testid': 'room-preset' },
-    h('option', { value: 'classic' }, 'Classic'), h('option', { value: 'tournament' }, 'Tournament'));
-  const bots = h('select', { id: 'room-bots', 'data-testid': 'room-bots' },
-    h('option', { value: 'basic' }, 'Basic'), h('option', { value: 'strong' }, 'Strong'));
-  const isPrivate = h('input', { id: 'room-private', type: 'checkbox', 'data-testid': 'room-private' });
-  const noMercy = h('input', { id: 'rule-no_mercy', type: 'checkbox', 'data-testid': 'rule-no_mercy' });
-  const blindNil = h('select', { id: 'rule-blind_nil', 'data-testid': 'rule-blind_nil' },
-    h('option', { value: '' }, 'As the preset'), h('option', { value: 'true' }, 'Allowed'), h('option', { value: 'false' }, 'Not allowed'));
-  const passOrder = h('select', { id: 'rule-pass_order', 'data-testid': 'rule-pass_order' },
-    h('option', { value: '' }, 'As the preset'), h('option', { value: 'sequential' }, 'Nil bidder first'),
-    h('option', { value: 'simultaneous' }, 'Both at once'));
-  const inputs = Object.fromEntries(RULE_FIELDS.map(([key, , min, max]) => [key,
-    h('input', { id: `rule-${key}`, type: 'number', step: 1, min, max, inputmode: 'numeric', 'data-testid': `rule-${key}` })]));
-  const choices = Object.fromEntries(CHOICE_FIELDS.map(([key, , options]) => [key,
-    h('select', { id: `rule-${key}`, 'data-testid': `rule-${key}` },
-      h('option', { value: '' }, 'As the preset'),
-      options.map(([value, label]) => h('option', { value }, label)))]));
-
-  const presetSummary = h('p', { class: 'hint', 'data-testid': 'room-preset-summary' });
-
-  // The placeholders show the preset's values, so an empty box says what it keeps.
-  function showDefaults() {
-    const rules = PRESET_DEFAULTS[preset.value] ?? PRESET_DEFAULTS.classic;
-    for (const [key, input] of Object.entries(inputs)) {
-      const value = rules[key];
-      input.placeholder = value === '' || value === null || value === undefined ? 'none' : String(value);
-    }
-  }
-  preset.addEventListener('change', showDefaults);
-  showDefaults();
-  app.api.presets().then((presets) => {
-    for (const { name: presetName, rules } of presets) PRESET_DEFAULTS[presetName] = rules;
-    fillPresets(preset, presets, presetSummary);
-    showDefaults();
-  }, () => {});
-
+function JoinByCode({ actions }) {
   return h('form', {
     class: 'card-panel',
-    'data-testid': 'create-room-form',
-    onsubmit: async (event) => {
+    'aria-labelledby': 'join-title',
+    onsubmit: (event) => {
       event.preventDefault();
-      const rules = { preset: preset.value };
-      for (const [key, input] of Object.entries(inputs)) {
-        if (input.value !== '') rules[key] = Number(input.value);
-      }
-      if (noMercy.checked) rules.no_mercy = true;
-      if (blindNil.value) rules.blind_nil = blindNil.value === 'true';
-      if (passOrder.value) rules.pass_order = passOrder.value;
-      for (const [key, select] of Object.entries(choices)) {
-        if (select.value === 'true' || select.value === 'false') rules[key] = select.value === 'true';
-        else if (select.value) rules[key] = select.value;
-      }
-      // Three players sit without partners.
-      if (rules.partners === 'three') {
-        rules.partners = false;
-        rules.players = 3;
-      } else if (rules.partners !== undefined) {
-        rules.players = 4;
-      }
-      // Solo has nobody to pass cards to: the exchanges are off unless
-      // the player set them (and the server then says why it refuses).
-      if (rules.partners === false) {
-        rules.nil_pass ??= 0;
-        rules.blind_nil_pass ??= 0;
-      }
-      const options = { rules, private: isPrivate.checked, bots: bots.value };
-      if (name.value.trim()) options.name = name.value.trim();
-      try {
-        const snapshot = await app.client.createRoom(options);
-        app.navigate('room', snapshot.state.room);
-      } catch (error) {
-        app.notify(describe(error), 'error');
-      }
+      actions.joinByCode(event.currentTarget.elements.code.value);
     },
   },
-  h('h2', {}, 'Open a table'),
-  field('room-name', 'Table name', name),
-  field('room-preset', 'Rules', preset),
-  presetSummary,
-  field('room-bots', 'Bot level', bots),
-  h('div', { class: 'field check' }, isPrivate, h('label', { for: 'room-private' }, 'Private (not listed; share the link)')),
-  h('details', { class: 'rules-details' },
-    h('summary', { 'data-testid': 'rule-options' }, 'Rule options'),
-    RULE_FIELDS.map(([key, label]) => field(`rule-${key}`, label, inputs[key])),
-    h('div', { class: 'field check' }, noMercy, h('label', { for: 'rule-no_mercy' }, 'No loss threshold')),
-    field('rule-blind_nil', 'Blind nil', blindNil),
-    field('rule-pass_order', 'Exchange order', passOrder),
-    CHOICE_FIELDS.map(([key, label]) => field(`rule-${key}`, label, choices[key]))),
-  h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-room' }, 'Open table'));
+  h('h2', { id: 'join-title' }, 'Join a table'),
+  h('label', { for: 'join-code' }, 'Table code or link'),
+  h('input', { id: 'join-code', name: 'code', autocomplete: 'off', placeholder: 'ABC123 or a link' }),
+  h('button', { type: 'submit' }, 'Join'));
+}
+
+function Field({ id, label, children }) {
+  return h('div', { class: 'field' }, h('label', { for: id }, label), children);
+}
+
+function Choice({ id, name, options }) {
+  return h('select', { id, name },
+    h('option', { value: '' }, 'As the preset'),
+    options.map(([value, label]) => h('option', { key: value, value }, label)));
+}
+
+function RuleOptions({ defaults }) {
+  // The placeholders show the preset's values, so an empty box says what it keeps.
+  const placeholder = (key) => {
+    const value = defaults[key];
+    return value === '' || value === null || value === undefined ? 'none' : String(value);
+  };
+  return h('details', { class: 'rules-details' },
+    h('summary', {}, 'Rule options'),
+    RULE_FIELDS.map(([key, label, min, max]) => h(Field, { key, id: `rule-${key}`, label },
+      h('input', { id: `rule-${key}`, name: key, type: 'number', step: 1, min, max, inputmode: 'numeric', placeholder: placeholder(key) }))),
+    h('div', { class: 'field check' },
+      h('input', { id: 'rule-no_mercy', name: 'no_mercy', type: 'checkbox' }),
+      h('label', { for: 'rule-no_mercy' }, 'No loss threshold')),
+    h(Field, { id: 'rule-blind_nil', label: 'Blind nil' },
+      h(Choice, { id: 'rule-blind_nil', name: 'blind_nil', options: [['true', 'Allowed'], ['false', 'Not allowed']] })),
+    h(Field, { id: 'rule-pass_order', label: 'Exchange order' },
+      h(Choice, { id: 'rule-pass_order', name: 'pass_order', options: [['sequential', 'Nil bidder first'], ['simultaneous', 'Both at once']] })),
+    CHOICE_FIELDS.map(([key, label, options]) => h(Field, { key, id: `rule-${key}`, label },
+      h(Choice, { id: `rule-${key}`, name: key, options }))));
+}
+
+function CreateRoom({ app, actions }) {
+  const lobby = app.lobbyView;
+  const presets = lobby.presets ?? FALLBACK_PRESETS;
+  const chosen = presets.find((preset) => preset.name === lobby.roomPreset);
+  const defaults = chosen?.rules ?? PRESET_DEFAULTS[lobby.roomPreset] ?? PRESET_DEFAULTS.classic;
+  return h('form', {
+    class: 'card-panel',
+    'aria-labelledby': 'create-title',
+    onsubmit: (event) => {
+      event.preventDefault();
+      actions.createRoom(formFields(event.currentTarget), CHOICE_FIELDS.map(([key]) => key));
+    },
+  },
+  h('h2', { id: 'create-title' }, 'Open a table'),
+  h(Field, { id: 'room-name', label: 'Table name' }, h('input', { id: 'room-name', name: 'name', maxlength: 24, placeholder: 'optional' })),
+  h(Field, { id: 'room-preset', label: 'Rules' },
+    h(PresetSelect, { id: 'room-preset', value: lobby.roomPreset, presets, onchange: actions.setRoomPreset })),
+  h('p', { class: 'hint', id: 'room-preset-summary' }, chosen?.summary ?? ''),
+  h(Field, { id: 'room-bots', label: 'Bot level' },
+    h('select', { id: 'room-bots', name: 'bots' }, h('option', { value: 'basic' }, 'Basic'), h('option', { value: 'strong' }, 'Strong'))),
+  h('div', { class: 'field check' },
+    h('input', { id: 'room-private', name: 'private', type: 'checkbox' }),
+    h('label', { for: 'room-private' }, 'Private (not listed; share the link)')),
+  h(RuleOptions, { defaults }),
+  h('button', { type: 'submit', class: 'primary' }, 'Open table'));
+}
+
+function RoomRow({ room, actions }) {
+  const seated = room.seats.filter(Boolean);
+  const canSit = room.status !== 'playing' && seated.length < room.seats.length;
+  return h('tr', {},
+    h('th', { scope: 'row' }, h('span', { class: 'room-name' }, room.name), ' ', h('code', {}, room.room)),
+    h('td', {}, room.rules),
+    h('td', {}, `${seated.length}/${room.seats.length} `,
+      h('span', { class: 'hint' }, seated.map((p) => (p.bot ? `${p.name} (bot)` : p.name)).join(', ')),
+      room.spectators ? h('span', { class: 'hint' }, ` · ${room.spectators} watching`) : null),
+    h('td', {}, room.status),
+    h('td', {}, h('button', {
+      type: 'button',
+      'aria-label': `${canSit ? 'Join' : 'Watch'} ${room.name}, table ${room.room}`,
+      onclick: () => actions.navigate('room', room.room),
+    }, canSit ? 'Join' : 'Watch')));
+}
+
+function Rooms({ app, actions }) {
+  const rooms = app.lobby.list;
+  return h('section', { class: 'card-panel', 'aria-labelledby': 'rooms-title' },
+    h('h2', { id: 'rooms-title' }, 'Open tables'),
+    h('table', { class: 'rooms', 'aria-labelledby': 'rooms-title' },
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col' }, 'Table'), h('th', { scope: 'col' }, 'Rules'),
+        h('th', { scope: 'col' }, 'Players'), h('th', { scope: 'col' }, 'Status'),
+        h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Action')))),
+      h('tbody', {}, rooms.length
+        ? rooms.map((room) => h(RoomRow, { key: room.room, room, actions }))
+        : h('tr', {}, h('td', { colspan: 5, class: 'empty' }, 'No open tables. Open one, or try quick play.')))));
+}
+
+function LeaderboardRows({ lobby }) {
+  if (lobby.leaderboardError) return h('tr', {}, h('td', { colspan: 4, class: 'error' }, describe(lobby.leaderboardError)));
+  const players = lobby.leaderboard?.players ?? [];
+  if (!players.length) return h('tr', {}, h('td', { colspan: 4, class: 'empty' }, lobby.leaderboard ? 'No rated players yet.' : 'Loading…'));
+  return players.map((player) => h('tr', { key: player.id },
+    h('td', {}, String(player.rank)),
+    h('th', { scope: 'row' }, h('a', { href: hashFor('profile', player.id) }, player.name)),
+    h('td', {}, String(Math.round(player.rating))),
+    h('td', {}, `${player.games_won}/${player.games_played} won`)));
+}
+
+function Leaderboard({ app, actions }) {
+  const lobby = app.lobbyView;
+  const page = lobby.leaderboardPage;
+  const board = lobby.leaderboard;
+  const pages = board ? Math.max(1, Math.ceil(board.total / board.per_page)) : 1;
+  return h('section', { class: 'card-panel', 'aria-labelledby': 'board-title' },
+    h('h2', { id: 'board-title' }, 'Leaderboard'),
+    h('table', { class: 'leaderboard', 'aria-labelledby': 'board-title' },
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col' }, 'Rank'), h('th', { scope: 'col' }, 'Player'),
+        h('th', { scope: 'col' }, 'Rating'), h('th', { scope: 'col' }, 'Games'))),
+      h('tbody', {}, h(LeaderboardRows, { lobby }))),
+    h('div', { class: 'pager' },
+      h('button', { type: 'button', disabled: page <= 1, onclick: () => actions.leaderboardPage(page - 1) }, 'Previous'),
+      h('span', {}, `Page ${page} of ${pages}`),
+      h('button', { type: 'button', disabled: page >= pages, onclick: () => actions.leaderboardPage(page + 1) }, 'Next')));
+}
+
+export function Screen({ app, actions }) {
+  return h('section', { class: 'lobby', 'aria-labelledby': 'lobby-title' },
+    h('h1', { id: 'lobby-title', class: 'visually-hidden' }, 'Lobby'),
+    h('div', { class: 'lobby-grid' },
+      h('div', { class: 'lobby-side' }, h(QuickPlay, { app, actions }), h(JoinByCode, { actions }), h(CreateRoom, { app, actions })),
+      h('div', { class: 'lobby-main' }, h(Rooms, { app, actions }), h(Leaderboard, { app, actions }))));
 }

@@ -1,110 +1,69 @@
 // The tournaments: the list by status, and for organisers a form that
 // creates one.
 
-import { fill, formatDate, h } from '../dom.js';
+import { formatDate, h } from '../dom.js';
 import { describe } from '../messages.js';
 import { hashFor } from '../router.js';
 
 const FILTERS = [['', 'All'], ['upcoming', 'Open'], ['running', 'Running'], ['finished', 'Finished']];
 
-export function mount(root, app) {
-  let filter = '';
-  const body = h('tbody');
-  const filters = h('div', { class: 'button-row', role: 'group', 'aria-label': 'Show' });
-  const createSlot = h('div');
-
-  async function load() {
-    fill(filters, FILTERS.map(([value, label]) => h('button', {
-      type: 'button',
-      'data-testid': `tournament-filter-${value || 'all'}`,
-      'aria-pressed': String(filter === value),
-      onclick: () => { filter = value; load(); },
-    }, label)));
-    try {
-      const list = await app.api.tournaments(filter || undefined);
-      fill(body, list.length ? list.map((t) => h('tr', { 'data-testid': 'tournament-row', 'data-tournament': t.id },
-        h('th', { scope: 'row' }, h('a', { href: hashFor('tournament', t.id), 'data-testid': 'tournament-link' }, t.name)),
-        h('td', {}, t.format === 'swiss' ? `Swiss, ${t.rounds} rounds` : 'Knockout'),
-        h('td', { 'data-testid': 'tournament-row-status' }, t.status),
-        h('td', {}, `${t.players}/${t.max_players}`),
-        h('td', {}, t.started_at ? `Started ${formatDate(t.started_at)}` : (t.starts_at ? formatDate(t.starts_at) : 'When full')),
-        h('td', {}, t.organizer_name)))
-        : h('tr', {}, h('td', { colspan: 6, class: 'empty' }, 'No tournaments here yet.')));
-    } catch (error) {
-      fill(body, h('tr', {}, h('td', { colspan: 6, class: 'error' }, describe(error))));
-    }
-  }
-
-  function drawCreate() {
-    const canOrganize = app.me && (app.me.can_organize || app.me.is_admin);
-    if (!canOrganize) {
-      fill(createSlot);
-      return;
-    }
-    if (createSlot.childElementCount) return;
-    fill(createSlot, createForm(app));
-  }
-
-  root.append(h('section', { class: 'tournaments', 'aria-labelledby': 'tournaments-title' },
-    h('h1', { id: 'tournaments-title' }, 'Tournaments'),
-    filters,
-    h('div', { class: 'card-panel' },
-      h('table', { class: 'tournament-list', 'data-testid': 'tournament-list' },
-        h('thead', {}, h('tr', {},
-          ['Name', 'Format', 'Status', 'Players', 'Start', 'Organiser'].map((label) => h('th', { scope: 'col' }, label)))),
-        body)),
-    createSlot));
-  load();
-  const refresher = setInterval(load, 15000);
-  return {
-    update: drawCreate,
-    unmount() { clearInterval(refresher); },
-  };
+function Rows({ list, error }) {
+  if (error) return h('tr', {}, h('td', { colspan: 6, class: 'error' }, describe(error)));
+  if (!list) return h('tr', {}, h('td', { colspan: 6, class: 'empty' }, 'Loading…'));
+  if (!list.length) return h('tr', {}, h('td', { colspan: 6, class: 'empty' }, 'No tournaments here yet.'));
+  return list.map((t) => h('tr', { key: t.id },
+    h('th', { scope: 'row' }, h('a', { href: hashFor('tournament', t.id) }, t.name)),
+    h('td', {}, t.format === 'swiss' ? `Swiss, ${t.rounds} rounds` : 'Knockout'),
+    h('td', {}, t.status),
+    h('td', {}, `${t.players}/${t.max_players}`),
+    h('td', {}, t.started_at ? `Started ${formatDate(t.started_at)}` : (t.starts_at ? formatDate(t.starts_at) : 'When full')),
+    h('td', {}, t.organizer_name)));
 }
 
-function createForm(app) {
-  const input = (id, attrs) => h('input', { id, 'data-testid': id, ...attrs });
-  const field = (id, label, control) => h('div', { class: 'field' }, h('label', { for: id }, label), control);
-  const name = input('tournament-name', { required: true, maxlength: 60 });
-  const format = h('select', { id: 'tournament-format', 'data-testid': 'tournament-format' },
-    h('option', { value: 'knockout' }, 'Knockout'), h('option', { value: 'swiss' }, 'Swiss'));
-  const maxPlayers = input('tournament-max-players', { type: 'number', min: 4, max: 1024, value: 16 });
-  const startsAt = input('tournament-starts-at', { type: 'datetime-local' });
-  const rounds = input('tournament-rounds', { type: 'number', min: 1, max: 30, placeholder: '7' });
-  const target = input('tournament-target', { type: 'number', placeholder: '300' });
-  const lossThreshold = input('tournament-loss-threshold', { type: 'number', placeholder: '-300' });
-  const hands = input('tournament-hands', { type: 'number', min: 1, max: 50, placeholder: '7' });
-  const roundsField = field('tournament-rounds', 'Rounds (Swiss)', rounds);
-  const showRounds = () => { roundsField.hidden = format.value !== 'swiss'; };
-  format.addEventListener('change', showRounds);
-  showRounds();
+function Field({ id, label, hidden, children }) {
+  return h('div', { class: 'field', hidden }, h('label', { for: id }, label), children);
+}
+
+function CreateForm({ app, actions }) {
+  const input = (id, name, attrs) => h('input', { id, name, ...attrs });
+  const swiss = app.tournaments.format === 'swiss';
   return h('form', {
     class: 'card-panel',
-    'data-testid': 'create-tournament-form',
-    onsubmit: async (event) => {
+    'aria-labelledby': 'create-tournament-title',
+    onsubmit: (event) => {
       event.preventDefault();
-      const settings = { name: name.value.trim(), format: format.value, max_players: Number(maxPlayers.value) };
-      if (startsAt.value) settings.starts_at = new Date(startsAt.value).toISOString();
-      if (format.value === 'swiss' && rounds.value) settings.rounds = Number(rounds.value);
-      if (target.value) settings.target = Number(target.value);
-      if (lossThreshold.value) settings.loss_threshold = Number(lossThreshold.value);
-      if (hands.value) settings.hands = Number(hands.value);
-      try {
-        const created = await app.api.createTournament(settings);
-        app.navigate('tournament', created.id);
-      } catch (error) {
-        app.notify(describe(error) + (error.code === 'bad_request' && error.message ? ` (${error.message})` : ''), 'error');
-      }
+      actions.createTournament(Object.fromEntries(new FormData(event.currentTarget)));
     },
   },
-  h('h2', {}, 'Create a tournament'),
-  field('tournament-name', 'Name', name),
-  field('tournament-format', 'Format', format),
-  field('tournament-max-players', 'Most players', maxPlayers),
-  field('tournament-starts-at', 'Starts at (empty: when full)', startsAt),
-  roundsField,
-  field('tournament-target', 'Points to win a game', target),
-  field('tournament-loss-threshold', 'Loss threshold', lossThreshold),
-  field('tournament-hands', 'Hands per game', hands),
-  h('button', { type: 'submit', class: 'primary', 'data-testid': 'create-tournament' }, 'Create'));
+  h('h2', { id: 'create-tournament-title' }, 'Create a tournament'),
+  h(Field, { id: 'tournament-name', label: 'Name' }, input('tournament-name', 'name', { required: true, maxlength: 60 })),
+  h(Field, { id: 'tournament-format', label: 'Format' },
+    h('select', { id: 'tournament-format', name: 'format', value: app.tournaments.format, onchange: (event) => actions.setTournamentFormat(event.currentTarget.value) },
+      h('option', { value: 'knockout' }, 'Knockout'), h('option', { value: 'swiss' }, 'Swiss'))),
+  h(Field, { id: 'tournament-max-players', label: 'Most players' },
+    input('tournament-max-players', 'max_players', { type: 'number', min: 4, max: 1024, defaultValue: 16 })),
+  h(Field, { id: 'tournament-starts-at', label: 'Starts at (empty: when full)' }, input('tournament-starts-at', 'starts_at', { type: 'datetime-local' })),
+  h(Field, { id: 'tournament-rounds', label: 'Rounds (Swiss)', hidden: !swiss },
+    input('tournament-rounds', 'rounds', { type: 'number', min: 1, max: 30, placeholder: '7' })),
+  h(Field, { id: 'tournament-target', label: 'Points to win a game' }, input('tournament-target', 'target', { type: 'number', placeholder: '300' })),
+  h(Field, { id: 'tournament-loss-threshold', label: 'Loss threshold' },
+    input('tournament-loss-threshold', 'loss_threshold', { type: 'number', placeholder: '-300' })),
+  h(Field, { id: 'tournament-hands', label: 'Hands per game' }, input('tournament-hands', 'hands', { type: 'number', min: 1, max: 50, placeholder: '7' })),
+  h('button', { type: 'submit', class: 'primary' }, 'Create'));
+}
+
+export function Screen({ app, actions }) {
+  const { filter, list, error } = app.tournaments;
+  const canOrganize = app.me && (app.me.can_organize || app.me.is_admin);
+  return h('section', { class: 'tournaments', 'aria-labelledby': 'tournaments-title' },
+    h('h1', { id: 'tournaments-title' }, 'Tournaments'),
+    h('div', { class: 'button-row', role: 'group', 'aria-label': 'Show' }, FILTERS.map(([value, label]) => h('button', {
+      key: label, type: 'button', 'aria-pressed': String(filter === value), onclick: () => actions.setTournamentFilter(value),
+    }, label))),
+    h('div', { class: 'card-panel' },
+      h('table', { class: 'tournament-list', 'aria-labelledby': 'tournaments-title' },
+        h('thead', {}, h('tr', {},
+          ['Name', 'Format', 'Status', 'Players', 'Start', 'Organiser'].map((label) => h('th', { scope: 'col' }, label)))),
+        h('tbody', {}, h(Rows, { list, error })))),
+    canOrganize ? h(CreateForm, { app, actions }) : null);
 }

@@ -1,0 +1,84 @@
+// The page's state, declared in one place. Every field the page keeps is
+// here, with what it means; the controller (controller.js) is the only
+// code that changes them, and the server's messages change the table and
+// the lobby through their own `apply`. Views read this and nothing else.
+
+import { LobbyState, TableState } from './state.js';
+import { parseRoute } from './router.js';
+
+export class AppState {
+  constructor() {
+    /** The room this page is at, as the server tells it (state.js). */
+    this.table = new TableState();
+    /** The lobby's live list of public tables. */
+    this.lobby = new LobbyState();
+    /** The signed-in player `{id, name}` from the welcome, or null. */
+    this.player = null;
+    /** The caller's profile from GET /api/me (permissions, registered), or null. */
+    this.me = null;
+    /** The connection's status (protocol.js's STATUS) and whether the server said it restarts. */
+    this.connection = { status: 'idle', shuttingDown: false };
+    /** The room where this player holds a seat, from the welcome after a reload. */
+    this.seatRoom = null;
+    /** The quick-play wait: `{rules, partner, waitingForPartner, since, maxWaitMs}`, or null. */
+    this.queue = null;
+    /** A tournament table ready for this player: `{room, stage, table}`, or null. */
+    this.tableReady = null;
+    /** The screen shown: `{name, param}`. */
+    this.route = parseRoute(globalThis.location?.hash ?? '', globalThis.location?.pathname ?? '/');
+    /** The view module of the screen, once loaded (null while it loads). */
+    this.screen = null;
+    /** Where to go after signing in, when a screen asked for a session. */
+    this.afterSignIn = null;
+    /** True while a guest claims his name, or logs out: the session ends on purpose. */
+    this.claiming = false;
+    this.loggingOut = false;
+    /** Short notices `{id, text, kind}` (`info` or `error`), oldest first. */
+    this.toasts = [];
+    /** Whether the screen is wide (700 px or more): the table's controls sit on the felt. */
+    this.wide = true;
+
+    /** The sign-in screen: the last refusal, in words. */
+    this.signin = { error: '' };
+
+    /**
+     * The table screen: `code` of the room shown; `joining` and
+     * `joinError` while entering it; `leaving` once the player asked to
+     * leave; `selected` cards chosen to give; `handFocus` the card the
+     * hand's tab stop is on; `showLastTrick`; `popupClosed` the hand whose
+     * score summary the player closed; `announced` the last log entry read
+     * to screen readers; `focusTurn` the turn (its `after`) to which
+     * focus should move, set when a turn of this seat begins.
+     */
+    this.tableView = {
+      code: null, joining: false, joinError: null, leaving: false,
+      selected: [], handFocus: null, showLastTrick: false, popupClosed: null,
+      announced: 0, focusTurn: null,
+    };
+
+    /**
+     * The lobby: the presets from the server (`{name, summary, rules}`),
+     * the presets chosen for quick play and for a new table, and the
+     * leaderboard's page with its answer or refusal.
+     */
+    this.lobbyView = {
+      presets: null, quickPreset: 'classic', roomPreset: 'classic', roomFormat: null,
+      leaderboardPage: 1, leaderboard: null, leaderboardError: null,
+    };
+
+    /** The tournament list: its filter, its rows, a refusal. */
+    this.tournaments = { filter: '', list: null, error: null, format: 'knockout' };
+
+    /** One tournament followed live: its id, its view from the server, a refusal. */
+    this.tournament = { id: null, data: null, error: null };
+
+    /**
+     * A replay: the game's id, summary and hand records, a refusal, the
+     * hand and step shown, and whether it plays on its own.
+     */
+    this.replay = { gameId: null, game: null, records: null, error: null, hand: 0, step: 0, playing: false };
+
+    /** A profile: whose (`me` or an id), what was loaded, a refusal. */
+    this.profile = { param: null, data: null, error: null };
+  }
+}

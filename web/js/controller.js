@@ -1,0 +1,375 @@
+// The controller: every change of the page's state (app-state.js) happens
+// here, in answer to the server's messages, to the address and to the
+// player's clicks and keys, which the views turn into calls of these
+// actions. It sends requests through the protocol client and the HTTP API,
+// and asks the page to draw itself again (`changed`) after each change.
+
+import { STATUS } from './protocol.js';
+import { roomCodeFrom } from './router.js';
+import { chatProblem, describe, describeClose } from './messages.js';
+import { sortForProtocol } from './cards.js';
+import { SCORE_POPUP_MS, TRICK_HOLD_MS, describeEntry, expectedText } from './seating.js';
+import { screenActions } from './controller-screens.js';
+
+
+/**
+ * Makes the page's actions over `app` (an AppState). `changed()` asks for
+ * a new drawing; `say(text)` reads text to screen readers.
+ */
+export function createController(app, { client, api, changed, say, navigateTo }) {
+  const table = app.table;
+  const view = app.tableView;
+  let toastId = 0;
+
+  const actions = {
+    changed,
+    navigate: navigateTo,
+
+    /** Shows a short notice; errors are described in plain words. */
+    notify(what, kind = 'info') {
+      const toast = { id: (toastId += 1), text: typeof what === 'string' ? what : describe(what), kind };
+      app.toasts = [...app.toasts, toast];
+      setTimeout(() => {
+        app.toasts = app.toasts.filter((other) => other !== toast);
+        changed();
+      }, kind === 'error' ? 8000 : 5000);
+      changed();
+    },
+
+    /** The screen of `route` is shown; `screen` is its view module once loaded. */
+    showing(route, screen) {
+      app.route = route;
+      app.screen = screen;
+    },
+
+    /** `route` needs a session: sign in first, then go there. */
+    signInFirst(route) {
+      app.afterSignIn = route;
+    },
+
+    setWide(wide) {
+      app.wide = wide;
+      changed();
+    },
+
+    /** Loads the caller's profile (permissions, whether registered). */
+    async loadMe() {
+      try {
+        app.me = await api.me();
+      } catch {
+        app.me = null;
+      }
+      changed();
+    },
+
+    /** Ends this page's session after logging out or a refused token. */
+    signedOut(message) {
+      app.player = null;
+      app.me = null;
+      app.queue = null;
+      table.clear();
+      if (message) actions.notify(message, 'error');
+      navigateTo('signin');
+    },
+
+    async logOut() {
+      if (app.me && !app.me.registered
+        && !confirm('You are playing as a guest. Logging out loses this name and its games unless you set a password first (on your profile). Log out anyway?')) {
+        return;
+      }
+      app.loggingOut = true;
+      try {
+        await api.logout();
+      } catch (error) {
+        // The session may already be gone; sign out here all the same.
+        if (error.code !== 'unauthorized') actions.notify(error, 'error');
+      }
+      client.close();
+      client.setToken(null);
+      app.loggingOut = false;
+      if (app.player) actions.signedOut();
+    },
+
+    reconnect() {
+      client.reconnect();
+    },
+
+    goToReadyTable() {
+      const ready = app.tableReady;
+      app.tableReady = null;
+      if (ready) navigateTo('room', ready.room);
+    },
+
+    // Signing in. A new connection is made for each sign-in, so that an
+    // earlier session's connection never lingers.
+
+    signInAsGuest(name) {
+      signIn(() => connectWith({ name: name.trim() }));
+    },
+
+    /** `kind` is `login` or `register`. */
+    signInWithAccount(kind, name, password) {
+      const call = kind === 'register' ? api.register : api.login;
+      signIn(() => call.call(api, name.trim(), password).then((answer) => connectWith({ token: answer.token })));
+    },
+
+    // The lobby's own controls.
+
+    joinByCode(text) {
+      const code = roomCodeFrom(text);
+      if (!code) actions.notify('That does not look like a table code or link.', 'error');
+      else navigateTo('room', code);
+    },
+
+    // The table.
+
+    copyLink() {
+      const link = `${location.origin}/r/${table.room}`;
+      const done = () => actions.notify('Link copied. Send it to your friends.');
+      if (navigator.clipboard) navigator.clipboard.writeText(link).then(done, () => actions.notify(link));
+      else actions.notify(link);
+    },
+
+    leaveTable() {
+      view.leaving = true;
+      const leave = () => {
+        table.clear();
+        navigateTo('lobby');
+      };
+      client.leaveRoom().then(leave, (error) => {
+        if (error.code === 'not_in_room') {
+          leave();
+          return;
+        }
+        view.leaving = false;
+        actions.notify(error, 'error');
+      });
+    },
+
+    stand: () => send(client.stand()),
+    sit: (seat) => send(client.sit(seat)),
+    addBot: (seat) => send(client.addBot(seat)),
+    removeBot: (seat) => send(client.removeBot(seat)),
+    startGame: () => send(client.startGame()),
+    look: () => act({ type: 'look' }, client.look()),
+    bid: (bid, blind = false) => act({ type: 'bid', bid, blind }, client.bid(bid, blind)),
+
+    /** A card of the hand pressed: played, or chosen (or unchosen) to give. */
+    pressCard(card) {
+      if (table.expected === 'play' && table.legalCards.includes(card)) {
+        view.handFocus = card;
+        act({ type: 'play', card }, client.play(card));
+      } else if (table.passCount) {
+        const chosen = view.selected.includes(card);
+        if (chosen) view.selected = view.selected.filter((other) => other !== card);
+        else if (view.selected.length < table.passCount) view.selected = [...view.selected, card];
+        else say(`You have chosen ${table.passCount} cards already. Unselect one first.`);
+        view.handFocus = card;
+        changed();
+      }
+    },
+
+    /** The hand's tab stop moved to `card` (arrow keys). */
+    focusCard(card) {
+      view.handFocus = card;
+    },
+
+    passSelected() {
+      const cards = sortForProtocol(view.selected, table.rules?.deck);
+      view.selected = [];
+      // In a simultaneous exchange the cards stay in the hand until the
+      // partner has chosen too; remember them to say so.
+      table.chosePass(cards);
+      act({ type: 'pass', cards }, client.passCards(cards));
+    },
+
+    toggleLastTrick() {
+      view.showLastTrick = !view.showLastTrick;
+      changed();
+    },
+
+    closeScorePopup() {
+      view.popupClosed = table.lastHandScore?.hand ?? null;
+      changed();
+    },
+
+    /** Sends a chat line; false when it is refused here (the line stays in the box). */
+    chat(text) {
+      const line = text.trim();
+      if (!line) return false;
+      const problem = chatProblem(line);
+      if (problem) {
+        actions.notify(problem, 'error');
+        return false;
+      }
+      send(client.chat(line));
+      return true;
+    },
+
+    ...screenActions(app, { client, api, changed, navigateTo, notify: (...args) => actions.notify(...args) }),
+  };
+
+  // Requests. Each shows its refusal in plain words; game actions also
+  // mark the state as waiting, so the controls cannot be pressed twice.
+  function send(promise) {
+    return promise.catch((error) => actions.notify(error, 'error'));
+  }
+
+  function act(move, promise) {
+    table.acted(move);
+    changed();
+    promise.catch((error) => {
+      table.refused();
+      actions.notify(error, 'error');
+      changed();
+    });
+  }
+
+  function connectWith(fields) {
+    client.close();
+    return client.connect(fields);
+  }
+
+  async function signIn(start) {
+    app.signin.error = '';
+    changed();
+    try {
+      await start();
+      const next = app.afterSignIn;
+      app.afterSignIn = null;
+      if (next && next.name !== 'signin') navigateTo(next.name, next.param);
+      else navigateTo('lobby');
+    } catch (failure) {
+      app.signin.error = describe(failure);
+      changed();
+    }
+  }
+
+  function joinTable(code) {
+    if (table.room === code || view.joining || view.joinError || view.leaving) return;
+    view.joining = true;
+    view.joinError = null;
+    client.joinRoom(code).then(() => {
+      view.joining = false;
+      if (app.seatRoom === code) app.seatRoom = null;
+      changed();
+    }, (error) => {
+      view.joining = false;
+      view.joinError = error;
+      changed();
+    });
+  }
+
+  // The server's messages.
+
+  function listen() {
+    client.on('room', (message) => {
+      table.apply(message);
+      // A held trick and a score summary leave the felt by themselves.
+      if (message.type === 'trick_won') setTimeout(changed, TRICK_HOLD_MS + 20);
+      if (message.type === 'hand_scored') setTimeout(changed, SCORE_POPUP_MS + 20);
+    });
+    for (const type of ['rooms', 'lobby_room', 'lobby_room_closed']) {
+      client.on(type, (message) => app.lobby.apply(message));
+    }
+    client.on('message', () => changed());
+    client.on('welcome', (welcome) => {
+      app.player = welcome.player;
+      table.me = welcome.player.id;
+      app.seatRoom = welcome.room ?? null;
+      actions.loadMe();
+      changed();
+    });
+    client.on('status', statusChanged);
+    client.on('room_lost', ({ room }) => {
+      if (table.room === room || table.room === null) table.clear();
+      actions.notify(`Table ${room} is no longer open.`, 'error');
+    });
+    client.on('matched', (message) => {
+      app.queue = null;
+      say('Your quick-play table is ready.');
+      navigateTo('room', message.room);
+    });
+    client.on('unqueued', (message) => {
+      app.queue = null;
+      actions.notify(message.reason === 'partner_left'
+        ? 'Your partner left the queue, so you are no longer waiting.'
+        : 'You queued again somewhere else.', 'error');
+    });
+    client.on('tournament_table', (message) => {
+      app.tableReady = message;
+      say('Your tournament table is ready.');
+      changed();
+    });
+    client.on('tournament', (message) => {
+      if (message.tournament?.id === app.tournament.id) {
+        app.tournament.data = message.tournament;
+        changed();
+      }
+    });
+    client.on('error', (error) => actions.notify(error, 'error'));
+  }
+
+  function statusChanged(status, detail) {
+    app.connection = { status, shuttingDown: Boolean(client.shuttingDown) };
+    // A claim ends the guest session on purpose and comes back with the new
+    // token; a log-out ends it on purpose too and needs no warning.
+    if (status === STATUS.ENDED && !app.claiming) {
+      actions.signedOut(app.loggingOut ? null : describe(detail.code ?? 'session_ended'));
+      app.loggingOut = false;
+    }
+    if (status === STATUS.RECONNECTING && app.queue) {
+      app.queue = null;
+      actions.notify('The connection dropped, which takes you out of the quick-play queue. Queue again when it is back.', 'error');
+    }
+    // A refused hello on the sign-in screen is shown by that screen.
+    if (status === STATUS.FAILED && app.route.name !== 'signin') {
+      actions.notify(typeof detail.code === 'number' ? describeClose(detail.code) : describe(detail.code ?? 'closed'), 'error');
+    }
+    // After a reconnect the client watches the lobby again by itself, but
+    // the list it had may be stale.
+    if (status === STATUS.READY && detail.reconnected && app.route.name === 'lobby') client.listRooms().catch(() => {});
+    changed();
+  }
+
+  /**
+   * Brings what follows from the state up to date before each drawing:
+   * the table is entered, its events and a new turn of this seat are read
+   * to screen readers, and focus is asked to move to that turn.
+   */
+  function beforeDraw() {
+    if (app.route.name !== 'room') return;
+    const code = app.route.param;
+    if (view.code !== code) resetTableView(code);
+    if (table.room !== code) {
+      joinTable(code);
+      return;
+    }
+    for (const card of view.selected) {
+      if (!table.cards.includes(card) || !table.passCount) view.selected = view.selected.filter((other) => other !== card);
+    }
+    const fresh = table.log.filter((entry) => entry.seq > view.announced);
+    const lines = [];
+    if (fresh.length) {
+      view.announced = fresh[fresh.length - 1].seq;
+      lines.push(...fresh.slice(-3).map((entry) => describeEntry(table, entry)));
+    }
+    if (table.myTurn && view.focusTurn !== table.turn.after) {
+      view.focusTurn = table.turn.after;
+      lines.push(`Your turn: ${expectedText(table.turn.expected, table.turn.passCount)}.`);
+    }
+    if (lines.length) say(lines.join(' '));
+  }
+
+  function resetTableView(code) {
+    Object.assign(view, {
+      code, joining: false, joinError: null, leaving: false, selected: [], handFocus: null, showLastTrick: false,
+      popupClosed: table.lastHandScore?.hand ?? null,
+      announced: table.log.length ? table.log[table.log.length - 1].seq : 0,
+      focusTurn: null,
+    });
+  }
+
+  return { actions, listen, beforeDraw };
+}
+

@@ -1,0 +1,42 @@
+// The table's chat: the lines, newest last (kept in view when the reader
+// was at the bottom), and the box to write one.
+
+import { Component, h } from '../dom.js';
+
+class ChatLog extends Component {
+  // Reading the scroll position makes the browser lay the page out at
+  // once, so it is read only when a line is about to be added.
+  getSnapshotBeforeUpdate(previous) {
+    const list = this.base;
+    if (!list || previous.lines === this.props.lines && previous.count === this.props.lines.length) return false;
+    return list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  }
+
+  componentDidUpdate(_props, _state, atBottom) {
+    if (atBottom) this.base.scrollTop = this.base.scrollHeight;
+  }
+
+  render({ lines }) {
+    // Each line keeps its element, so that the live region reads only the new ones.
+    return h('ol', { class: 'chat-log', 'aria-live': 'polite', 'aria-label': 'Chat messages' },
+      lines.map((line) => h('li', { key: line.seq },
+        h('strong', {}, line.from.name), line.seat === null ? ' (watching)' : '', ': ', line.text)));
+  }
+}
+
+function submit(event, actions) {
+  event.preventDefault();
+  const form = event.currentTarget;
+  // A refused line stays in the box, so that the player can mend it.
+  if (actions.chat(form.elements.text.value)) form.reset();
+}
+
+export function Chat({ state, actions }) {
+  return h('section', { class: 'card-panel chat', 'aria-labelledby': 'chat-title' },
+    h('h2', { id: 'chat-title' }, 'Chat'),
+    h(ChatLog, { lines: state.chat, count: state.chat.length }),
+    h('form', { class: 'chat-form', onsubmit: (event) => submit(event, actions) },
+      h('label', { for: 'chat-input', class: 'visually-hidden' }, 'Chat message'),
+      h('input', { id: 'chat-input', name: 'text', maxlength: 300, autocomplete: 'off' }),
+      h('button', { type: 'submit' }, 'Send')));
+}

@@ -1,0 +1,85 @@
+// A seat around the felt: who sits there, his badges, bid and tricks, the
+// cards he holds, his clock while he must act, and the buttons to sit or
+// to add and remove bots between games.
+
+import { cx, h } from '../dom.js';
+import { bidText, positionOf, seatRole } from '../seating.js';
+import { Clock } from './clock.js';
+
+/** The seat's name for screen readers: "Ann (partner)", "Empty seat (North)". */
+export function seatLabel(state, seat) {
+  const info = state.seats[seat];
+  const role = seatRole(state, seat);
+  const place = state.seat === null ? role : role.toLowerCase();
+  return `${info ? info.player.name : 'Empty seat'} (${place})`;
+}
+
+function Badges({ state, seat }) {
+  const info = state.seats[seat];
+  const absence = state.absence(seat);
+  const badges = [];
+  if (info.player.bot) badges.push(h('span', { class: 'badge bot' }, 'Bot'));
+  if (absence === 'away') badges.push(h('span', { class: 'badge away' }, 'Away: played by a bot'));
+  if (absence === 'disconnected') badges.push(h('span', { class: 'badge away' }, 'Disconnected'));
+  if (state.dealer === seat && state.phase !== 'waiting') badges.push(h('span', { class: 'badge dealer', title: 'Dealer' }, 'Dealer'));
+  if (state.owner && info.player.id === state.owner.id) badges.push(h('span', { class: 'badge owner' }, 'Host'));
+  return badges.length ? h('div', { class: 'badges' }, badges) : null;
+}
+
+function HandCount({ state, seat }) {
+  const bid = bidText(state.bids[seat]);
+  const mine = seat === state.seat;
+  return [
+    h('div', { class: 'seat-score' },
+      h('span', {}, bid ?? (state.unbidHand ? 'No bids this hand' : 'No bid yet')),
+      ' · ',
+      h('span', {}, `Took ${state.tricksWon[seat]}`)),
+    !mine && state.handSizes[seat] > 0 && state.phase !== 'game over'
+      ? h('div', { class: 'seat-cards' }, h('span', { class: 'mini-backs', 'aria-hidden': 'true' }), `${state.handSizes[seat]} cards`)
+      : null,
+  ];
+}
+
+function SeatControls({ state, seat, actions }) {
+  const info = state.seats[seat];
+  if (state.playing) return null;
+  const controls = [];
+  if (!info && state.seat === null) {
+    controls.push(h('button', { type: 'button', onclick: () => actions.sit(seat) }, 'Sit here'));
+  } else if (!info) {
+    controls.push(h('button', { type: 'button', class: 'link', onclick: () => actions.sit(seat) }, 'Move here'));
+  }
+  if (state.isOwner && !info) controls.push(h('button', { type: 'button', onclick: () => actions.addBot(seat) }, 'Add bot'));
+  if (state.isOwner && info?.player.bot) controls.push(h('button', { type: 'button', onclick: () => actions.removeBot(seat) }, 'Remove bot'));
+  return controls.length ? h('div', { class: 'seat-controls' }, controls) : null;
+}
+
+/** The line under a seat while it must act: its clock. */
+function SeatTurn({ state, turn }) {
+  if (turn) {
+    return h('div', { class: 'seat-turn' }, h('span', { class: 'visually-hidden' }, 'To act. '), h(Clock, { state }));
+  }
+  // The clock's line keeps its place, unseen, while the seat waits: a seat
+  // that grew and shrank with every turn would move the whole table, and
+  // the browser would paint it all again each time.
+  return state.playing ? h('div', { class: 'seat-turn idle', 'aria-hidden': 'true' }, '0:00') : null;
+}
+
+/** One seat's panel, a region named after its player. */
+export function Seat({ state, seat, actions }) {
+  const info = state.seats[seat];
+  const turn = Boolean(state.turn && state.turn.seats.includes(seat) && state.playing);
+  const team = state.teamOf(seat);
+  return h('section', {
+    class: cx('seat', `pos-${positionOf(state, seat)}`, state.hasPartners && team !== null && `team-${team}`,
+      turn && 'is-turn', seat === state.seat && 'is-me', !info && 'is-empty'),
+    'aria-label': seatLabel(state, seat),
+  },
+  h('div', { class: 'seat-compass', 'aria-hidden': 'true' }, seatRole(state, seat)),
+  info
+    ? [h('div', { class: 'seat-name', 'aria-hidden': 'true' }, info.player.name), h(Badges, { state, seat })]
+    : h('div', { class: 'seat-name empty', 'aria-hidden': 'true' }, 'Empty seat'),
+  state.phase !== 'waiting' && state.hand !== null ? h(HandCount, { state, seat }) : null,
+  h(SeatTurn, { state, turn }),
+  h(SeatControls, { state, seat, actions }));
+}
