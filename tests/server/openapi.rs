@@ -125,7 +125,7 @@ fn declared_routes() -> BTreeSet<(String, String)> {
     for file in [
         "crates/server/src/lib.rs",
         "crates/server/src/api/mod.rs",
-        "crates/server/src/tournament/http.rs",
+        "crates/server/src/api/tournaments.rs",
     ] {
         let text = std::fs::read_to_string(repository().join(file)).expect("a source file");
         for (start, call) in text.match_indices(".route(") {

@@ -192,7 +192,7 @@ impl Config {
                 .into());
         }
         if let Some(node) = &self.node
-            && !crate::cluster::is_node_name(node)
+            && !is_node_name(node)
         {
             return Err(format!(
                 "the node name {node:?} must be 1 to 32 letters, digits, '-' or '_'"
@@ -215,6 +215,15 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// Whether `name` can name a node: it becomes part of NATS subjects and
+/// bucket keys, so it is kept to letters, digits, `-` and `_`.
+fn is_node_name(name: &str) -> bool {
+    (1..=32).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 #[cfg(test)]

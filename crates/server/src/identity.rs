@@ -348,6 +348,20 @@ impl Online {
     }
 }
 
+/// A login's outcome as the nodes of a cluster tell each other of it, so
+/// that the limits hold across nodes: a failure is counted, a success
+/// forgives the name's failures from its address and makes the address
+/// known to the name. An attempt whose password was not checked is not
+/// told.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct SharedAttempt {
+    /// The SHA-256 of the lowercase name, as the login limiter keeps it.
+    pub(crate) name: [u8; 32],
+    /// The counted part of the client's address.
+    pub(crate) address: Option<std::net::IpAddr>,
+    pub(crate) succeeded: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -22,10 +22,10 @@ mod metrics;
 mod outbox;
 mod render;
 mod room;
-mod route;
 mod sessions;
 mod tournament;
 mod unavailable;
+mod views;
 mod web;
 
 use std::future::Future;
@@ -99,7 +99,7 @@ struct Shared {
     metrics: Arc<Metrics>,
     /// The cluster this server is a node of, if any.
     cluster: Option<cluster::Cluster>,
-    network: Arc<dyn route::Network>,
+    network: Arc<dyn lobby::Network>,
     next_connection: AtomicU64,
     /// Cancelled to close every connection.
     shutdown: CancellationToken,
@@ -118,9 +118,9 @@ impl AppState {
     ) -> AppState {
         // The one place that chooses the routes: a cluster's, or this
         // server's alone.
-        let network: Arc<dyn route::Network> = match &cluster {
+        let network: Arc<dyn lobby::Network> = match &cluster {
             Some(cluster) => Arc::new(cluster.clone()),
-            None => Arc::new(route::Alone),
+            None => Arc::new(lobby::Alone),
         };
         let config = Arc::new(config);
         let lifecycle = Arc::new(Lifecycle::default());
@@ -202,8 +202,8 @@ impl AppState {
         self.shared.cluster.as_ref()
     }
 
-    /// Where what a player reaches runs (see `route.rs`).
-    fn network(&self) -> &dyn route::Network {
+    /// Where what a player reaches runs (see `lobby/route.rs`).
+    fn network(&self) -> &dyn lobby::Network {
         &*self.shared.network
     }
 
@@ -272,7 +272,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/openapi.json", get(api::openapi::document))
         .route("/ws", get(websocket))
         .merge(api::routes())
-        .merge(tournament::routes())
+        .merge(api::tournament_routes())
         .merge(web::routes(state.web_assets()))
         // Unknown paths and methods are answered like the API's other
         // errors, in JSON, rather than with axum's empty bodies.

@@ -265,7 +265,8 @@ fn seat(tickets: Vec<Ticket>) -> Match {
             .copied()
             .filter(|seat| seats[seat.index()].is_none())
             .collect();
-        free.sort_by_key(|seat| (seat.index() % 2, seat.index()));
+        let seating = preset.rules().seating();
+        free.sort_by_key(|seat| (seating.team_of(*seat).index(), seat.index()));
         free
     };
     for (entry, seat) in singles.into_iter().zip(order) {

@@ -1,11 +1,13 @@
 //! Turning the engine's state into the protocol's views, for one viewer.
 //!
-//! Everything a player is sent about a game comes from an engine `View`, so
-//! the rule "nobody sees another player's cards" is kept in one place.
+//! What a player is sent about a game comes from an engine `View`, so the
+//! rule "nobody sees another player's cards" is kept in one place; the one
+//! exception is an exchange's cards, which the room sends from the engine's
+//! event to the two seats of the exchange alone.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use spades_engine::{Bid, ByTeam, Game, Legal, Seat, Seating, TeamHandScore, View, Viewer};
+use spades_engine::{Bid, BySeat, ByTeam, Game, Legal, Seat, Seating, TeamHandScore, View, Viewer};
 use spades_protocol::ws::{BidView, Expected, GameView, PassView, TeamScoreView, TrickView, TurnView};
 use uuid::Uuid;
 
@@ -72,10 +74,10 @@ pub fn epoch_ms_in(remaining: Duration) -> u64 {
 /// The turn as `viewer` sees it: the acting seats, what they must do and
 /// the clock; the acting player alone also gets his legal cards or pass
 /// count.
-pub fn turn_view(game: &Game, clocks: &[Option<Duration>; 4], viewer: Viewer) -> Option<TurnView> {
+pub fn turn_view(game: &Game, clocks: &BySeat<Option<Duration>>, viewer: Viewer) -> Option<TurnView> {
     let seats: Vec<Seat> = game.to_act().iter().collect();
     let first = *seats.first()?;
-    let remaining = |seat: Seat| clocks[seat.index()].unwrap_or_default();
+    let remaining = |seat: Seat| clocks[seat].unwrap_or_default();
     let mine = match viewer {
         Viewer::Seat(seat) if seats.contains(&seat) => Some(seat),
         _ => None,
@@ -114,7 +116,7 @@ fn trick_view(view: &View<'_>) -> TrickView {
 pub fn game_view(
     game: &Game,
     (number, id): (u32, Uuid),
-    clocks: &[Option<Duration>; 4],
+    clocks: &BySeat<Option<Duration>>,
     viewer: Viewer,
 ) -> GameView {
     let view = game.view(viewer);

@@ -3,14 +3,11 @@
 //! The lobby, the rooms, the tournament runner and the HTTP API each refuse
 //! with their own error type, and each of those types holds an
 //! [`Unavailable`] for the refusals they share. It is turned into the
-//! protocol's error code and the API's status here, once, so that a server
+//! protocol's error code here, once (the API's status in `api/error.rs`), so that a server
 //! that stops never says its store is down, nor a store that is down that
 //! too many rooms are open.
 
-use axum::http::StatusCode;
 use spades_protocol::ws::ErrorCode;
-
-use crate::api::ApiError;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Unavailable {
@@ -50,16 +47,6 @@ impl Unavailable {
             Unavailable::Store => "unavailable",
             Unavailable::TooManyRooms => "server_busy",
         }
-    }
-}
-
-impl From<Unavailable> for ApiError {
-    fn from(unavailable: Unavailable) -> ApiError {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            unavailable.api_code(),
-            unavailable.message(),
-        )
     }
 }
 

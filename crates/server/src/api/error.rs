@@ -316,3 +316,15 @@ pub(crate) async fn wrong_method() -> ApiError {
         "this path does not take that method",
     )
 }
+
+/// A service that cannot answer now is a 503 with the unavailable's own
+/// code and sentence.
+impl From<Unavailable> for ApiError {
+    fn from(unavailable: Unavailable) -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            unavailable.api_code(),
+            unavailable.message(),
+        )
+    }
+}

@@ -1,6 +1,7 @@
 //! Failed logins: the limiter that slows down guessing without letting
 //! anyone lock an owner out of his account.
 
+use crate::identity::SharedAttempt;
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Mutex, MutexGuard};
@@ -79,20 +80,6 @@ pub(super) struct Attempt {
     address: LoginKey,
     at: Instant,
     known: bool,
-}
-
-/// A login's outcome as the nodes of a cluster tell each other of it, so
-/// that the limits hold across nodes: a failure is counted, a success
-/// forgives the name's failures from its address and makes the address
-/// known to the name. An attempt whose password was not checked is not
-/// told.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct SharedAttempt {
-    /// The SHA-256 of the lowercase name, as `LoginKey::Name` keeps it.
-    name: [u8; 32],
-    /// The counted part of the client's address.
-    address: Option<IpAddr>,
-    succeeded: bool,
 }
 
 impl Attempt {

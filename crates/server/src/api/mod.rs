@@ -8,7 +8,9 @@ mod error;
 mod login;
 pub(crate) mod openapi;
 mod passwords;
-pub(crate) mod views;
+mod tournaments;
+
+pub use tournaments::routes as tournament_routes;
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -27,7 +29,7 @@ use spades_store::Account;
 use uuid::Uuid;
 
 pub(crate) use error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, no_route, wrong_method};
-pub use login::{LoginLimiter, SharedAttempt};
+pub use login::LoginLimiter;
 use passwords::Lane;
 pub use passwords::Passwords;
 
@@ -368,7 +370,7 @@ async fn me(State(state): State<AppState>, Caller(account): Caller) -> ApiResult
         .profile(account.id)
         .await?
         .ok_or_else(|| ApiError::not_found("player"))?;
-    Ok(Json(views::me(profile, &account)?))
+    Ok(Json(crate::views::me(profile, &account)?))
 }
 
 /// `GET /api/players/{id}`: anyone's public profile.
@@ -390,7 +392,7 @@ async fn player(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> Ap
         .profile(id)
         .await?
         .ok_or_else(|| ApiError::not_found("player"))?;
-    Ok(Json(views::profile(profile)?))
+    Ok(Json(crate::views::profile(profile)?))
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -456,7 +458,7 @@ async fn leaderboard(
     let players = players
         .into_iter()
         .zip(first_rank..)
-        .map(|(profile, rank)| views::leaderboard_row(profile, rank))
+        .map(|(profile, rank)| crate::views::leaderboard_row(profile, rank))
         .collect::<Result<_, _>>()?;
     Ok(Json(Leaderboard {
         page: number,
@@ -499,7 +501,7 @@ async fn my_games(
         .await?;
     let games = games
         .into_iter()
-        .map(views::recent_game)
+        .map(crate::views::recent_game)
         .collect::<Result<_, _>>()?;
     Ok(Json(RecentGames { games }))
 }
@@ -524,7 +526,7 @@ async fn game(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiR
         .game(id)
         .await?
         .ok_or_else(|| ApiError::not_found("game"))?;
-    Ok(Json(views::game_record(game)?))
+    Ok(Json(crate::views::game_record(game)?))
 }
 
 /// `GET /api/games/{id}/history`: a finished game's hands as JSON lines.

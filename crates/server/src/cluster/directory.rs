@@ -20,8 +20,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::{Cluster, Parts, lock};
+use crate::lobby::RegistryNote;
 use crate::room::LobbyNote;
-use crate::route::RegistryNote;
 
 /// A room's entry in the rooms bucket.
 #[derive(Clone, Debug, Serialize, Deserialize)]

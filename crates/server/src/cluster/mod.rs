@@ -3,7 +3,8 @@
 //! other, find each other's rooms and pass a player's requests and a
 //! room's messages between the node of the connection and the room's.
 //!
-//! What lives where (ARCHITECTURE.md has the whole design):
+//! What lives where (ARCHITECTURE.md has the overview; this list is the
+//! reference):
 //! - bucket `spades_nodes`: each node's heartbeat and load, written every
 //!   [`HEARTBEAT`]; a node not heard from for [`NODE_TIMEOUT`] is dead;
 //! - bucket `spades_rooms`: each open room's owner (the node whose task
@@ -88,15 +89,6 @@ pub const TOURNAMENTS_LEASE: &str = "tournaments";
 /// lease whose holder is gone is taken over sooner, once the holder has
 /// missed [`NODE_TIMEOUT`] of heartbeats.
 const LEASE_LIFE: Duration = Duration::from_secs(30);
-
-/// Whether `name` can name a node: it becomes part of NATS subjects and
-/// bucket keys, so it is kept to letters, digits, `-` and `_`.
-pub fn is_node_name(name: &str) -> bool {
-    (1..=32).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
 
 /// Why the node could not join its cluster.
 #[derive(Debug, thiserror::Error)]
@@ -470,7 +462,7 @@ fn lost_cluster(why: &str) -> ! {
 
 impl Cluster {
     /// Tells the other nodes of a login attempt counted or forgiven here.
-    pub async fn share_login(&self, attempt: &crate::api::SharedAttempt) {
+    pub async fn share_login(&self, attempt: &crate::identity::SharedAttempt) {
         let body = serde_json::to_vec(attempt).unwrap_or_default();
         let subject = format!("spades.login.{}", self.inner.node);
         if let Err(error) = self.inner.client.publish(subject, body.into()).await {
@@ -485,7 +477,7 @@ impl Cluster {
             if message.subject.as_str() == own {
                 continue;
             }
-            match serde_json::from_slice::<crate::api::SharedAttempt>(&message.payload) {
+            match serde_json::from_slice::<crate::identity::SharedAttempt>(&message.payload) {
                 Ok(attempt) => parts.state.login_limiter().heard(&attempt),
                 Err(error) => tracing::warn!(%error, "a login attempt from another node does not read"),
             }

@@ -8,14 +8,15 @@ use spades_protocol::ws::{ErrorCode, MessageId};
 use uuid::Uuid;
 
 use super::{Cluster, QUEUE_LEASE, RemoteRoom, TOURNAMENTS_LEASE};
-use crate::api::SharedAttempt;
 use crate::identity::Online;
 use crate::identity::PlayerRef;
+use crate::identity::SharedAttempt;
 use crate::lobby::{LobbyHandle, Table, TournamentTable};
+use crate::lobby::{Network, RegistryNote, Unrouted};
 use crate::matchmaking::Entry;
 use crate::outbox::{ConnectionId, Outbox};
+use crate::room::Answer;
 use crate::room::RoomHandle;
-use crate::route::{Answer, Network, RegistryNote, Unrouted};
 
 impl Network for Cluster {
     fn hello<'a>(&'a self, player: &'a str, connection: ConnectionId) -> Answer<'a, Option<String>> {

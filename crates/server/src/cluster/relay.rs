@@ -16,8 +16,8 @@ use tokio_util::sync::CancellationToken;
 use super::wire::{self, Forwarded, Outgoing, Request};
 use super::{Cluster, lock};
 use crate::outbox::{CloseReason, ConnectionId};
+use crate::room::Answer;
 use crate::room::{RemoteRoute, RoomGone, RoomRequest};
-use crate::route::Answer;
 
 /// A room that another node runs, as a connection of this node reaches it.
 #[derive(Clone, Debug)]

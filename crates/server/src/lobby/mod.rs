@@ -27,19 +27,21 @@ use crate::matchmaking::{self, Queue};
 use crate::metrics::Metrics;
 use crate::outbox::{ConnectionId, Outbox};
 use crate::room::{self, LobbyNote, RoomHandle};
-use crate::route::Network;
+
 use spades_store::Journal;
 
 mod handle;
 mod quick_play;
 mod room_code;
 mod rooms;
+mod route;
 mod updates;
 
 use handle::LobbyRequest;
 pub use handle::{LobbyHandle, TournamentTable};
 pub use quick_play::{Table, tell};
 pub use room_code::new_code;
+pub use route::{Alone, Network, RegistryNote, Unrouted};
 
 /// A room the lobby has opened, and how it looked at its last report.
 struct OpenRoom {

@@ -15,8 +15,8 @@ use super::handle::{NewRoom, TournamentTable};
 use super::room_code::new_code;
 use super::{Lobby, OpenRoom};
 use crate::identity::PlayerRef;
+use crate::lobby::RegistryNote;
 use crate::room::{self, LobbyNote, RoomHandle};
-use crate::route::RegistryNote;
 use crate::unavailable::Unavailable;
 
 /// The most rooms a `list_rooms` reply holds; waiting rooms come first.

@@ -39,7 +39,7 @@ impl Room {
 
     pub(super) fn seated(&self) -> impl Iterator<Item = (Seat, Arc<str>)> + '_ {
         self.seat_list()
-            .filter_map(|seat| self.seats[seat.index()].clone().map(|player| (seat, player)))
+            .filter_map(|seat| self.seats[seat].clone().map(|player| (seat, player)))
     }
 
     pub(super) fn spectators(&self) -> u32 {
@@ -52,7 +52,7 @@ impl Room {
     pub(super) fn seat_infos(&self) -> Vec<Option<SeatInfo>> {
         self.seat_list()
             .map(|seat| {
-                let member = self.members.get(self.seats[seat.index()].as_ref()?)?;
+                let member = self.members.get(self.seats[seat].as_ref()?)?;
                 Some(SeatInfo {
                     seat,
                     player: member.player.info(),
@@ -74,7 +74,7 @@ impl Room {
             seats: self
                 .seat_list()
                 .map(|seat| {
-                    let player = self.seats[seat.index()].as_ref()?;
+                    let player = self.seats[seat].as_ref()?;
                     self.members.get(player).map(|member| member.player.info())
                 })
                 .collect(),

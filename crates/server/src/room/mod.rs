@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::Utf8Bytes;
-use spades_engine::RuleSet;
+use spades_engine::{BySeat, RuleSet};
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomStatus, RoomSummary, ServerMessage};
 use spades_store::{RoomSeqs, Store, TableLink, Write};
 use tokio::sync::{Semaphore, mpsc};
@@ -202,7 +202,7 @@ struct Room {
     members: HashMap<Arc<str>, Member>,
     /// What the room has told of spectators coming and going lately.
     spectator_news: spectators::SpectatorNews,
-    seats: [Option<Arc<str>>; 4],
+    seats: BySeat<Option<Arc<str>>>,
     /// The game: none yet, being played, or over.
     stage: Stage,
     games: u32,

@@ -2,7 +2,7 @@
 //! turned into protocol messages, the turn, and the game's end.
 
 use axum::extract::ws::Utf8Bytes;
-use spades_engine::{Action, Event, Seat, SeatSet, Team, Viewer};
+use spades_engine::{Action, BySeat, Event, Seat, SeatSet, Team, Viewer};
 use spades_protocol::event::EventKind;
 use spades_protocol::history::HandLine;
 use spades_protocol::ws::{ErrorCode, MessageId, ServerMessage};
@@ -207,14 +207,14 @@ impl Room {
         let table = self.stage.table().expect("a hand starts at a table");
         let game = &table.game;
         let (hand, dealer) = (game.hand_number(), game.dealer());
-        let cards = Seat::ALL.map(|seat| game.view(Viewer::Seat(seat)).hand());
-        let offered = Seat::ALL.map(|seat| game.is_blind_offered(seat));
+        let cards = BySeat::from_fn(|seat| game.view(Viewer::Seat(seat)).hand());
+        let offered = BySeat::from_fn(|seat| game.is_blind_offered(seat));
         let all: SeatSet = game.seating().seats().collect();
         self.emit(all, |viewer| EventKind::HandStarted {
             hand,
             dealer,
-            cards: viewer.and_then(|seat| cards[seat.index()]),
-            blind_nil_offered: viewer.is_some_and(|seat| offered[seat.index()]),
+            cards: viewer.and_then(|seat| cards[seat]),
+            blind_nil_offered: viewer.is_some_and(|seat| offered[seat]),
         });
     }
 
@@ -260,7 +260,7 @@ impl Room {
             .stage
             .table()
             .map_or(SeatSet::EMPTY, |table| table.game.to_act());
-        let private = Seat::ALL.map(|seat| {
+        let private = BySeat::from_fn(|seat| {
             acting
                 .contains(seat)
                 .then(|| self.turn_message(Viewer::Seat(seat)))
@@ -271,7 +271,7 @@ impl Room {
             if member.outbox.is_none() {
                 continue;
             }
-            match member.seat.and_then(|seat| private[seat.index()].clone()) {
+            match member.seat.and_then(|seat| private[seat].clone()) {
                 Some(mine) => {
                     member.batch.push(mine);
                     // Whoever must act now hears about it at once.
@@ -296,7 +296,7 @@ impl Room {
                 score: table.game.score().as_slice().to_vec(),
                 seating: table.game.rules().seating(),
                 abandoned: Seat::ALL.map(|seat| table.is_away(seat)),
-                stats: table.stats,
+                stats: table.stats.0,
                 finished_at: OffsetDateTime::now_utc(),
                 tournament: self.settings.tournament,
             }));

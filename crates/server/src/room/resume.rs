@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use spades_engine::{Action, Event, Game, RuleSet, Seat, SeatSet};
+use spades_engine::{Action, BySeat, Event, Game, RuleSet, Seat, SeatSet};
 use spades_protocol::ws::{BotLevel, MessageId};
 use spades_store::{PlayerStats, RoomSeqs, StoredGame};
 use tokio::time::Instant;
@@ -24,13 +24,13 @@ pub struct Resumed {
     pub(super) game: Game,
     /// How many actions the stored game holds.
     pub(super) actions: u32,
-    pub(super) stats: [PlayerStats; 4],
+    pub(super) stats: BySeat<PlayerStats>,
     /// The players in seat order, one per seat of the game.
     pub(super) players: Vec<PlayerRef>,
     /// Each seat's last requests that made actions, oldest first, with the
     /// room's event after each: a player who sends one again after the
     /// restart is answered as before it.
-    pub(super) requests: [Vec<(MessageId, Action, u64)>; 4],
+    pub(super) requests: RecentRequests,
     /// The room's opening, made in the store before the game was read, so
     /// that no write of an earlier owner can land after the read.
     pub(super) opened: RoomSeqs,
@@ -48,7 +48,7 @@ impl Resumed {
         let rules: RuleSet =
             serde_json::from_value(stored.rules).map_err(|error| format!("rules: {error}"))?;
         // Each hand's bids are counted as it ends, as they were in play.
-        let mut stats = [PlayerStats::default(); 4];
+        let mut stats = BySeat::<PlayerStats>::default();
         let game = Game::replay_observed(rules, stored.seed, &moves, |game, events| {
             if events
                 .iter()
@@ -128,7 +128,7 @@ fn read_actions(stored: &StoredGame) -> Result<(Vec<(Seat, Action)>, RecentReque
             .as_deref()
             .and_then(|id| serde_json::from_str::<MessageId>(id).ok());
         if let (Some(id), Some(seq)) = (request, stored_action.room_seq) {
-            let recent = &mut requests[seat.index()];
+            let recent = &mut requests[seat];
             if recent.len() == RECENT_IDS {
                 recent.remove(0);
             }
@@ -140,17 +140,17 @@ fn read_actions(stored: &StoredGame) -> Result<(Vec<(Seat, Action)>, RecentReque
 
 /// Each seat's latest request ids, with the action and event number each
 /// was answered with.
-type RecentRequests = [Vec<(MessageId, Action, u64)>; 4];
+pub(super) type RecentRequests = BySeat<Vec<(MessageId, Action, u64)>>;
 
 /// Adds a finished hand to each player's counts: a number bid, and whether
 /// his team made its contract; a nil tried, and whether it was made.
-pub(super) fn count_hand(game: &Game, stats: &mut [PlayerStats; 4]) {
+pub(super) fn count_hand(game: &Game, stats: &mut BySeat<PlayerStats>) {
     let (Some(record), Some(scores)) = (game.last_hand(), game.last_hand_scores()) else {
         return;
     };
     for bid in &record.bids {
         let seat = bid.seat;
-        let counts = &mut stats[seat.index()];
+        let counts = &mut stats[seat];
         if bid.bid == 0 {
             counts.nils_tried += 1;
             counts.nils_made += u32::from(record.tricks_won[seat] == 0);
@@ -168,7 +168,7 @@ impl Room {
     pub(super) fn resume(&mut self, resumed: Resumed) {
         let hold = Instant::now() + self.context.config.seat_hold;
         let mut bots = SeatSet::EMPTY;
-        for ((seat, player), requests) in Seat::ALL.into_iter().zip(resumed.players).zip(resumed.requests) {
+        for ((seat, player), requests) in Seat::ALL.into_iter().zip(resumed.players).zip(resumed.requests.0) {
             if player.bot.is_some() {
                 bots.insert(seat);
             }
@@ -228,7 +228,7 @@ impl Room {
         let mut member = Member::new(player, None);
         member.seat = Some(seat);
         self.members.insert(key.clone(), member);
-        self.seats[seat.index()] = Some(key.clone());
+        self.seats[seat] = Some(key.clone());
         key
     }
 }

@@ -87,10 +87,12 @@ impl Table {
     }
 
     /// How long each seat's clock has left at `now`.
-    pub(super) fn clocks(&self, now: Instant) -> [Option<Duration>; 4] {
-        self.lives
-            .0
-            .map(|life| life.deadline.map(|at| at.saturating_duration_since(now)))
+    pub(super) fn clocks(&self, now: Instant) -> BySeat<Option<Duration>> {
+        BySeat::from_fn(|seat| {
+            self.lives[seat]
+                .deadline
+                .map(|at| at.saturating_duration_since(now))
+        })
     }
 
     /// The seat's player came in at `now`. Returns whether that is a

@@ -28,7 +28,7 @@ pub(super) struct Table {
     pub(super) number: u32,
     pub(super) seed: u64,
     /// Each seat's counts so far, stored when the game ends.
-    pub(super) stats: [PlayerStats; 4],
+    pub(super) stats: BySeat<PlayerStats>,
     /// How many actions the game has taken. The actions themselves go to
     /// the journal as they happen; keeping them here as well would grow
     /// every room by a few kilobytes a hand for nothing.
@@ -91,7 +91,7 @@ impl Stage {
 impl Room {
     /// Empties a seat and forgets its player if he is not connected.
     pub(super) fn free_seat(&mut self, seat: Seat) {
-        let Some(player) = self.seats[seat.index()].take() else {
+        let Some(player) = self.seats[seat].take() else {
             return;
         };
         if let Some(member) = self.members.get_mut(&player) {
@@ -126,7 +126,7 @@ impl Room {
             };
         }
         self.seat_exists(wanted)?;
-        let free = |seat: Seat| self.seats[seat.index()].is_none();
+        let free = |seat: Seat| self.seats[seat].is_none();
         let seat = match wanted {
             Some(seat) if current == Some(seat) => return Ok(()),
             Some(seat) if free(seat) => seat,
@@ -138,7 +138,7 @@ impl Room {
                 .ok_or_else(|| Refusal::new(ErrorCode::SeatTaken, "every seat is taken"))?,
         };
         if let Some(old) = current {
-            self.seats[old.index()] = None;
+            self.seats[old] = None;
         }
         let key: Arc<str> = self
             .members
@@ -146,7 +146,7 @@ impl Room {
             .expect("checked above")
             .0
             .clone();
-        self.seats[seat.index()] = Some(key.clone());
+        self.seats[seat] = Some(key.clone());
         if let Some(member) = self.members.get_mut(player) {
             member.seat = Some(seat);
         }
@@ -168,7 +168,7 @@ impl Room {
                 "you cannot stand up during a game; leave the room instead",
             ));
         }
-        self.seats[seat.index()] = None;
+        self.seats[seat] = None;
         if let Some(member) = self.members.get_mut(player) {
             member.seat = None;
         }
@@ -220,7 +220,7 @@ impl Room {
             game,
             number,
             seed,
-            stats: [PlayerStats::default(); 4],
+            stats: BySeat::default(),
             actions: 0,
             lives: SeatLife::new_game(bots),
         });
@@ -264,7 +264,7 @@ impl Room {
                 "a game is already being played",
             ));
         }
-        if self.seat_list().any(|seat| self.seats[seat.index()].is_none()) {
+        if self.seat_list().any(|seat| self.seats[seat].is_none()) {
             return Err(Refusal::new(
                 ErrorCode::NotEnoughPlayers,
                 "every seat must be taken",
@@ -338,7 +338,7 @@ impl Room {
     pub(super) fn add_bot(&mut self, player: &str, wanted: Option<Seat>) -> Result<(), Refusal> {
         self.owner_between_games(player)?;
         self.seat_exists(wanted)?;
-        let free = |seat: Seat| self.seats[seat.index()].is_none();
+        let free = |seat: Seat| self.seats[seat].is_none();
         let seat = match wanted {
             Some(seat) if free(seat) => seat,
             Some(seat) => return Err(Refusal::new(ErrorCode::SeatTaken, format!("{seat} is taken"))),
@@ -355,14 +355,14 @@ impl Room {
     pub(super) fn remove_bot(&mut self, player: &str, seat: Seat) -> Result<(), Refusal> {
         self.owner_between_games(player)?;
         self.seat_exists(Some(seat))?;
-        let is_bot = self.seats[seat.index()]
+        let is_bot = self.seats[seat]
             .as_ref()
             .and_then(|key| self.members.get(key))
             .is_some_and(Member::is_bot);
         if !is_bot {
             return Err(Refusal::new(ErrorCode::NotABot, format!("no bot sits in {seat}")));
         }
-        if let Some(key) = self.seats[seat.index()].take() {
+        if let Some(key) = self.seats[seat].take() {
             self.members.remove(&key);
         }
         self.emit_seats();
@@ -379,7 +379,7 @@ impl Table {
             game: Game::new(spades_engine::RuleSet::CLASSIC, 7).expect("classic rules make a game"),
             number: 0,
             seed: 7,
-            stats: [PlayerStats::default(); 4],
+            stats: BySeat::default(),
             actions: 0,
             lives: SeatLife::new_game(SeatSet::EMPTY),
         }

@@ -14,11 +14,11 @@
 //! requests, `registration.rs` entries, `start.rs` the start and the
 //! cancellation, `advance.rs` the progress from stage to stage,
 //! `tables.rs` the opening of tables, `watchers.rs` the live view,
-//! `pairing.rs` the seating as plain data and `http.rs` the endpoints.
+//! `pairing.rs` the seating as plain data; the HTTP endpoints are
+//! `api/tournaments.rs`.
 
 mod advance;
 mod handle;
-pub(crate) mod http;
 mod pairing;
 mod registration;
 mod runner;
@@ -36,16 +36,15 @@ use uuid::Uuid;
 
 use handle::Request;
 pub use handle::{Refusal, TournamentHandle};
-pub use http::routes;
 pub use watchers::view_reply;
 
 use crate::identity::Online;
 use crate::lifecycle::Lifecycle;
 use crate::lobby::LobbyHandle;
+use crate::lobby::Network;
 use crate::metrics::Metrics;
 use crate::outbox::Outbox;
 use crate::room::TableNote;
-use crate::route::Network;
 
 /// How often running tournaments are looked over and start times checked.
 const TICK: Duration = Duration::from_secs(1);

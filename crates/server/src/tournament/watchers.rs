@@ -7,8 +7,8 @@ use spades_protocol::ws::{MessageId, ServerMessage};
 use uuid::Uuid;
 
 use super::{Manager, Refusal};
-use crate::api::views;
 use crate::outbox::{ConnectionId, Outbox};
+use crate::views;
 
 impl Manager {
     /// Follows a tournament for `outbox`; the answer is its view now.

@@ -3,8 +3,9 @@
 //! the tournaments and the HTTP API ask a [`Network`] and never whether
 //! there is a cluster: a server alone is a cluster of one ([`Alone`]),
 //! whose every route is local, and a node of a cluster answers through
-//! NATS (`cluster/network.rs`). Only the place where the server is
-//! assembled (`lib.rs`) chooses which.
+//! NATS (`cluster/network.rs`). The lobby holds the routes because the
+//! lobby's own handle is the local route of its tables. Only the place
+//! where the server is assembled (`lib.rs`) chooses which network.
 
 use std::fmt;
 use std::sync::Arc;
@@ -13,14 +14,11 @@ use axum::extract::ws::Utf8Bytes;
 use spades_protocol::ws::{ErrorCode, MessageId, RoomSummary};
 use uuid::Uuid;
 
-use crate::api::SharedAttempt;
-use crate::identity::PlayerRef;
-use crate::lobby::{LobbyHandle, Table as QuickPlayTable, TournamentTable};
+use super::{LobbyHandle, Table as QuickPlayTable, TournamentTable};
+use crate::identity::{PlayerRef, SharedAttempt};
 use crate::matchmaking::Entry;
 use crate::outbox::{ConnectionId, Outbox};
-use crate::room::RoomHandle;
-
-pub use crate::room::Answer;
+use crate::room::{Answer, RoomHandle};
 
 /// Why a request could not be routed: the error code and the sentence for
 /// the client.

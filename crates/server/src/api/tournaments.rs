@@ -17,11 +17,11 @@ use spades_store::Account;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::Refusal;
+use super::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, BODY_LIMIT, Caller};
 use crate::AppState;
-use crate::api::views;
-use crate::api::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, BODY_LIMIT, Caller};
 use crate::identity::clean_text;
+use crate::tournament::Refusal;
+use crate::views;
 
 /// The longest tournament name, in characters (the stores' limit).
 const MAX_TOURNAMENT_NAME: usize = 60;
