@@ -14,10 +14,7 @@
 //!
 //! [`Store::open_room`]: crate::Store::open_room
 
-use sqlx::PgPool;
-
-use crate::record::InsertActions;
-use crate::{ActionRow, Result, StoreError, Write};
+use crate::{Result, StoreError, Write};
 
 /// The distinct (room, epoch) pairs a batch is fenced with.
 pub(crate) fn fences(writes: &[Write]) -> Vec<(&str, i64)> {
@@ -35,7 +32,7 @@ pub(crate) fn fences(writes: &[Write]) -> Vec<(&str, i64)> {
 
 /// The rooms of `fences` that are not among the `live` ones, as the error
 /// that refuses the batch; `Ok` when every fence holds.
-fn refuse_stale(fences: &[(&str, i64)], live: &[(String, i64)]) -> Result<()> {
+pub(crate) fn refuse_stale(fences: &[(&str, i64)], live: &[(String, i64)]) -> Result<()> {
     let stale: Vec<String> = fences
         .iter()
         .filter(|(room, epoch)| !live.iter().any(|(code, now)| code == room && now == epoch))
@@ -118,44 +115,5 @@ pub(crate) fn check_rusqlite(connection: &rusqlite::Connection, fences: &[(&str,
             live.push(((*room).to_string(), epoch));
         }
     }
-    refuse_stale(fences, &live)
-}
-
-/// Stores a batch of actions alone on Postgres in one statement, fenced:
-/// the common batch, which would otherwise pay a transaction's round trips.
-/// The rooms' rows are locked by the statement's first part, and its
-/// insert stores nothing unless every fence holds.
-pub(crate) async fn insert_actions_fenced(
-    pool: &PgPool,
-    fences: &[(&str, i64)],
-    rows: &[ActionRow<'_>],
-) -> Result<()> {
-    if fences.is_empty() {
-        return InsertActions::insert_actions(pool, rows).await;
-    }
-    let (rooms, epochs): (Vec<&str>, Vec<i64>) = fences.iter().copied().unzip();
-    let live: Vec<(String, i64)> = sqlx::query_as(
-        "WITH live AS ( \
-             SELECT r.code, r.epoch FROM rooms r \
-             JOIN UNNEST($7::text[], $8::bigint[]) AS f(code, epoch) ON r.code = f.code AND r.epoch = f.epoch \
-             FOR SHARE OF r \
-         ), stored AS ( \
-             INSERT INTO game_actions (game_id, idx, seat, action, request_id, room_seq) \
-             SELECT * FROM UNNEST($1::uuid[], $2::integer[], $3::smallint[], $4::text[], $5::text[], $6::bigint[]) \
-             WHERE (SELECT count(*) FROM live) = cardinality($7::text[]) \
-             ON CONFLICT (game_id, idx) DO NOTHING \
-         ) \
-         SELECT code, epoch FROM live",
-    )
-    .bind(rows.iter().map(|row| row.game).collect::<Vec<_>>())
-    .bind(rows.iter().map(|row| row.index).collect::<Vec<_>>())
-    .bind(rows.iter().map(|row| row.seat).collect::<Vec<_>>())
-    .bind(rows.iter().map(|row| row.action).collect::<Vec<_>>())
-    .bind(rows.iter().map(|row| row.request_id).collect::<Vec<_>>())
-    .bind(rows.iter().map(|row| row.room_seq).collect::<Vec<_>>())
-    .bind(rooms)
-    .bind(epochs)
-    .fetch_all(pool)
-    .await?;
     refuse_stale(fences, &live)
 }

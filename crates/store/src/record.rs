@@ -7,10 +7,11 @@
 //! runs through all of them. The game's outcome reaches this file already
 //! computed ([`FinishedGame::player_results`]): the steps only store it.
 
+use sqlx::PgPool;
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use crate::fence::{CheckFences, fences};
+use crate::fence::{CheckFences, fences, refuse_stale};
 use crate::games::RatingRow;
 use crate::{FinishedGame, NewGame, Pool, Result, Store, StoreError, Write};
 
@@ -27,7 +28,7 @@ impl Store {
             // on its own, saves the round trips of a transaction.
             let rows = action_rows(writes);
             if let Pool::Postgres(pool) = &self.journal {
-                return crate::fence::insert_actions_fenced(pool, &fences, &rows).await;
+                return insert_actions_fenced(pool, &fences, &rows).await;
             }
             if fences.is_empty() {
                 on_pool!(@ &self.journal, pool => InsertActions::insert_actions(pool, &rows).await?);
@@ -155,6 +156,45 @@ impl Write {
             _ => None,
         }
     }
+}
+
+/// Stores a batch of actions alone on Postgres in one statement, fenced:
+/// the common batch, which would otherwise pay a transaction's round trips.
+/// The rooms' rows are locked by the statement's first part, and its
+/// insert stores nothing unless every fence holds.
+pub(crate) async fn insert_actions_fenced(
+    pool: &PgPool,
+    fences: &[(&str, i64)],
+    rows: &[ActionRow<'_>],
+) -> Result<()> {
+    if fences.is_empty() {
+        return InsertActions::insert_actions(pool, rows).await;
+    }
+    let (rooms, epochs): (Vec<&str>, Vec<i64>) = fences.iter().copied().unzip();
+    let live: Vec<(String, i64)> = sqlx::query_as(
+        "WITH live AS ( \
+             SELECT r.code, r.epoch FROM rooms r \
+             JOIN UNNEST($7::text[], $8::bigint[]) AS f(code, epoch) ON r.code = f.code AND r.epoch = f.epoch \
+             FOR SHARE OF r \
+         ), stored AS ( \
+             INSERT INTO game_actions (game_id, idx, seat, action, request_id, room_seq) \
+             SELECT * FROM UNNEST($1::uuid[], $2::integer[], $3::smallint[], $4::text[], $5::text[], $6::bigint[]) \
+             WHERE (SELECT count(*) FROM live) = cardinality($7::text[]) \
+             ON CONFLICT (game_id, idx) DO NOTHING \
+         ) \
+         SELECT code, epoch FROM live",
+    )
+    .bind(rows.iter().map(|row| row.game).collect::<Vec<_>>())
+    .bind(rows.iter().map(|row| row.index).collect::<Vec<_>>())
+    .bind(rows.iter().map(|row| row.seat).collect::<Vec<_>>())
+    .bind(rows.iter().map(|row| row.action).collect::<Vec<_>>())
+    .bind(rows.iter().map(|row| row.request_id).collect::<Vec<_>>())
+    .bind(rows.iter().map(|row| row.room_seq).collect::<Vec<_>>())
+    .bind(rooms)
+    .bind(epochs)
+    .fetch_all(pool)
+    .await?;
+    refuse_stale(fences, &live)
 }
 
 /// The steps of a batch for one backend, `$db`.
