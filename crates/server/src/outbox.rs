@@ -23,7 +23,7 @@ use tokio_util::sync::CancellationToken;
 pub type ConnectionId = u64;
 
 /// Why the server closed a connection.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, strum::EnumIter)]
 pub enum CloseReason {
     /// Its queue filled up: it does not read fast enough.
     TooSlow,
@@ -91,22 +91,8 @@ impl CloseReason {
     /// The reason a close code stands for, as another node of the cluster
     /// sends it.
     pub fn from_code(code: u16) -> Option<CloseReason> {
-        use CloseReason::*;
-        [
-            TooSlow,
-            Replaced,
-            Shutdown,
-            MessageTooBig,
-            Unresponsive,
-            NoHello,
-            MadeRoom,
-            SessionEnded,
-            ProtocolError,
-            NotUtf8,
-            RoomMoved,
-        ]
-        .into_iter()
-        .find(|reason| reason.code() == code)
+        use strum::IntoEnumIterator;
+        CloseReason::iter().find(|reason| reason.code() == code)
     }
 }
 
@@ -333,6 +319,17 @@ impl Outbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_close_reason_has_its_own_code_and_reads_back_from_it() {
+        use strum::IntoEnumIterator;
+        let reasons: Vec<CloseReason> = CloseReason::iter().collect();
+        assert_eq!(reasons.len(), 11);
+        for reason in reasons {
+            assert_eq!(CloseReason::from_code(reason.code()), Some(reason));
+        }
+        assert_eq!(CloseReason::from_code(1000), None);
+    }
 
     fn text(batch: &Batch) -> Vec<&str> {
         batch.messages.iter().map(Utf8Bytes::as_str).collect()
