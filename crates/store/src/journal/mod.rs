@@ -281,9 +281,12 @@ impl Running {
             self.write(&mut batch).await
         } else {
             // Newer writes wait behind the held ones to keep their order.
-            Durability::Held
+            Some(Durability::Held)
         };
         let (parts, answers) = batch.into_parts();
+        let Some(durability) = durability else {
+            return self.write_each(parts, answers).await;
+        };
         if durability == Durability::Held {
             self.held.extend(parts);
         }
@@ -292,9 +295,43 @@ impl Running {
         }
     }
 
+    /// Writes the commits of a batch that the database refused as a whole
+    /// one by one, so that only a commit whose own data is refused is lost,
+    /// rather than every room's that shared its transaction.
+    async fn write_each(&mut self, parts: Vec<Vec<Write>>, answers: Vec<oneshot::Sender<Durability>>) {
+        for (writes, answer) in parts.into_iter().zip(answers) {
+            let durability = if !self.held.is_empty() {
+                Durability::Held
+            } else {
+                match self.writer.write(&writes).await {
+                    Ok(()) => {
+                        self.observer.batch_stored(writes.len());
+                        Durability::Stored
+                    }
+                    Err(StoreError::Fenced(_)) => Durability::Fenced,
+                    Err(error) if error.is_transient() => {
+                        tracing::error!(%error, "cannot store game writes; holding them and retrying");
+                        self.degraded.store(true, Ordering::Relaxed);
+                        Durability::Held
+                    }
+                    Err(error) => {
+                        tracing::error!(%error, writes = writes.len(), "the database refused a room's game writes");
+                        Durability::Stored
+                    }
+                }
+            };
+            if durability == Durability::Held {
+                self.held.push_back(writes);
+            }
+            let _ = answer.send(durability);
+        }
+    }
+
     /// Writes a batch: stored, held for a database that is away, or
-    /// stored without the commits of rooms that were opened again.
-    async fn write(&mut self, batch: &mut Batch) -> Durability {
+    /// stored without the commits of rooms that were opened again. `None`
+    /// when the database refused the data of a batch of several commits,
+    /// which are then written one by one.
+    async fn write(&mut self, batch: &mut Batch) -> Option<Durability> {
         let began = Instant::now();
         loop {
             match self.writer.write(&batch.writes).await {
@@ -304,7 +341,7 @@ impl Running {
                     if let Some(report) = self.slow.record(now - began, now) {
                         report.log(batch.writes.len());
                     }
-                    return Durability::Stored;
+                    return Some(Durability::Stored);
                 }
                 // Rare: a room that lost its ownership. Its commits are
                 // refused; the rest of the batch is stored at once without
@@ -313,17 +350,18 @@ impl Running {
                     tracing::warn!(?rooms, "refused writes of rooms that were opened again elsewhere");
                     batch.drop_fenced(&rooms);
                     if batch.commits.is_empty() {
-                        return Durability::Stored;
+                        return Some(Durability::Stored);
                     }
                 }
                 Err(error) if error.is_transient() => {
                     tracing::error!(%error, "cannot store game writes; holding them and retrying");
                     self.degraded.store(true, Ordering::Relaxed);
-                    return Durability::Held;
+                    return Some(Durability::Held);
                 }
+                Err(_) if batch.commits.len() > 1 => return None,
                 Err(error) => {
-                    tracing::error!(%error, writes = batch.writes.len(), "the database refused game writes");
-                    return Durability::Stored;
+                    tracing::error!(%error, writes = batch.writes.len(), "the database refused a room's game writes");
+                    return Some(Durability::Stored);
                 }
             }
         }

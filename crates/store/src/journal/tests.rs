@@ -134,3 +134,41 @@ async fn a_stopped_journal_ends_its_task() {
     let reopened = Store::open(&format!("sqlite:{}", file.display())).await.unwrap();
     assert_eq!(reopened.unfinished_games().await.unwrap()[0].actions.len(), 1);
 }
+
+#[tokio::test]
+async fn a_commit_whose_data_is_refused_takes_no_other_room_s_writes_with_it() {
+    let (store, game) = store_with_game().await;
+    // A game whose owner has no account: the database refuses it (a
+    // foreign key), and no retry could change that.
+    let orphan = crate::NewGame {
+        id: uuid::Uuid::new_v4(),
+        room: "ROOM02".into(),
+        room_name: "orphan".into(),
+        private: false,
+        owner: uuid::Uuid::new_v4(),
+        number: 0,
+        rules: serde_json::json!({}),
+        seed: 1,
+        players: vec![uuid::Uuid::new_v4(); 4],
+        started_at: time::OffsetDateTime::now_utc(),
+        tournament: None,
+    };
+    let (requests, receiver) = mpsc::unbounded_channel();
+    let (refused, refused_answer) = commit(vec![Write::Started(orphan)]);
+    let (good, good_answer) = commit(vec![action(game, 0)]);
+    for request in [refused, good, Request::Stop] {
+        assert!(requests.send(request).is_ok());
+    }
+    let counts = Arc::new(Counts::default());
+    run(store.clone(), receiver, Arc::default(), counts.clone(), false).await;
+    assert_eq!(
+        refused_answer.await,
+        Ok(Durability::Stored),
+        "refused data is not held forever"
+    );
+    assert_eq!(good_answer.await, Ok(Durability::Stored));
+    let stored = store.unfinished_games().await.unwrap();
+    assert_eq!(stored.len(), 1, "the orphan game was not stored");
+    assert_eq!(stored[0].actions.len(), 1, "the other room's action was stored");
+    assert_eq!(counts.writes.load(Ordering::Relaxed), 1);
+}
