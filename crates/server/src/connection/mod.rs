@@ -30,6 +30,9 @@ mod rate_limit;
 mod rooms;
 mod watch;
 
+#[cfg(test)]
+mod tests;
+
 use command::Command;
 use link::Link;
 use rate_limit::RateLimit;
