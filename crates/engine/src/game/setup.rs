@@ -7,7 +7,8 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-use super::{Game, Phase, winning_position};
+use super::play::winning_position;
+use super::{Game, Phase};
 use crate::action::Action;
 use crate::card::{Card, CardSet};
 use crate::error::RuleError;
