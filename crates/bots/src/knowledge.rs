@@ -221,17 +221,7 @@ impl Knowledge {
         let leader = seen.tricks.last().map_or(seen.trick_leader, |trick| trick.winner);
         note_trick(leader, seen.trick, &mut played, &mut played_by);
 
-        let mut known = BySeat::<CardSet>::default();
-        let mut received = CardSet::EMPTY;
-        let mut given = CardSet::EMPTY;
-        for pass in seen.passes {
-            if pass.from == seat {
-                given |= pass.cards;
-                known[pass.to] |= pass.cards - played;
-            } else if pass.to == seat {
-                received |= pass.cards;
-            }
-        }
+        let (known, received, given) = read_passes(seat, seen.passes, played);
         Knowledge {
             seat,
             rules: seen.rules,
@@ -252,16 +242,7 @@ impl Knowledge {
             unseen: seen.rules.pack() - hand - played,
             void,
             known,
-            // Exchanges swap equal numbers of cards, so a seat holds a
-            // hand's size less what it has played (the empty seat of the
-            // three-player game nothing).
-            hand_sizes: BySeat::from_fn(|seat| {
-                if seat.index() < seating.seat_count() {
-                    seen.rules.hand_size() - played_by[seat].len() as u8
-                } else {
-                    0
-                }
-            }),
+            hand_sizes: hand_sizes(&seen.rules, &played_by),
             trick: Trick {
                 seating,
                 leader,
@@ -432,6 +413,38 @@ impl Knowledge {
             !threats.iter().any(|other| beats(other, card, led))
         })
     }
+}
+
+/// What the exchanges of a hand tell `seat`: the cards he gave that the
+/// seat he gave them to still holds (those not played since), the cards he
+/// received, and the cards he gave.
+fn read_passes(seat: Seat, passes: &[PassRecord], played: CardSet) -> (BySeat<CardSet>, CardSet, CardSet) {
+    let mut known = BySeat::<CardSet>::default();
+    let mut received = CardSet::EMPTY;
+    let mut given = CardSet::EMPTY;
+    for pass in passes {
+        if pass.from == seat {
+            given |= pass.cards;
+            known[pass.to] |= pass.cards - played;
+        } else if pass.to == seat {
+            received |= pass.cards;
+        }
+    }
+    (known, received, given)
+}
+
+/// The number of cards each seat holds. Exchanges swap equal numbers of
+/// cards, so a seat holds a hand's size less what it has played (the empty
+/// seat of the three-player game nothing).
+fn hand_sizes(rules: &RuleSet, played_by: &BySeat<CardSet>) -> BySeat<u8> {
+    let seating = rules.seating();
+    BySeat::from_fn(|seat| {
+        if seat.index() < seating.seat_count() {
+            rules.hand_size() - played_by[seat].len() as u8
+        } else {
+            0
+        }
+    })
 }
 
 #[cfg(test)]

@@ -197,6 +197,32 @@ impl TableState {
                 self.tricks.clear();
                 self.passes.clear();
             }
+            EventKind::HandScored { teams, .. } => {
+                self.hands_scored += 1;
+                // A list of the wrong length is the server's error; the
+                // totals stay as they were rather than be made up.
+                let scores: Vec<i32> = teams.iter().map(|team| team.score).collect();
+                let bags: Vec<i32> = teams.iter().map(|team| team.bags).collect();
+                if let (Some(score), Some(bags)) = (ByTeam::from_slice(&scores), ByTeam::from_slice(&bags)) {
+                    self.score = score;
+                    self.bags = bags;
+                }
+            }
+            EventKind::GameOver { winner, score, .. } => {
+                self.playing = false;
+                self.winner = *winner;
+                self.score = *score;
+                self.games_over += 1;
+                self.turn = None;
+            }
+            _ => self.apply_card_event(&event.kind),
+        }
+    }
+
+    /// The part of [`TableState::apply_event`] for the events that move
+    /// cards: a hand shown, cards passed, a card played and a trick won.
+    fn apply_card_event(&mut self, kind: &EventKind) {
+        match kind {
             EventKind::HandRevealed { seat, cards, .. } => {
                 if Some(*seat) == self.seat
                     && let Some(cards) = cards
@@ -250,24 +276,6 @@ impl TableState {
                     });
                 }
                 self.trick.clear();
-            }
-            EventKind::HandScored { teams, .. } => {
-                self.hands_scored += 1;
-                // A list of the wrong length is the server's error; the
-                // totals stay as they were rather than be made up.
-                let scores: Vec<i32> = teams.iter().map(|team| team.score).collect();
-                let bags: Vec<i32> = teams.iter().map(|team| team.bags).collect();
-                if let (Some(score), Some(bags)) = (ByTeam::from_slice(&scores), ByTeam::from_slice(&bags)) {
-                    self.score = score;
-                    self.bags = bags;
-                }
-            }
-            EventKind::GameOver { winner, score, .. } => {
-                self.playing = false;
-                self.winner = *winner;
-                self.score = *score;
-                self.games_over += 1;
-                self.turn = None;
             }
             _ => {}
         }

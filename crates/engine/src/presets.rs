@@ -202,33 +202,42 @@ impl Preset {
                 blind_nil_pass: 0,
                 ..classic
             },
-            Preset::NewYork => RuleSet {
-                deck: Deck::NewYorkCity,
-                spades_lead: SpadesLead::FromFourthTrick,
-                nil: false,
-                blind_nil: false,
-                blind_nil_pass: 0,
-                min_team_bid: 4,
-                max_team_bid: Some(10),
-                ten_for_two_hundred: true,
-                boston_wins: true,
-                max_overtricks: Some(2),
-                sets_to_lose: Some(2),
-                unbid_first_hand: true,
-                team_blind: 6,
-                team_blind_set_doubled: false,
-                ..classic
-            },
-            Preset::ThreePlayer => RuleSet {
-                partners: false,
-                players: 3,
-                blind_nil_pass: 0,
-                leading: Leading::TwoOfClubs,
-                ..classic
-            },
+            Preset::NewYork => NEW_YORK,
+            Preset::ThreePlayer => THREE_PLAYER,
         }
     }
 }
+
+/// New York City's rules, the preset that changes the most: its own pack,
+/// no nil, team minimums and maximums, a blind bid of six and more. Kept
+/// apart from [`Preset::rules`] so that the presets which change a rule or
+/// two read as a table.
+const NEW_YORK: RuleSet = RuleSet {
+    deck: Deck::NewYorkCity,
+    spades_lead: SpadesLead::FromFourthTrick,
+    nil: false,
+    blind_nil: false,
+    blind_nil_pass: 0,
+    min_team_bid: 4,
+    max_team_bid: Some(10),
+    ten_for_two_hundred: true,
+    boston_wins: true,
+    max_overtricks: Some(2),
+    sets_to_lose: Some(2),
+    unbid_first_hand: true,
+    team_blind: 6,
+    team_blind_set_doubled: false,
+    ..RuleSet::CLASSIC
+};
+
+/// The three-player game, each player alone.
+const THREE_PLAYER: RuleSet = RuleSet {
+    partners: false,
+    players: 3,
+    blind_nil_pass: 0,
+    leading: Leading::TwoOfClubs,
+    ..RuleSet::CLASSIC
+};
 
 impl fmt::Display for Preset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -150,36 +150,12 @@ impl Brain {
 }
 
 async fn play(settings: Settings) -> anyhow::Result<()> {
-    let mut client = Client::connect(&settings.server)
-        .await
-        .with_context(|| format!("cannot connect to {}", settings.server))?;
-    client.timeout = Duration::from_secs(120);
-    let welcome = client.hello(&settings.name).await?;
-    let ServerMessage::Welcome { player, .. } = welcome else {
-        bail!("expected a welcome, got {welcome:?}");
-    };
-    let mut state = TableState {
-        me: Some(player.id),
-        ..TableState::default()
-    };
+    let (mut client, mut state) = sign_in(&settings).await?;
     let mut brain = match settings.level {
         BotLevel::Basic => Brain::Basic,
         BotLevel::Strong => Brain::Strong(Box::new(StrongBot::new(settings.seed, Budget::SERVER))),
     };
-    let mut seats_taken = 0;
-    match &settings.room {
-        Some(room) => {
-            let reply = client
-                .request(|id| ClientMessage::JoinRoom {
-                    id,
-                    room: room.clone(),
-                })
-                .await?;
-            seats_taken = note(&mut state, &reply, seats_taken);
-            client.request(|id| ClientMessage::Sit { id, seat: None }).await?;
-        }
-        None => queue(&mut client, settings.preset).await?,
-    }
+    let mut seats_taken = find_table(&mut client, &mut state, &settings).await?;
 
     let mut games_over = 0;
     // The number of games over when this bot last started one: it starts
@@ -190,11 +166,7 @@ async fn play(settings: Settings) -> anyhow::Result<()> {
     loop {
         if settings.start && seats_taken == 4 && !state.playing && started_for != Some(games_over) {
             started_for = Some(games_over);
-            // A refusal (another player started first) is harmless.
-            match client.request(|id| ClientMessage::StartGame { id }).await {
-                Ok(_) | Err(ClientError::Refused { .. }) => {}
-                Err(error) => return Err(error.into()),
-            }
+            start_game(&mut client).await?;
         }
         if state.should_act() {
             state.acted();
@@ -223,14 +195,7 @@ async fn play(settings: Settings) -> anyhow::Result<()> {
                     break;
                 }
                 if settings.room.is_none() {
-                    // Quick play: a new table for the next game.
-                    let leave = client.request(|id| ClientMessage::LeaveRoom { id }).await;
-                    leave.map_err(anyhow::Error::from)?;
-                    state = TableState {
-                        me: state.me.take(),
-                        ..TableState::default()
-                    };
-                    queue(&mut client, settings.preset).await?;
+                    next_quick_table(&mut client, &mut state, settings.preset).await?;
                 }
             }
             ServerMessage::Matched { room, .. } => {
@@ -260,6 +225,70 @@ async fn play(settings: Settings) -> anyhow::Result<()> {
     }
     client.close().await;
     Ok(())
+}
+
+/// Connects to the server and says hello under the bot's name; returns the
+/// client and a table state that knows who the bot is.
+async fn sign_in(settings: &Settings) -> anyhow::Result<(Client, TableState)> {
+    let mut client = Client::connect(&settings.server)
+        .await
+        .with_context(|| format!("cannot connect to {}", settings.server))?;
+    client.timeout = Duration::from_secs(120);
+    let welcome = client.hello(&settings.name).await?;
+    let ServerMessage::Welcome { player, .. } = welcome else {
+        bail!("expected a welcome, got {welcome:?}");
+    };
+    let state = TableState {
+        me: Some(player.id),
+        ..TableState::default()
+    };
+    Ok((client, state))
+}
+
+/// Joins the room named in the settings and sits down, or queues for quick
+/// play without one; returns the number of seats taken at the table as
+/// far as the bot knows.
+async fn find_table(
+    client: &mut Client,
+    state: &mut TableState,
+    settings: &Settings,
+) -> anyhow::Result<usize> {
+    let mut seats_taken = 0;
+    match &settings.room {
+        Some(room) => {
+            let reply = client
+                .request(|id| ClientMessage::JoinRoom {
+                    id,
+                    room: room.clone(),
+                })
+                .await?;
+            seats_taken = note(state, &reply, seats_taken);
+            client.request(|id| ClientMessage::Sit { id, seat: None }).await?;
+        }
+        None => queue(client, settings.preset).await?,
+    }
+    Ok(seats_taken)
+}
+
+/// Quick play: leaves the table of the game just over and queues for a new
+/// one, forgetting all but who the bot is.
+async fn next_quick_table(client: &mut Client, state: &mut TableState, preset: Preset) -> anyhow::Result<()> {
+    let leave = client.request(|id| ClientMessage::LeaveRoom { id }).await;
+    leave.map_err(anyhow::Error::from)?;
+    *state = TableState {
+        me: state.me.take(),
+        ..TableState::default()
+    };
+    queue(client, preset).await
+}
+
+/// Asks to start a game at the bot's table. A refusal (another player
+/// started first) is harmless.
+async fn start_game(client: &mut Client) -> anyhow::Result<()> {
+    match client.request(|id| ClientMessage::StartGame { id }).await {
+        Ok(_) | Err(ClientError::Refused { .. }) => Ok(()),
+        Err(error) => Err(error.into()),
+    }
 }
 
 /// Queues for quick play.

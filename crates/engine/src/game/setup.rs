@@ -7,7 +7,8 @@ use std::fmt;
 
 use arrayvec::ArrayVec;
 
-use super::{Game, Phase, winning_position};
+use super::play::winning_position;
+use super::{Game, Phase};
 use crate::action::Action;
 use crate::card::{Card, CardSet};
 use crate::error::RuleError;
@@ -17,7 +18,7 @@ use crate::position::Position;
 use crate::rng::GameRng;
 use crate::rules::{Leading, RuleSet, RuleSetError};
 use crate::score::Streaks;
-use crate::seat::{BySeat, ByTeam, Seat, SeatSet};
+use crate::seat::{BySeat, ByTeam, Seat, SeatSet, Seating};
 
 impl Game {
     /// Starts a game: checks the rules, draws the first dealer and deals.
@@ -177,21 +178,23 @@ impl Game {
             game.tricks[done].cards.set(i, card);
         }
         game.tricks[done].leader = leader;
-        for (seat, &hand) in position.hands.iter() {
-            if !(seen & hand).is_empty() {
-                return Err(PositionError::CardTwice {
-                    card: (seen & hand).lowest().expect("checked non-empty"),
-                });
-            }
-            seen |= hand;
-            if hand.len() + played[seat].len() != cards_held(&rules, seat, size) {
-                return Err(PositionError::HandSize { seat });
-            }
-        }
-        if seen != rules.pack() {
-            return Err(PositionError::NotAPack);
-        }
+        check_hands(&rules, position, seen, &played, size)?;
+        game.enter_position(position, seating, &played, tricks_won, leader);
+        Ok(game)
+    }
 
+    /// Puts the game in the play phase at a position that has passed its
+    /// checks: `played` holds the cards each seat has played, `tricks_won`
+    /// the tricks each has won, and `leader` leads the trick being played.
+    fn enter_position(
+        &mut self,
+        position: &Position<'_>,
+        seating: Seating,
+        played: &BySeat<CardSet>,
+        tricks_won: BySeat<u8>,
+        leader: Seat,
+    ) {
+        let done = position.tricks.len();
         // Undo the exchanges that are known, last first (a card can go
         // there and back), so that the record of the hand shows what each
         // seat was dealt as far as the position tells.
@@ -200,29 +203,28 @@ impl Game {
             dealt[pass.to] -= pass.cards;
             dealt[pass.from] |= pass.cards;
         }
-        game.dealt = dealt;
-        game.hands = position.hands;
+        self.dealt = dealt;
+        self.hands = position.hands;
         // The empty seat of the three-player game never bids.
-        game.bids =
+        self.bids =
             BySeat::from_fn(|seat| (seat.index() < seating.seat_count()).then_some(position.bids[seat]));
-        game.blind_eligible = SeatSet::EMPTY;
-        game.hidden = SeatSet::EMPTY;
-        game.passes = position.passes.iter().copied().collect();
-        game.phase = Phase::Playing;
-        game.tricks_done = done as u8;
-        game.trick_len = position.trick.len() as u8;
-        game.trick_cards = position.trick.iter().copied().collect();
-        game.led = position
+        self.blind_eligible = SeatSet::EMPTY;
+        self.hidden = SeatSet::EMPTY;
+        self.passes = position.passes.iter().copied().collect();
+        self.phase = Phase::Playing;
+        self.tricks_done = done as u8;
+        self.trick_len = position.trick.len() as u8;
+        self.trick_cards = position.trick.iter().copied().collect();
+        self.led = position
             .trick
             .first()
-            .map_or(CardSet::EMPTY, |&card| game.follows(card));
-        game.turn = seating.plus(leader, position.trick.len() as u8);
-        game.tricks_won = tricks_won;
+            .map_or(CardSet::EMPTY, |&card| self.follows(card));
+        self.turn = seating.plus(leader, position.trick.len() as u8);
+        self.tricks_won = tricks_won;
         let all_played = Seat::ALL
             .iter()
             .fold(CardSet::EMPTY, |all, &seat| all | played[seat]);
-        game.spades_broken = !(all_played & game.trumps()).is_empty();
-        Ok(game)
+        self.spades_broken = !(all_played & self.trumps()).is_empty();
     }
 
     /// Rebuilds a game by applying recorded actions to a new one. Fails with
@@ -314,6 +316,34 @@ fn cards_held(rules: &RuleSet, seat: Seat, size: u8) -> u32 {
     } else {
         0
     }
+}
+
+/// Checks the hands of a position against the cards `seen` in its tricks
+/// and `played` by each seat: no card is held twice or both held and
+/// played, each seat holds what it was dealt less what it played, and the
+/// cards make up the pack.
+fn check_hands(
+    rules: &RuleSet,
+    position: &Position<'_>,
+    mut seen: CardSet,
+    played: &BySeat<CardSet>,
+    size: u8,
+) -> Result<(), PositionError> {
+    for (seat, &hand) in position.hands.iter() {
+        if !(seen & hand).is_empty() {
+            return Err(PositionError::CardTwice {
+                card: (seen & hand).lowest().expect("checked non-empty"),
+            });
+        }
+        seen |= hand;
+        if hand.len() + played[seat].len() != cards_held(rules, seat, size) {
+            return Err(PositionError::HandSize { seat });
+        }
+    }
+    if seen != rules.pack() {
+        return Err(PositionError::NotAPack);
+    }
+    Ok(())
 }
 
 /// Who led the first trick of a written-out position under the rules'

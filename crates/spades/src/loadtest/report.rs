@@ -1,0 +1,258 @@
+//! What the load test prints once the run is over: latencies, errors, the
+//! store's and the machine's figures, and the floor of the run's cost.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use super::fuzz::FuzzTotals;
+use super::player::Step;
+use super::readings::{MachineTimes, StoreMetrics, bucket_bound};
+use super::{Args, SLOW, Totals, floor, syscalls};
+use crate::stats::percentile;
+
+/// The run's latency samples in microseconds: all of them, sorted, and
+/// apart by the client's route to its table and by the kind of action.
+#[derive(Default)]
+pub(super) struct Latencies {
+    pub(super) all: Vec<u32>,
+    /// Apart by whether the client is on its table's node, or reaches it
+    /// through another.
+    pub(super) by_route: [Vec<u32>; 2],
+    pub(super) by_step: [Vec<u32>; 3],
+}
+
+/// Prints what the run was, how many hands and actions it saw, how long
+/// the server took to confirm actions, and how many errors it answered.
+pub(super) fn report_latencies(
+    args: &Args,
+    totals: &Totals,
+    mut latencies: Latencies,
+    hands: u64,
+    elapsed: f64,
+    connections: usize,
+) {
+    println!(
+        "tables {} ({connections} connections), think {} ms ± {:.0}%, started over {} s, measured {elapsed:.1} s",
+        args.tables,
+        args.think,
+        100.0 * args.think_spread,
+        args.stagger
+    );
+    println!("hands {hands} ({:.1} per second)", hands as f64 / elapsed);
+    println!(
+        "actions {}: action to confirming event p50 {} p99 {} max {}",
+        totals.actions.load(Ordering::SeqCst),
+        millis(percentile(&latencies.all, 0.50)),
+        millis(percentile(&latencies.all, 0.99)),
+        millis(latencies.all.last().copied()),
+    );
+    for (samples, step) in latencies.by_step.iter_mut().zip(Step::ALL) {
+        report_part(step.describe(), samples);
+    }
+    if args.server.len() > 1 {
+        println!("servers {}, layout {:?}", args.server.len(), args.layout);
+        for (samples, route) in latencies
+            .by_route
+            .iter_mut()
+            .zip(["on their table's node", "through another node"])
+        {
+            report_part(&format!("clients {route}"), samples);
+        }
+    }
+    println!("errors {}", totals.errors.load(Ordering::SeqCst));
+}
+
+/// Prints what the misbehaving clients did.
+pub(super) fn report_fuzz(clients: u64, fuzz_totals: &FuzzTotals) {
+    println!(
+        "fuzzing clients {}: {} connections, {} messages sent, {} received, {} connections lost or refused",
+        clients,
+        fuzz_totals.connections.load(Ordering::SeqCst),
+        fuzz_totals.sent.load(Ordering::SeqCst),
+        fuzz_totals.received.load(Ordering::SeqCst),
+        fuzz_totals.dropped.load(Ordering::SeqCst),
+    );
+}
+
+/// Prints the store's writes and transactions a second over the run, and
+/// how long a durable write waited, from its metrics before and after.
+pub(super) fn report_store(before: &StoreMetrics, after: &StoreMetrics, elapsed: f64) {
+    let writes = after.writes - before.writes;
+    let transactions = after.transactions - before.transactions;
+    let waits: Vec<u64> = after
+        .buckets
+        .iter()
+        .zip(&before.buckets)
+        .map(|(a, b)| a - b)
+        .collect();
+    let count = waits.last().copied().unwrap_or(0);
+    let mean = if count > 0 {
+        (after.wait_sum - before.wait_sum) / count as f64 * 1000.0
+    } else {
+        0.0
+    };
+    println!(
+        "store: {:.0} writes/s in {:.0} transactions/s; wait for a durable write p50 <= {} p99 <= {} (mean {mean:.3} ms)",
+        writes as f64 / elapsed,
+        transactions as f64 / elapsed,
+        bucket_bound(&after.bounds, &waits, 0.50),
+        bucket_bound(&after.bounds, &waits, 0.99),
+    );
+}
+
+/// `cpu` seconds as a cost per hand and per action. At a human pace a
+/// short run may see no whole hand, but many actions.
+pub(super) fn cost_per_hand(cpu: f64, hands: u64, actions: u64) -> String {
+    let mut parts = Vec::new();
+    if hands > 0 {
+        parts.push(format!("{:.3} ms per hand", 1000.0 * cpu / hands as f64));
+    }
+    if actions > 0 {
+        parts.push(format!("{:.1} µs per action", 1e6 * cpu / actions as f64));
+    }
+    if parts.is_empty() {
+        "no actions".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Prints the server's system calls per hand as `perf` counted them, or why
+/// they were not; returns the counts when there are some to compare with.
+pub(super) fn report_calls(
+    calls: Option<Result<(syscalls::Counts, u64), String>>,
+    pids: &[Option<u32>],
+) -> Option<(syscalls::Counts, u64)> {
+    match calls {
+        Some(Ok((counts, hands))) if hands > 0 => {
+            let per_hand = |count: u64| count as f64 / hands as f64;
+            let by_call: Vec<String> = counts
+                .by_call
+                .iter()
+                .map(|(call, count)| format!("{call} {:.1}", per_hand(*count)))
+                .collect();
+            println!(
+                "server system calls per hand (perf, {hands} hands after the run{}): {:.1} in all; {}",
+                if pids.len() > 1 { ", first server" } else { "" },
+                per_hand(counts.all),
+                by_call.join(", ")
+            );
+            Some((counts, hands))
+        }
+        Some(Ok(_)) => {
+            println!("server system calls: no hand ended while perf counted");
+            None
+        }
+        Some(Err(why)) => {
+            println!("server system calls: not counted: {why}");
+            None
+        }
+        None => None,
+    }
+}
+
+/// Prints how busy the whole machine was over the run, and how much of its
+/// time the host took.
+pub(super) fn report_machine(before: &MachineTimes, end: &MachineTimes) {
+    let (busy, stolen) = end.since(before);
+    println!(
+        "machine: {:.0}% busy, {:.1}% of its time taken by the host (steal)",
+        100.0 * busy,
+        100.0 * stolen
+    );
+}
+
+/// Measures the floor of the run's traffic and compares the server's CPU
+/// per hand with it. The server's writes are those `perf` counted, or,
+/// without it, one per connection for each frame a client sent.
+pub(super) async fn report_floor(
+    args: &Args,
+    totals: &Totals,
+    calls: Option<&(syscalls::Counts, u64)>,
+    server_cpu: Option<f64>,
+    pid: Option<u32>,
+) -> anyhow::Result<()> {
+    let hands = totals.hands.load(Ordering::SeqCst) as f64;
+    let load = |counter: &AtomicU64| counter.load(Ordering::SeqCst) as f64;
+    let requests = load(&totals.frames_sent) / hands;
+    let bytes_received = load(&totals.bytes_received) / hands;
+    let writes = calls.map(|(counts, hands)| (counts.of("sendto") + counts.of("writev"), *hands));
+    let (writes, counted) = match writes {
+        Some((writes, calls_hands)) if writes > 0 => (writes as f64 / calls_hands as f64, "as perf counted"),
+        _ => (4.0 * requests, "one per connection per request"),
+    };
+    let shape = floor::Shape {
+        requests,
+        request_bytes: load(&totals.bytes_sent) / hands / requests,
+        writes,
+        write_bytes: bytes_received / writes,
+    };
+    println!(
+        "traffic per hand: {requests:.1} frames of {:.0} bytes from the clients, {:.1} frames ({:.0} bytes) \
+         to them in {writes:.1} writes of {:.0} bytes ({counted})",
+        shape.request_bytes,
+        load(&totals.frames_received) / hands,
+        bytes_received,
+        shape.write_bytes,
+    );
+    // Past a few hundred tables at think 0 the floor's cost per hand no
+    // longer changes, and the sockets are better spared.
+    let tables = args.tables.min(200);
+    let floor = floor::measure(shape, tables, Duration::from_secs_f64(args.floor), pid).await?;
+    let per_hand = floor.cpu_per_hand();
+    print!(
+        "floor: {:.3} ms CPU per hand (user {:.3}, system {:.3}) over {:.0} hands of that traffic at think 0",
+        1000.0 * per_hand,
+        1000.0 * floor.user_seconds / floor.hands,
+        1000.0 * floor.system_seconds / floor.hands,
+        floor.hands
+    );
+    match server_cpu {
+        Some(cpu) => println!("; the server spent {:.2} times the floor", cpu / hands / per_hand),
+        None => println!(),
+    }
+    Ok(())
+}
+
+/// Says how many confirmations were slower than [`SLOW`], and groups them
+/// by the second in which their action was sent: many tables slow in the
+/// same second is a pause of the whole server, one table slow now and then
+/// is not.
+pub(super) fn report_slow(totals: &Totals, started: Instant) {
+    let slow = totals.slow.lock().expect("no client panics holding it");
+    println!(
+        "confirmations slower than {} ms: {}",
+        SLOW.as_millis(),
+        slow.len()
+    );
+    let mut seconds: std::collections::BTreeMap<u64, (usize, u32)> = Default::default();
+    for (sent, micros) in slow.iter() {
+        let second = sent.saturating_duration_since(started).as_secs();
+        let entry = seconds.entry(second).or_default();
+        entry.0 += 1;
+        entry.1 = entry.1.max(*micros);
+    }
+    let mut worst: Vec<_> = seconds.into_iter().collect();
+    worst.sort_by_key(|(_, (count, _))| std::cmp::Reverse(*count));
+    for (second, (count, max)) in worst.into_iter().take(5) {
+        println!(
+            "  second {second}: {count} slow confirmations, the slowest {}",
+            millis(Some(max))
+        );
+    }
+}
+
+/// Prints the count, p50 and p99 of one part of the run's latency samples.
+pub(super) fn report_part(label: &str, samples: &mut [u32]) {
+    samples.sort_unstable();
+    println!(
+        "  {label}: {} actions, p50 {} p99 {}",
+        samples.len(),
+        millis(percentile(samples, 0.50)),
+        millis(percentile(samples, 0.99)),
+    );
+}
+
+fn millis(micros: Option<u32>) -> String {
+    micros.map_or("-".into(), |us| format!("{:.3} ms", f64::from(us) / 1000.0))
+}
