@@ -5,15 +5,17 @@
 // from a player's recent games. Along the way: screenshots of each stage
 // of a hand, and how long a played card takes to show on the other pages.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BASE, button, codeOf, formNamed, guestSignIn, handOf, launch, lobbyReady, navLink, newPlayer, PHONE, percentile,
-  recordMetrics, roomCodeOf, round, seatNamed, shoot, skipReason, tabTo, waitCount, waitIn, WIDE,
+  BASE, button, codeOf, formNamed, guestSignIn, handOf, lobbyReady, navLink, newPlayer, PHONE, percentile,
+  recordMetrics, roomCodeOf, round, seatNamed, sharedBrowser, shoot, tabTo, waitCount, waitIn, WIDE,
 } from './support.mjs';
 import { nowMs, playGame } from './play.mjs';
 
-const skip = skipReason();
+const shared = sharedBrowser();
+const { skip } = shared;
+
 // The game is the preset's own: to 300 points, or 7 hands at most. For a
 // quicker run while working on the page, BROWSER_GAME_HANDS=2 shortens it
 // with the page's rule option "Most hands".
@@ -24,12 +26,6 @@ const HANDS = process.env.BROWSER_GAME_HANDS ?? '';
 // allow, which times the pages while five of them and Node share the
 // machine's cores.
 const THINK_MS = Number(process.env.BROWSER_THINK_MS ?? 300);
-
-let browser;
-before(async () => {
-  if (!skip) browser = await launch();
-});
-after(async () => browser?.close());
 
 // In every player's page: when each card reached the trick on the felt,
 // and when this page's own cards were clicked (by mouse or by key), both
@@ -148,12 +144,12 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
     // Ann and Ben play at a desktop, Ben with the keyboard alone; Cy and
     // Dee on phones, with taps.
     const phone = seat >= 2;
-    const player = await newPlayer(browser, name, { initScripts: [trickWatch], device: phone ? PHONE : { viewport: WIDE } });
+    const player = await newPlayer(shared.browser, name, { initScripts: [trickWatch], device: phone ? PHONE : { viewport: WIDE } });
     Object.assign(player, { seat, name, keyboard: seat === 1, phone, thinkMs: THINK_MS, observed: { seen: [], clicks: [], arrived: [], sent: [] } });
     players.push(player);
   }
   const [ann, ben, cy, dee] = players;
-  const eve = await newPlayer(browser, 'Eve', { initScripts: [privacyWatch, trickWatch] });
+  const eve = await newPlayer(shared.browser, 'Eve', { initScripts: [privacyWatch, trickWatch] });
 
   // Ann signs in and opens a table of the tournament preset, with blind
   // nil offered from the first hand (a rule option of the page).
@@ -197,7 +193,7 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
   }
   await waitCount(ann.page.getByRole('region', { name: /^Empty seat/ }), 0);
   {
-    const lobbyPage = await newPlayer(browser, 'lobby');
+    const lobbyPage = await newPlayer(shared.browser, 'lobby');
     await guestSignIn(lobbyPage.page, 'Lou');
     await lobbyPage.page.getByRole('button', { name: new RegExp(`, table ${code}$`) }).waitFor();
     await shoot(lobbyPage.page, 'lobby');

@@ -2,19 +2,14 @@
 // visitor (the page, through signing in, to the lobby), and the time from
 // navigation to a usable lobby for a player coming back (cold cache).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BASE, button, launch, lobbyReady, newPlayer, recordMetrics, round, shoot, skipReason,
+  BASE, button, lobbyReady, newPlayer, recordMetrics, round, sharedBrowser, shoot,
 } from './support.mjs';
 
-const skip = skipReason();
-let browser;
-
-before(async () => {
-  if (!skip) browser = await launch();
-});
-after(async () => browser?.close());
+const shared = sharedBrowser();
+const { skip } = shared;
 
 // Notes, in the page's own clock, when the lobby first became usable: the
 // quick-play button is there, the connection is ready and the table list
@@ -50,7 +45,7 @@ async function countBytes(page) {
 }
 
 test('the first load is light and the lobby is usable quickly', { skip: skip ?? false }, async () => {
-  const { page, context, errors } = await newPlayer(browser, 'loader', { initScripts: [lobbyClock] });
+  const { page, context, errors } = await newPlayer(shared.browser, 'loader', { initScripts: [lobbyClock] });
   const counted = await countBytes(page);
   // A new visitor: the page and the sign-in screen, then the lobby's
   // module once he has signed in.

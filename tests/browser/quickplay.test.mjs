@@ -2,20 +2,16 @@
 // comes, bots complete the table (the server's queue wait is short in
 // these tests), and the page plays the game to its end.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { button, formNamed, guestSignIn, launch, newPlayer, skipReason, waitCount, waitIn } from './support.mjs';
+import { button, formNamed, guestSignIn, newPlayer, sharedBrowser, waitCount, waitIn } from './support.mjs';
 import { playGame } from './play.mjs';
 
-const skip = skipReason();
-let browser;
-before(async () => {
-  if (!skip) browser = await launch();
-});
-after(async () => browser?.close());
+const shared = sharedBrowser();
+const { skip } = shared;
 
 test('a quick-play page gets a table completed by bots and finishes the game', { skip: skip ?? false, timeout: 150_000 }, async () => {
-  const player = await newPlayer(browser, 'Quinn');
+  const player = await newPlayer(shared.browser, 'Quinn');
   const { page } = player;
   await guestSignIn(page, 'Quinn');
   const form = formNamed(page, 'Quick play');

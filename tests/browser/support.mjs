@@ -3,6 +3,7 @@
 // screenshots. Everything goes through the page (clicks and keys); the
 // pages' DOM is only read.
 
+import { after, before } from 'node:test';
 import { mkdirSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -31,6 +32,21 @@ export function skipReason() {
 
 export async function launch() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * One browser for the tests of the file that calls this (at its top
+ * level): launched before them, unless they are skipped, and closed after
+ * them. Gives `skip`, why the tests are skipped (else null), and
+ * `browser`, set once it is launched.
+ */
+export function sharedBrowser() {
+  const shared = { skip: skipReason(), browser: undefined };
+  before(async () => {
+    if (!shared.skip) shared.browser = await launch();
+  });
+  after(async () => shared.browser?.close());
+  return shared;
 }
 
 export const WIDE = { width: 1280, height: 800 };

@@ -5,25 +5,21 @@
 // notice takes both people to their table, they play, and the final
 // places are shown.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  button, formNamed, handOf, launch, navLink, newPlayer, registerAccount, shoot, skipReason, waitCount,
+  button, formNamed, handOf, navLink, newPlayer, registerAccount, sharedBrowser, shoot, waitCount,
 } from './support.mjs';
 import { playGame } from './play.mjs';
 
-const skip = skipReason();
-let browser;
-before(async () => {
-  if (!skip) browser = await launch();
-});
-after(async () => browser?.close());
+const shared = sharedBrowser();
+const { skip } = shared;
 
 const entrantsOf = (page) => page.getByRole('region', { name: /^Entrants/ }).getByRole('listitem');
 
 test('a tournament of two people and two bots, from registration to the final places', { skip: skip ?? false, timeout: 150_000 }, async () => {
-  const organiser = await newPlayer(browser, 'Olga');
-  const entrant = await newPlayer(browser, 'Pete');
+  const organiser = await newPlayer(shared.browser, 'Olga');
+  const entrant = await newPlayer(shared.browser, 'Pete');
   await registerAccount(organiser.page, 'Olga', 'organiser-password');
   await registerAccount(entrant.page, 'Pete', 'entrant-password');
 

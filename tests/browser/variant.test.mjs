@@ -5,20 +5,15 @@
 // little joker in, the twos of clubs and hearts out), and the first hand
 // goes straight to play.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  button, formNamed, guestSignIn, handCard, launch, newPlayer, roomCodeOf, seatNamed, shoot, skipReason, waitCount, WIDE,
+  button, formNamed, guestSignIn, handCard, newPlayer, roomCodeOf, seatNamed, sharedBrowser, shoot, waitCount, WIDE,
 } from './support.mjs';
 import { playGame } from './play.mjs';
 
-const skip = skipReason();
-
-let browser;
-before(async () => {
-  if (!skip) browser = await launch();
-});
-after(async () => browser?.close());
+const shared = sharedBrowser();
+const { skip } = shared;
 
 const JOKER_PACK = [...'CDHS'].flatMap((suit) => [...'23456789TJQKA'].map((rank) => rank + suit))
   .filter((card) => card !== '2C' && card !== '2H')
@@ -29,7 +24,7 @@ const JOKER_PACK = [...'CDHS'].flatMap((suit) => [...'23456789TJQKA'].map((rank)
 async function fourPages(names) {
   const players = [];
   for (const [seat, name] of names.entries()) {
-    const player = await newPlayer(browser, name, { device: { viewport: WIDE } });
+    const player = await newPlayer(shared.browser, name, { device: { viewport: WIDE } });
     Object.assign(player, { seat, name });
     players.push(player);
   }
