@@ -1,5 +1,5 @@
 //! Runs `spades simulate` and checks every hand of its log against the rule
-//! book with a checker written here from scratch (`checker.rs`, reading the
+//! book with a checker written here from scratch (`checker/`, reading the
 //! rule set with `rules.rs`): it reads the JSON as plain values and card
 //! strings and shares no code with the engine, so a mistake in the engine
 //! cannot hide itself.

@@ -1,13 +1,9 @@
-//! Whole games, watched by a spectator.
+//! Whole games under several rule sets, each watched by a spectator. Only a
+//! game played to its end reaches every phase the server drives, and the
+//! spectator shows that no hidden card is ever sent to someone who should not
+//! see it.
 
-use std::time::Duration;
-
-use spades_engine::{CardSet, Seat};
-use spades_protocol::event::{EventKind, RoomEvent};
-use spades_protocol::ws::{ClientMessage, ErrorCode, RoomStatus, RulesSpec, ServerMessage};
-use spades_server::Config;
-
-use crate::support::*;
+use super::*;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_spectator_watches() {
@@ -165,79 +161,6 @@ async fn four_players_play_whole_games_with_blind_nil_and_the_exchange_while_a_s
     server.server.shutdown().await.unwrap();
 }
 
-#[tokio::test]
-async fn the_lobby_lists_public_rooms_and_sends_live_updates() {
-    let server = TestServer::start(Config::default()).await;
-    let mut watcher = Player::lobby_watcher(&server.url, "Lobbyist").await;
-
-    let mut host = Player::connect(&server.url, "Host").await;
-    let code = host.create_room(Default::default(), false).await;
-    let update = watcher
-        .wait_for(Duration::from_secs(5), |m| {
-            matches!(m, ServerMessage::LobbyRoom { .. })
-        })
-        .await;
-    let ServerMessage::LobbyRoom { room } = update else {
-        unreachable!()
-    };
-    assert_eq!(room.room, code);
-    assert_eq!(room.spectators, 1, "the room is announced with its creator in it");
-
-    let mut hidden_host = Player::connect(&server.url, "Secret").await;
-    let private_code = hidden_host.create_room(Default::default(), true).await;
-    assert_eq!(private_code.len(), 10);
-
-    let reply = watcher
-        .request(|id| ClientMessage::ListRooms { id })
-        .await
-        .unwrap();
-    let ServerMessage::Rooms { rooms, .. } = reply else {
-        panic!("{reply:?}")
-    };
-    assert!(rooms.iter().any(|r| r.room == code));
-    assert!(
-        rooms.iter().all(|r| r.room != private_code),
-        "private rooms are not listed"
-    );
-
-    // A private room is joined by its code.
-    let mut guest = Player::connect(&server.url, "Guest").await;
-    guest.join_room(&private_code).await;
-    guest.sit(2).await;
-    assert_eq!(guest.table.seat, Seat::new(2));
-
-    // Seat changes before the game and a taken seat.
-    guest.sit(3).await;
-    assert_eq!(guest.table.seat, Seat::new(3));
-    let refusal = hidden_host.try_sit(3).await;
-    assert_eq!(refused(refusal), ErrorCode::SeatTaken);
-
-    // When the host leaves, the room closes and the lobby says so.
-    host.request(|id| ClientMessage::LeaveRoom { id }).await.unwrap();
-    watcher.wait_for_room_closed(&code).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_server_with_every_room_open_says_it_is_busy_not_that_its_store_is_down() {
-    let server = TestServer::start(Config {
-        max_rooms: 1,
-        ..Config::default()
-    })
-    .await;
-    let mut first = Player::connect(&server.url, "First").await;
-    first.create_room(RulesSpec::default(), false).await;
-    let mut second = Player::connect(&server.url, "Second").await;
-    let refusal = second.try_create_room().await;
-    let Err(spades_client::ClientError::Refused { code, message }) = refusal else {
-        panic!("a second room opened: {refusal:?}");
-    };
-    assert_eq!(code, ErrorCode::ServerBusy);
-    assert!(message.contains("too many rooms"), "{message}");
-    // The connection carries on: the room it could not open takes nothing
-    // from it.
-    second.still_answers().await;
-}
-
 /// A suicide room over the WebSocket: every turn to bid says which bids are
 /// allowed, the players keep to them, each team has exactly one nil a
 /// hand, a bid outside them is refused with `bid_not_allowed`, and the
@@ -307,46 +230,6 @@ async fn a_suicide_room_plays_a_whole_game_with_its_forced_bids() {
         }
     }
     assert_no_hidden_card(&watcher);
-    server.server.shutdown().await.unwrap();
-}
-
-/// A rule set that cannot be played is refused with the field and the
-/// reason, and the presets are listed over HTTP.
-#[tokio::test]
-async fn impossible_house_rules_are_refused_and_the_presets_are_listed() {
-    let server = TestServer::start(Config::default()).await;
-    let mut player = Player::connect(&server.url, "Rules").await;
-    let answer = player
-        .request(|id| ClientMessage::CreateRoom {
-            id,
-            name: None,
-            rules: RulesSpec {
-                preset: Some(spades_engine::Preset::Whiz),
-                min_team_bid: Some(4),
-                ..RulesSpec::default()
-            },
-            private: false,
-            bots: spades_protocol::ws::BotLevel::Basic,
-        })
-        .await;
-    let Err(spades_client::ClientError::Refused { code, message }) = answer else {
-        panic!("whiz with a team minimum was not refused: {answer:?}");
-    };
-    assert_eq!(code, ErrorCode::BadRules);
-    assert!(
-        message.contains("min_team_bid") && message.contains("whiz"),
-        "{message}"
-    );
-
-    let presets = server.api().get("/api/presets", None).await;
-    assert_eq!(presets.status, 200);
-    let list: Vec<spades_protocol::http::PresetInfo> = serde_json::from_str(&presets.body).unwrap();
-    let names: Vec<&str> = list.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(names.len(), spades_engine::Preset::ALL.len());
-    assert_eq!(&names[..2], ["classic", "tournament"]);
-    assert!(names.contains(&"suicide") && names.contains(&"board-4"));
-    let board = list.iter().find(|p| p.name == "board-4").unwrap();
-    assert_eq!(board.rules.min_team_bid, 4);
     server.server.shutdown().await.unwrap();
 }
 
@@ -579,37 +462,4 @@ async fn a_solo_room_plays_a_whole_game_with_four_scores() {
     assert_eq!(record.winner, Some(winner as u8));
     assert_eq!(record.score, Some(score));
     server.server.shutdown().await.unwrap();
-}
-
-/// Four players seated in a new room of `rules`, a spectator watching, and
-/// the game started.
-async fn watched_game(server: &TestServer, rules: RulesSpec) -> (Vec<Player>, Player) {
-    let mut players = four_players(&server.url).await;
-    let code = seat_four(&mut players, rules).await;
-    let mut watcher = Player::connect(&server.url, "Watcher").await;
-    watcher.join_room(&code).await;
-    players[0].start_game().await;
-    (players, watcher)
-}
-
-/// Plays the started game to its end, the spectator following it.
-async fn finish_game(players: &mut [Player], watcher: &mut Player) {
-    play_games(players, std::slice::from_mut(watcher), 1, GAME_DEADLINE).await;
-    watcher
-        .until(Duration::from_secs(5), |w| w.table.games_over == 1)
-        .await;
-}
-
-/// Fails if the spectator was sent any hand or any passed card.
-fn assert_no_hidden_card(watcher: &Player) {
-    for message in &watcher.received {
-        let hidden = match message.event() {
-            Some(EventKind::HandStarted { cards, .. } | EventKind::HandRevealed { cards, .. }) => {
-                cards.is_some()
-            }
-            Some(EventKind::CardsPassed { cards, .. }) => cards.is_some(),
-            _ => false,
-        };
-        assert!(!hidden, "the spectator received hidden cards: {message:?}");
-    }
 }
