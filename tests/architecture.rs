@@ -324,3 +324,116 @@ fn the_lobby_and_the_tournaments_know_nothing_of_the_edge() {
         }
     }
 }
+
+/// Every Rust file of the workspace's crates and tests, with its text.
+fn rust_files() -> Vec<(PathBuf, String)> {
+    let mut files = Vec::new();
+    let mut stack = vec![repository().join("crates"), repository().join("tests")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a readable folder") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                if !path.ends_with("node_modules") {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                let text = std::fs::read_to_string(&path).expect("a readable file");
+                files.push((path, text));
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn no_file_is_too_long_to_read_in_one_sitting() {
+    let long: Vec<String> = rust_files()
+        .into_iter()
+        .filter(|(_, text)| text.lines().count() > 600)
+        .map(|(path, text)| format!("{} ({} lines)", path.display(), text.lines().count()))
+        .collect();
+    assert!(long.is_empty(), "files over 600 lines: {long:?}");
+}
+
+/// The functions of a file's product code (before its tests) longer than
+/// `most` lines, from `fn` to the brace that closes it at the same
+/// indentation, as rustfmt lays them out.
+fn long_functions(text: &str, most: usize) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let product = lines
+        .iter()
+        .position(|line| line.trim_start().starts_with("#[cfg(test)]"))
+        .unwrap_or(lines.len());
+    let mut long = Vec::new();
+    let mut i = 0;
+    while i < product {
+        let line = lines[i];
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        let is_fn = [
+            "fn ",
+            "pub fn ",
+            "pub(crate) fn ",
+            "pub(super) fn ",
+            "async fn ",
+            "pub async fn ",
+        ]
+        .iter()
+        .chain(&[
+            "pub(crate) async fn ",
+            "pub(super) async fn ",
+            "const fn ",
+            "pub const fn ",
+        ])
+        .any(|start| trimmed.starts_with(start));
+        // A declaration without a body (in a trait) ends with `;` before
+        // any `{`.
+        let body = lines[i..product]
+            .iter()
+            .position(|l| l.trim_end().ends_with('{') || l.trim_end().ends_with(';'))
+            .filter(|&at| lines[i + at].trim_end().ends_with('{'));
+        if is_fn && let Some(open) = body {
+            let closing = format!("{indent}}}");
+            if let Some(end) = lines[i + open..product].iter().position(|l| *l == closing) {
+                let length = open + end + 1;
+                if length > most {
+                    let name = trimmed.split('(').next().unwrap_or(trimmed).to_string();
+                    long.push((i + 1, format!("{name}: {length} lines")));
+                }
+                i += open + end + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    long
+}
+
+#[test]
+fn no_product_function_is_over_eighty_lines() {
+    let mut long = Vec::new();
+    for (path, text) in rust_files() {
+        let is_test_code = path.components().any(|part| part.as_os_str() == "tests")
+            || path.components().any(|part| part.as_os_str() == "benches")
+            || path.file_name().is_some_and(|name| name == "tests.rs");
+        if is_test_code {
+            continue;
+        }
+        for (line, what) in long_functions(&text, 80) {
+            long.push(format!("{}:{line} {what}", path.display()));
+        }
+    }
+    assert!(long.is_empty(), "functions over 80 lines: {long:#?}");
+}
+
+#[test]
+fn a_long_function_is_found() {
+    let body = "    let x = 1;\n".repeat(81);
+    let text = format!(
+        "fn short() {{\n}}\n\npub fn long() {{\n{body}}}\n\ntrait T {{\n    fn declared(&self);\n}}\n"
+    );
+    assert_eq!(
+        long_functions(&text, 80),
+        [(4, "pub fn long: 83 lines".to_string())]
+    );
+}
