@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use spades_room::RoomConfig;
+
 /// Everything the server can be tuned by.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -149,6 +151,21 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The part of these settings that the rooms read.
+    pub fn room(&self) -> RoomConfig {
+        RoomConfig {
+            turn_time: self.turn_time,
+            seat_hold: self.seat_hold,
+            resync_window: self.resync_window,
+            bot_time: self.bot_time,
+            strong_bots_at_once: self.strong_bots_at_once,
+            chat_limit: self.chat_limit,
+            chat_window: self.chat_window,
+            seed: self.seed,
+            node: self.node_name().map(str::to_string),
+        }
+    }
+
     /// The time an HTTP client has to send a request's headers, and then
     /// to have it answered: two keepalive intervals, since a client that
     /// sends nothing for that long is taken for gone, over HTTP as over a

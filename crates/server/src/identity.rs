@@ -11,85 +11,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
-use spades_protocol::ws::{BotLevel, MAX_NAME_CHARS, PlayerInfo};
+use spades_protocol::ws::MAX_NAME_CHARS;
+use spades_room::PlayerRef;
 use spades_store::{Account, Store, StoreError};
 use time::OffsetDateTime;
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::UnicodeGeneralCategory;
 use uuid::Uuid;
 
-use crate::outbox::{CloseReason, ConnectionId, Outbox};
-
-/// A player, cheap to clone and to compare by id.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
-pub struct PlayerRef {
-    pub account: Uuid,
-    /// The account id as text, as the protocol shows it.
-    pub id: Arc<str>,
-    pub name: Arc<str>,
-    /// The level of a bot; `None` for a person.
-    pub bot: Option<BotLevel>,
-}
-
-impl PlayerRef {
-    pub fn new(account: Uuid, name: &str) -> PlayerRef {
-        match bot_level(account) {
-            // A stored bot seat comes back as that bot.
-            Some(level) => PlayerRef::bot(level, 0),
-            None => PlayerRef {
-                account,
-                id: account.to_string().into(),
-                name: name.into(),
-                bot: None,
-            },
-        }
-    }
-
-    /// A bot of `level`; `number` tells the bots of one room apart.
-    pub fn bot(level: BotLevel, number: u8) -> PlayerRef {
-        let (account, name) = match level {
-            BotLevel::Basic => (spades_store::BASIC_BOT_ACCOUNT, "Basic bot"),
-            BotLevel::Strong => (spades_store::STRONG_BOT_ACCOUNT, "Strong bot"),
-        };
-        PlayerRef {
-            account,
-            id: format!("bot-{number}").into(),
-            name: name.into(),
-            bot: Some(level),
-        }
-    }
-
-    /// The same bot, told apart from the room's others by `number`.
-    pub fn renumbered(&self, number: u8) -> PlayerRef {
-        match self.bot {
-            Some(level) => PlayerRef::bot(level, number),
-            None => self.clone(),
-        }
-    }
-
-    pub fn info(&self) -> PlayerInfo {
-        PlayerInfo {
-            id: self.id.to_string(),
-            name: self.name.to_string(),
-            bot: self.bot.is_some(),
-        }
-    }
-}
-
-/// The level of the bot whose account this is, if it is a bot's.
-pub fn bot_level(account: Uuid) -> Option<BotLevel> {
-    match account {
-        spades_store::BASIC_BOT_ACCOUNT => Some(BotLevel::Basic),
-        spades_store::STRONG_BOT_ACCOUNT => Some(BotLevel::Strong),
-        _ => None,
-    }
-}
-
-impl From<&Account> for PlayerRef {
-    fn from(account: &Account) -> PlayerRef {
-        PlayerRef::new(account.id, &account.name)
-    }
-}
+use spades_room::outbox::{CloseReason, ConnectionId, Outbox};
 
 /// What a display name may be, in words for people: the message that comes
 /// with `bad_name`. A unit test holds its length to `MAX_NAME_CHARS`.
@@ -337,7 +267,7 @@ impl Online {
     }
 
     /// Sends a message to the player's connection, if he has one.
-    pub fn send(&self, player: &str, message: axum::extract::ws::Utf8Bytes) -> bool {
+    pub fn send(&self, player: &str, message: spades_room::Text) -> bool {
         let outbox = self.connections().get(player).map(|(outbox, _)| outbox.clone());
         outbox.is_some_and(|outbox| outbox.send(message))
     }
@@ -458,8 +388,8 @@ mod tests {
         let online = Online::default();
         let player = PlayerRef::new(Uuid::new_v4(), "Ann");
         let shutdown = tokio_util::sync::CancellationToken::new();
-        let (first, _first_rx) = crate::outbox::outbox(1, 4, shutdown.clone());
-        let (second, _second_rx) = crate::outbox::outbox(2, 4, shutdown);
+        let (first, _first_rx) = spades_room::outbox::outbox(1, 4, shutdown.clone());
+        let (second, _second_rx) = spades_room::outbox::outbox(2, 4, shutdown);
         online.connect(&player, first.clone(), [1; 32]);
         online.connect(&player, second.clone(), [2; 32]);
         assert!(first.is_closed());
@@ -478,8 +408,8 @@ mod tests {
             PlayerRef::new(Uuid::new_v4(), "Ann"),
             PlayerRef::new(Uuid::new_v4(), "Bob"),
         );
-        let (ann_outbox, _ann_rx) = crate::outbox::outbox(1, 4, shutdown.clone());
-        let (bob_outbox, _bob_rx) = crate::outbox::outbox(2, 4, shutdown);
+        let (ann_outbox, _ann_rx) = spades_room::outbox::outbox(1, 4, shutdown.clone());
+        let (bob_outbox, _bob_rx) = spades_room::outbox::outbox(2, 4, shutdown);
         online.connect(&ann, ann_outbox.clone(), [1; 32]);
         online.connect(&bob, bob_outbox.clone(), [2; 32]);
         online.end_session(&[3; 32]);

@@ -12,19 +12,13 @@ mod api;
 mod cluster;
 mod config;
 mod connection;
-mod event_log;
 mod identity;
-mod lifecycle;
 mod listener;
 mod lobby;
 mod matchmaking;
 mod metrics;
-mod outbox;
-mod render;
-mod room;
 mod sessions;
 mod tournament;
-mod unavailable;
 mod views;
 mod web;
 
@@ -52,10 +46,10 @@ use tokio_util::task::TaskTracker;
 
 pub use config::{Config, PasswordCost};
 use identity::Online;
-use lifecycle::Lifecycle;
 use listener::{CappedListener, PerAddress, SocketCaps, SocketsClosed};
 use lobby::LobbyHandle;
 use metrics::{JournalMetrics, Metrics, Readings};
+use spades_room::lifecycle::Lifecycle;
 use spades_store::{Journal, JournalTask};
 use tournament::TournamentHandle;
 
@@ -488,7 +482,7 @@ impl Server {
                 lobby_notes: state.lobby().notes(),
                 load: Arc::new(move || cluster::Load {
                     connections: load_state.connections(),
-                    rooms: usize::try_from(load_state.metrics().rooms.get()).unwrap_or(0),
+                    rooms: usize::try_from(load_state.metrics().room.rooms.get()).unwrap_or(0),
                 }),
                 stop: state.shutdown_token(),
             };

@@ -14,7 +14,7 @@ use std::time::Duration;
 use spades_engine::{Preset, Seat, Team};
 use tokio::time::Instant;
 
-use crate::identity::PlayerRef;
+use spades_room::PlayerRef;
 
 /// How tables are made.
 #[derive(Clone, Copy, Debug)]

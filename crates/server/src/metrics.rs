@@ -23,12 +23,11 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::{Registry, Unit};
 use spades_protocol::ws::ErrorCode;
-use strum::VariantNames;
+use spades_room::RoomMetrics;
 
 use crate::listener::SocketsClosed;
 
-/// A label set of one label.
-pub type Label = [(&'static str, &'static str); 1];
+use spades_room::metrics::Label;
 
 /// The journal's figures, which its task updates.
 #[derive(Clone, Debug)]
@@ -74,25 +73,11 @@ pub struct Metrics {
     /// Connections that had not said `hello`, closed to make room for an
     /// upgrade that found the server full.
     pub connections_evicted: Counter,
-    /// Rooms open, and games being played in them.
-    pub rooms: Gauge,
-    pub games: Gauge,
-    /// Hands scored and actions applied (players', clocks' and bots').
-    pub hands: Counter,
-    pub actions: Counter,
-    /// From a player's action read off his socket to its events handed to
-    /// every connection of the room, its storing included.
-    pub action_time: Histogram,
+    /// The rooms' figures, the errors sent among them.
+    pub room: Arc<RoomMetrics>,
     /// Text frames read from clients and messages written to them.
     pub messages_in: Counter,
     pub messages_out: Counter,
-    /// Error messages sent, by `code`.
-    pub errors: Family<Label, Counter>,
-    /// How long a bot took to choose its action.
-    pub bot_thinking: Histogram,
-    /// Cards a strong bot would have chosen but the basic bot played,
-    /// because as many strong bots as the server allows were thinking.
-    pub strong_bot_busy: Counter,
     /// Tournaments being played, as the runner last counted them (it
     /// looks every second).
     pub tournaments: Gauge,
@@ -120,16 +105,9 @@ impl Metrics {
             registry: Registry::with_prefix("spades"),
             refused: Family::default(),
             connections_evicted: Counter::default(),
-            rooms: Gauge::default(),
-            games: Gauge::default(),
-            hands: Counter::default(),
-            actions: Counter::default(),
-            action_time: Histogram::new(exponential_buckets(50e-6, 2.0, 16)),
+            room: Arc::new(RoomMetrics::default()),
             messages_in: Counter::default(),
             messages_out: Counter::default(),
-            errors: Family::default(),
-            bot_thinking: Histogram::new(exponential_buckets(10e-6, 4.0, 12)),
-            strong_bot_busy: Counter::default(),
             tournaments: Gauge::default(),
             connections: Gauge::default(),
             connections_max: Gauge::default(),
@@ -137,18 +115,16 @@ impl Metrics {
             pool_size: Gauge::default(),
             pool_idle: Gauge::default(),
         };
-        // Every reason and error code is shown from the start, at zero, so
-        // that a dashboard's rate has a series before the first one.
+        // Every reason is shown from the start, at zero, so that a
+        // dashboard's rate has a series before the first one (the rooms'
+        // figures do the same for the error codes).
         for reason in ["full", "per_address", "shutting_down"] {
             drop(metrics.refused.get_or_create(&[("reason", reason)]));
         }
-        for &code in ErrorCode::VARIANTS {
-            drop(metrics.errors.get_or_create(&[("code", code)]));
-        }
         metrics.register_connections(sockets_closed);
-        metrics.register_games();
+        metrics.room.register(&mut metrics.registry);
         metrics.register_messages();
-        metrics.register_bots_and_tournaments();
+        metrics.register_tournaments();
         metrics.register_store(journal);
         metrics
     }
@@ -184,21 +160,6 @@ impl Metrics {
         );
     }
 
-    /// The rooms, the games and their actions.
-    fn register_games(&mut self) {
-        let r = &mut self.registry;
-        r.register("rooms", "Rooms open", self.rooms.clone());
-        r.register("games", "Games being played", self.games.clone());
-        r.register("hands", "Hands scored", self.hands.clone());
-        r.register("actions", "Game actions applied", self.actions.clone());
-        r.register_with_unit(
-            "action",
-            "From a player's action read to its events handed to the room's connections",
-            Unit::Seconds,
-            self.action_time.clone(),
-        );
-    }
-
     /// What clients sent and were sent.
     fn register_messages(&mut self) {
         let r = &mut self.registry;
@@ -212,27 +173,11 @@ impl Metrics {
             "Messages written to clients",
             self.messages_out.clone(),
         );
-        r.register(
-            "errors",
-            "Error messages sent to clients, by code",
-            self.errors.clone(),
-        );
     }
 
-    /// The bots' thinking and the tournaments.
-    fn register_bots_and_tournaments(&mut self) {
+    /// The tournaments.
+    fn register_tournaments(&mut self) {
         let r = &mut self.registry;
-        r.register_with_unit(
-            "bot_thinking",
-            "How long a bot took to choose an action",
-            Unit::Seconds,
-            self.bot_thinking.clone(),
-        );
-        r.register(
-            "strong_bot_busy",
-            "Cards the basic bot played for a strong bot, every strong bot being busy",
-            self.strong_bot_busy.clone(),
-        );
         r.register(
             "tournaments_running",
             "Tournaments being played",
@@ -274,7 +219,7 @@ impl Metrics {
 
     /// Counts an error message sent to a client.
     pub fn error_sent(&self, code: ErrorCode) {
-        self.errors.get_or_create(&[("code", code.name())]).inc();
+        self.room.error_sent(code);
     }
 
     /// Counts a refused WebSocket upgrade.
@@ -337,9 +282,9 @@ mod tests {
         metrics.error_sent(ErrorCode::NotYourTurn);
         metrics.error_sent(ErrorCode::NotYourTurn);
         metrics.refused("full");
-        metrics.rooms.inc();
-        metrics.actions.inc_by(7);
-        metrics.action_time.observe(0.002);
+        metrics.room.rooms.inc();
+        metrics.room.actions.inc_by(7);
+        metrics.room.action_time.observe(0.002);
         let text = metrics.encode(Readings {
             connections: 5,
             connections_max: 100,

@@ -15,7 +15,8 @@ use std::sync::Mutex;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::identity::{PlayerRef, SessionHash};
+use crate::identity::SessionHash;
+use spades_room::PlayerRef;
 
 /// How many sessions are remembered at most. Past it, expired ones are
 /// forgotten first, then any: a forgotten session only loses the fallback.

@@ -17,7 +17,7 @@ use spades_protocol::http::ApiErrorBody;
 use spades_store::StoreError;
 
 use super::BODY_LIMIT;
-use crate::unavailable::Unavailable;
+use spades_room::unavailable::Unavailable;
 
 /// An error answer.
 #[derive(Debug)]

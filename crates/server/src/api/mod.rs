@@ -34,7 +34,8 @@ use passwords::Lane;
 pub use passwords::Passwords;
 
 use crate::AppState;
-use crate::identity::{self, NAME_RULES, PlayerRef, TokenKind, clean_name};
+use crate::identity::{self, NAME_RULES, TokenKind, clean_name};
+use spades_room::PlayerRef;
 
 /// The largest request body the API reads. Its largest request, a
 /// tournament's settings, takes a few hundred bytes.

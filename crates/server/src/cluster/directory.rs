@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Cluster, Parts, lock};
 use crate::lobby::RegistryNote;
-use crate::room::LobbyNote;
+use spades_room::LobbyNote;
 
 /// A room's entry in the rooms bucket.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -42,7 +42,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::outbox::{ConnectionId, Outbox};
+use spades_room::outbox::{ConnectionId, Outbox};
 
 mod directory;
 mod network;
@@ -491,7 +491,7 @@ pub struct Parts {
     /// The server: its lobby, its connections, its store.
     pub state: crate::AppState,
     /// Where the lobby hears of the other nodes' rooms.
-    pub lobby_notes: mpsc::UnboundedSender<crate::room::LobbyNote>,
+    pub lobby_notes: mpsc::UnboundedSender<spades_room::LobbyNote>,
     /// Reads this node's load for its heartbeat.
     pub load: Arc<dyn Fn() -> Load + Send + Sync>,
     pub stop: CancellationToken,

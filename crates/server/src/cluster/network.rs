@@ -3,20 +3,20 @@
 
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
 use spades_protocol::ws::{ErrorCode, MessageId};
+use spades_room::Text;
 use uuid::Uuid;
 
 use super::{Cluster, QUEUE_LEASE, RemoteRoom, TOURNAMENTS_LEASE};
 use crate::identity::Online;
-use crate::identity::PlayerRef;
 use crate::identity::SharedAttempt;
 use crate::lobby::{LobbyHandle, Table, TournamentTable};
 use crate::lobby::{Network, RegistryNote, Unrouted};
 use crate::matchmaking::Entry;
-use crate::outbox::{ConnectionId, Outbox};
-use crate::room::Answer;
-use crate::room::RoomHandle;
+use spades_room::Answer;
+use spades_room::PlayerRef;
+use spades_room::RoomHandle;
+use spades_room::outbox::{ConnectionId, Outbox};
 
 impl Network for Cluster {
     fn hello<'a>(&'a self, player: &'a str, connection: ConnectionId) -> Answer<'a, Option<String>> {
@@ -31,7 +31,7 @@ impl Network for Cluster {
     }
 
     /// The player's node delivers it, this one included, through NATS.
-    fn notify<'a>(&'a self, _: &'a Online, player: &'a str, message: Utf8Bytes) -> Answer<'a, ()> {
+    fn notify<'a>(&'a self, _: &'a Online, player: &'a str, message: Text) -> Answer<'a, ()> {
         Box::pin(Cluster::notify(self, player, message))
     }
 

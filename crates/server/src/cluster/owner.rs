@@ -10,13 +10,13 @@
 
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
 use spades_protocol::ws::{ErrorCode, MessageId, ServerMessage};
+use spades_room::Text;
 
 use super::wire::{self, Forwarded, Request};
 use super::{Cluster, Parts, lock};
-use crate::outbox::{self, Batch, CloseReason, ConnectionId, Outbox, OutboxReceiver};
-use crate::room::{RoomCommand, RoomHandle, RoomRequest};
+use spades_room::outbox::{self, Batch, CloseReason, ConnectionId, Outbox, OutboxReceiver};
+use spades_room::{RoomCommand, RoomHandle, RoomRequest};
 
 /// A connection of another node in one of this node's rooms.
 #[derive(Debug)]
@@ -174,7 +174,7 @@ impl Cluster {
             message,
         };
         let batch = Batch {
-            messages: vec![Utf8Bytes::from(error.to_json())],
+            messages: vec![Text::from(error.to_json())],
             urgent: true,
         };
         let body = wire::encode_batch(&batch);

@@ -18,10 +18,10 @@ use spades_engine::Preset;
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, ServerMessage};
 
 use super::{Cluster, NODE_TIMEOUT, Parts, QUEUE_LEASE, TOURNAMENTS_LEASE, lock, wire};
-use crate::identity::PlayerRef;
 use crate::lobby::{Table, tell};
 use crate::matchmaking;
-use crate::outbox::{self, ConnectionId, Outbox};
+use spades_room::PlayerRef;
+use spades_room::outbox::{self, ConnectionId, Outbox};
 
 /// How long a node waits for the queue's node, or a table's node, to
 /// answer.
@@ -389,7 +389,7 @@ impl Cluster {
             let notice = ServerMessage::Unqueued {
                 reason: spades_protocol::ws::UnqueueReason::QueueMoved,
             };
-            outbox.send(axum::extract::ws::Utf8Bytes::from(notice.to_json()));
+            outbox.send(spades_room::Text::from(notice.to_json()));
             false
         });
     }

@@ -15,9 +15,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::wire::{self, Forwarded, Outgoing, Request};
 use super::{Cluster, lock};
-use crate::outbox::{CloseReason, ConnectionId};
-use crate::room::Answer;
-use crate::room::{RemoteRoute, RoomGone, RoomRequest};
+use spades_room::Answer;
+use spades_room::outbox::{CloseReason, ConnectionId};
+use spades_room::{RemoteRoute, RoomGone, RoomRequest};
 
 /// A room that another node runs, as a connection of this node reaches it.
 #[derive(Clone, Debug)]
@@ -181,7 +181,7 @@ impl Cluster {
                         let notice = spades_protocol::ws::ServerMessage::Unqueued {
                             reason: spades_protocol::ws::UnqueueReason::QueueMoved,
                         };
-                        outbox.send(axum::extract::ws::Utf8Bytes::from(notice.to_json()));
+                        outbox.send(spades_room::Text::from(notice.to_json()));
                     }
                 }
                 None => tracing::warn!(connection, "a room's message from another node does not read"),

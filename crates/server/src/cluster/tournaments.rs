@@ -2,16 +2,16 @@
 //! table, to pass a message to a player connected there, and to show a
 //! changed tournament to its watchers there.
 
-use axum::extract::ws::Utf8Bytes;
 use serde::{Deserialize, Serialize};
 use spades_engine::RuleSet;
 use spades_protocol::ws::BotLevel;
+use spades_room::Text;
 use spades_store::TableLink;
 use uuid::Uuid;
 
 use super::{Cluster, Parts, wire};
-use crate::identity::PlayerRef;
 use crate::lobby::TournamentTable;
+use spades_room::PlayerRef;
 
 /// A tournament table as it travels to the node that opens it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -114,7 +114,7 @@ impl Cluster {
 
     /// Sends a message to a player's connection, on whichever node holds
     /// it.
-    pub async fn notify(&self, player: &str, message: Utf8Bytes) {
+    pub async fn notify(&self, player: &str, message: Text) {
         let subject = format!("spades.notice.{player}");
         let body = message.as_str().as_bytes().to_vec();
         if let Err(error) = self.inner.client.publish(subject, body.into()).await {
@@ -129,10 +129,7 @@ impl Cluster {
                 continue;
             };
             if let Ok(text) = std::str::from_utf8(&message.payload) {
-                parts
-                    .state
-                    .online()
-                    .send(player, Utf8Bytes::from(text.to_string()));
+                parts.state.online().send(player, Text::from(text.to_string()));
             }
         }
     }

@@ -4,14 +4,14 @@
 //! These are the nodes' own formats, never seen by clients; a cluster runs
 //! one version of the server, so they carry no version of their own.
 
-use axum::extract::ws::Utf8Bytes;
 use serde::{Deserialize, Serialize};
 use spades_protocol::ws::MessageId;
+use spades_room::Text;
 use uuid::Uuid;
 
-use crate::identity::PlayerRef;
-use crate::outbox::{Batch, CloseReason, ConnectionId};
-use crate::room::{RoomCommand, RoomRequest};
+use spades_room::PlayerRef;
+use spades_room::outbox::{Batch, CloseReason, ConnectionId};
+use spades_room::{RoomCommand, RoomRequest};
 
 /// A request for a room, from a connection of another node.
 #[derive(Debug, Serialize, Deserialize)]
@@ -91,7 +91,7 @@ pub fn encode_batch(batch: &Batch) -> Vec<u8> {
         if i > 0 {
             body.push(b'\n');
         }
-        body.extend_from_slice(message.as_str().as_bytes());
+        body.extend_from_slice(message.as_bytes());
     }
     body
 }
@@ -108,19 +108,13 @@ pub enum Outgoing {
     Close(CloseReason),
 }
 
-impl PartialEq for Batch {
-    fn eq(&self, other: &Batch) -> bool {
-        self.urgent == other.urgent && self.messages == other.messages
-    }
-}
-
 /// Reads a body of [`encode_batch`] or [`encode_close`].
 pub fn decode(body: &[u8]) -> Option<Outgoing> {
     let (&kind, rest) = body.split_first()?;
     let text = std::str::from_utf8(rest).ok()?;
     match kind {
         b'U' | b'L' => Some(Outgoing::Batch(Batch {
-            messages: text.split('\n').map(|m| Utf8Bytes::from(m.to_string())).collect(),
+            messages: text.split('\n').map(Text::from).collect(),
             urgent: kind == b'U',
         })),
         b'C' => {

@@ -6,7 +6,7 @@
 use spades_engine::{Action, Bid, Preset};
 use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, MessageId, RulesSpec};
 
-use crate::room::RoomCommand;
+use spades_room::RoomCommand;
 
 /// What a client's message asks.
 #[derive(Debug, PartialEq)]

@@ -5,8 +5,9 @@ use spades_protocol::ws::{ErrorCode, MessageId, PROTOCOL_VERSION, ServerMessage}
 use time::OffsetDateTime;
 
 use super::{REPLACE_WAIT, Session};
-use crate::identity::{self, PlayerRef};
-use crate::unavailable::Unavailable;
+use crate::identity;
+use spades_room::PlayerRef;
+use spades_room::unavailable::Unavailable;
 
 impl Session {
     pub(super) async fn hello(

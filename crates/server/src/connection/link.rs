@@ -11,10 +11,11 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use prometheus_client::metrics::counter::Counter;
 use spades_protocol::ws::ServerMessage;
+use spades_room::Text;
 use tokio::time::Sleep;
 use tokio_util::sync::WaitForCancellationFutureOwned;
 
-use crate::outbox::{CloseReason, OutboxReceiver};
+use spades_room::outbox::{CloseReason, OutboxReceiver};
 
 /// How long a batch that is not urgent may wait for more messages to share
 /// its write, and so the shortest time between two lazy writes.
@@ -41,7 +42,7 @@ pub(super) struct Link<S> {
     killed: Pin<Box<WaitForCancellationFutureOwned>>,
     kill_alarm: Waker,
     /// Messages taken from the queue and not yet handed to the socket.
-    waiting: VecDeque<Utf8Bytes>,
+    waiting: VecDeque<Text>,
     /// Whether the socket was handed messages since the last flush.
     unflushed: bool,
     /// A flush is due now.
@@ -237,8 +238,13 @@ where
                     Poll::Pending => return self.socket_busy(cx),
                 }
                 let message = self.waiting.pop_front().expect("checked not empty");
+                // The room's text is UTF-8 by construction, so this check
+                // of axum's cannot fail; were it to, the frame is dropped.
+                let Ok(text) = Utf8Bytes::try_from(message.into_bytes()) else {
+                    continue;
+                };
                 if Pin::new(&mut self.socket)
-                    .start_send(Message::Text(message))
+                    .start_send(Message::Text(text))
                     .is_err()
                 {
                     return Err(());
@@ -342,7 +348,7 @@ mod tests {
     use tokio_util::sync::CancellationToken;
 
     use super::*;
-    use crate::outbox;
+    use spades_room::outbox;
 
     /// A flush: when, after the test's start, and the messages it wrote.
     type Flush = (Duration, Vec<String>);

@@ -10,17 +10,18 @@
 
 use std::time::Duration;
 
-use axum::extract::ws::{Message, Utf8Bytes};
+use axum::extract::ws::Message;
 use futures_util::{Sink, Stream};
 use spades_protocol::read::read_client_message;
 use spades_protocol::ws::{ClientMessage, ErrorCode, MAX_FRAME_BYTES, MessageId, ServerMessage};
+use spades_room::Text;
 
 use crate::AppState;
 use crate::admission::ConnectionSlot;
-use crate::identity::PlayerRef;
-use crate::outbox::{self, CloseReason, Outbox};
-use crate::room::{RoomHandle, RoomRequest};
-use crate::unavailable::Unavailable;
+use spades_room::PlayerRef;
+use spades_room::outbox::{self, CloseReason, Outbox};
+use spades_room::unavailable::Unavailable;
+use spades_room::{RoomHandle, RoomRequest};
 
 mod command;
 mod hello;
@@ -191,7 +192,7 @@ impl Session {
     }
 
     fn send(&self, message: &ServerMessage) {
-        self.outbox.send(Utf8Bytes::from(message.to_json()));
+        self.outbox.send(Text::from(message.to_json()));
     }
 
     fn send_error(&self, id: Option<MessageId>, code: ErrorCode, message: impl Into<String>) {

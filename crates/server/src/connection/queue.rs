@@ -6,7 +6,8 @@ use spades_protocol::ws::{ErrorCode, MessageId};
 
 use super::Session;
 use super::command::QueueCommand;
-use crate::identity::{self, PlayerRef};
+use crate::identity;
+use spades_room::PlayerRef;
 
 impl Session {
     /// The quick-play queue's family of commands.

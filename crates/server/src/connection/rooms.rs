@@ -9,8 +9,8 @@ use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RulesSpec};
 
 use super::Session;
 use super::command::LobbyCommand;
-use crate::identity::PlayerRef;
-use crate::room::{RoomCommand, RoomHandle, RoomRequest};
+use spades_room::PlayerRef;
+use spades_room::{RoomCommand, RoomHandle, RoomRequest};
 
 impl Session {
     /// The lobby's family of commands.

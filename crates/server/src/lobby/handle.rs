@@ -8,11 +8,11 @@ use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomSummary};
 use spades_store::TableLink;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::identity::PlayerRef;
 use crate::matchmaking;
-use crate::outbox::{ConnectionId, Outbox};
-use crate::room::{self, RoomHandle};
-use crate::unavailable::Unavailable;
+use spades_room::PlayerRef;
+use spades_room::outbox::{ConnectionId, Outbox};
+use spades_room::unavailable::Unavailable;
+use spades_room::{self as room, RoomHandle};
 
 /// What a connection can ask the lobby.
 #[derive(Debug)]

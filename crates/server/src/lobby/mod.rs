@@ -21,12 +21,12 @@ use spades_store::Store;
 use tokio::sync::mpsc;
 
 use crate::config::Config;
-use crate::identity::PlayerRef;
-use crate::lifecycle::Lifecycle;
 use crate::matchmaking::{self, Queue};
 use crate::metrics::Metrics;
-use crate::outbox::{ConnectionId, Outbox};
-use crate::room::{self, LobbyNote, RoomHandle};
+use spades_room::PlayerRef;
+use spades_room::lifecycle::Lifecycle;
+use spades_room::outbox::{ConnectionId, Outbox};
+use spades_room::{self as room, LobbyNote, RoomHandle};
 
 use spades_store::Journal;
 
@@ -51,6 +51,8 @@ struct OpenRoom {
 
 struct Lobby {
     config: Arc<Config>,
+    /// What the rooms are tuned by, made once and shared by them all.
+    room_config: Arc<spades_room::RoomConfig>,
     store: Store,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
@@ -103,10 +105,12 @@ pub fn spawn(
         gap: config.queue_rating_gap,
         growth: config.queue_gap_growth,
     });
-    let strong_bots = room::strong_bot_places(&config);
-    let chat_limits = room::ChatLimits::new(config.chat_limit, config.chat_window);
+    let room_config = Arc::new(config.room());
+    let strong_bots = room::strong_bot_places(&room_config);
+    let chat_limits = room::ChatLimits::new(room_config.chat_limit, room_config.chat_window);
     let mut lobby = Lobby {
         config,
+        room_config,
         store,
         journal,
         lifecycle,

@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
 use spades_engine::{Preset, Seat};
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomStatus, ServerMessage, UnqueueReason};
+use spades_room::Text;
 
 use super::Lobby;
-use crate::identity::PlayerRef;
 use crate::matchmaking;
-use crate::outbox::{ConnectionId, Outbox};
+use spades_room::PlayerRef;
+use spades_room::outbox::{ConnectionId, Outbox};
 
 impl Lobby {
     /// Puts a player in the queue, unless he is playing a game already, and
@@ -41,14 +41,14 @@ impl Lobby {
             waiting_for_partner,
             max_wait_ms: self.config.queue_max_wait.as_millis() as u64,
         };
-        outbox.send(Utf8Bytes::from(queued.to_json()));
+        outbox.send(Text::from(queued.to_json()));
         if let Some(old) = self.queued.insert(player, outbox.clone())
             && old.id() != outbox.id()
         {
             let notice = ServerMessage::Unqueued {
                 reason: UnqueueReason::Replaced,
             };
-            old.send(Utf8Bytes::from(notice.to_json()));
+            old.send(Text::from(notice.to_json()));
         }
         Ok(())
     }
@@ -70,7 +70,7 @@ impl Lobby {
         if let Some(partner) = left.partner
             && let Some(outbox) = self.queued.remove(&partner.player.id)
         {
-            outbox.send(Utf8Bytes::from(
+            outbox.send(Text::from(
                 ServerMessage::Unqueued {
                     reason: UnqueueReason::PartnerLeft,
                 }
@@ -175,6 +175,6 @@ pub struct Table {
 /// Sends each player of a table his `matched`.
 pub fn tell(told: Vec<(Outbox, ServerMessage)>) {
     for (outbox, matched) in told {
-        outbox.send(Utf8Bytes::from(matched.to_json()));
+        outbox.send(Text::from(matched.to_json()));
     }
 }

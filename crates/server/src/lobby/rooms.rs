@@ -5,19 +5,19 @@
 
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
 use spades_engine::RuleSet;
 use spades_protocol::ws::{BotLevel, RoomStatus, RoomSummary, ServerMessage};
+use spades_room::Text;
 use spades_store::TableLink;
 use tokio::time::Instant;
 
 use super::handle::{NewRoom, TournamentTable};
 use super::room_code::new_code;
 use super::{Lobby, OpenRoom};
-use crate::identity::PlayerRef;
 use crate::lobby::RegistryNote;
-use crate::room::{self, LobbyNote, RoomHandle};
-use crate::unavailable::Unavailable;
+use spades_room::PlayerRef;
+use spades_room::unavailable::Unavailable;
+use spades_room::{self as room, LobbyNote, RoomHandle};
 
 /// The most rooms a `list_rooms` reply holds; waiting rooms come first.
 const MAX_LISTED_ROOMS: usize = 200;
@@ -162,13 +162,13 @@ impl Lobby {
     /// What a new room shares with the rest of the server.
     fn context(&self) -> room::Context {
         room::Context {
-            config: self.config.clone(),
+            config: self.room_config.clone(),
             store: self.store.clone(),
             lobby: self.notes.clone(),
             journal: self.journal.clone(),
             lifecycle: self.lifecycle.clone(),
             tournaments: self.tournaments.clone(),
-            metrics: self.metrics.clone(),
+            metrics: self.metrics.room.clone(),
             strong_bots: self.strong_bots.clone(),
             chat_limits: self.chat_limits.clone(),
         }
@@ -258,7 +258,7 @@ impl Lobby {
         if self.watchers.is_empty() {
             return;
         }
-        let text = Utf8Bytes::from(message.to_json());
+        let text = Text::from(message.to_json());
         self.watchers.retain(|_, outbox| outbox.send_lazy(text.clone()));
     }
 }

@@ -10,15 +10,16 @@
 use std::fmt;
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
 use spades_protocol::ws::{ErrorCode, MessageId, RoomSummary};
+use spades_room::Text;
 use uuid::Uuid;
 
 use super::{LobbyHandle, Table as QuickPlayTable, TournamentTable};
-use crate::identity::{PlayerRef, SharedAttempt};
+use crate::identity::SharedAttempt;
 use crate::matchmaking::Entry;
-use crate::outbox::{ConnectionId, Outbox};
-use crate::room::{Answer, RoomHandle};
+use spades_room::PlayerRef;
+use spades_room::outbox::{ConnectionId, Outbox};
+use spades_room::{Answer, RoomHandle};
 
 /// Why a request could not be routed: the error code and the sentence for
 /// the client.
@@ -67,7 +68,7 @@ pub trait Network: Send + Sync + fmt::Debug {
         &'a self,
         here: &'a crate::identity::Online,
         player: &'a str,
-        message: Utf8Bytes,
+        message: Text,
     ) -> Answer<'a, ()>;
 
     // Rooms.
@@ -156,7 +157,7 @@ impl Network for Alone {
         &'a self,
         here: &'a crate::identity::Online,
         player: &'a str,
-        message: Utf8Bytes,
+        message: Text,
     ) -> Answer<'a, ()> {
         here.send(player, message);
         Box::pin(async {})

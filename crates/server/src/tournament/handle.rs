@@ -6,8 +6,8 @@ use spades_store::StoreError;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
 
-use crate::outbox::{ConnectionId, Outbox};
-use crate::unavailable::Unavailable;
+use spades_room::outbox::{ConnectionId, Outbox};
+use spades_room::unavailable::Unavailable;
 
 /// Why a tournament request was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -39,12 +39,12 @@ pub use handle::{Refusal, TournamentHandle};
 pub use watchers::view_reply;
 
 use crate::identity::Online;
-use crate::lifecycle::Lifecycle;
 use crate::lobby::LobbyHandle;
 use crate::lobby::Network;
 use crate::metrics::Metrics;
-use crate::outbox::Outbox;
-use crate::room::TableNote;
+use spades_room::TableNote;
+use spades_room::lifecycle::Lifecycle;
+use spades_room::outbox::Outbox;
 
 /// How often running tournaments are looked over and start times checked.
 const TICK: Duration = Duration::from_secs(1);

@@ -3,7 +3,7 @@
 //! network places it, and tells players and watchers on every node. A
 //! server alone is the one node.
 
-use axum::extract::ws::Utf8Bytes;
+use spades_room::Text;
 use spades_store::{LeaseFence, StoreError};
 use uuid::Uuid;
 
@@ -69,7 +69,9 @@ impl Manager {
         match error {
             // Not a failure of the store: another node runs the
             // tournaments now, and the request may be made again there.
-            StoreError::LeaseLost(_) => super::Refusal::Unavailable(crate::unavailable::Unavailable::Store),
+            StoreError::LeaseLost(_) => {
+                super::Refusal::Unavailable(spades_room::unavailable::Unavailable::Store)
+            }
             error => super::Refusal::from(error),
         }
     }
@@ -88,7 +90,7 @@ impl Manager {
     }
 
     /// Sends a message to a player's connection, on whichever node it is.
-    pub(super) async fn notify(&self, player: &str, message: Utf8Bytes) {
+    pub(super) async fn notify(&self, player: &str, message: Text) {
         self.network.notify(&self.online, player, message).await;
     }
 }

@@ -1,14 +1,14 @@
 //! A stage's tables: their room codes, and each table opened through the
 //! lobby with its players told where to sit.
 
-use axum::extract::ws::Utf8Bytes;
 use spades_engine::{RuleSet, Seat};
 use spades_protocol::ws::{BotLevel, ServerMessage};
+use spades_room::Text;
 use spades_store::{NewTable, StoredTable, TableLink, Tournament};
 
 use super::Manager;
-use crate::identity::PlayerRef;
 use crate::lobby::{self, TournamentTable};
+use spades_room::PlayerRef;
 
 impl Manager {
     /// Opens one table and tells its players where to go. False when it was
@@ -71,7 +71,7 @@ impl Manager {
                     room: table.room.clone(),
                     seat,
                 };
-                self.notify(&player.id, Utf8Bytes::from(message.to_json())).await;
+                self.notify(&player.id, Text::from(message.to_json())).await;
             }
         }
         opened

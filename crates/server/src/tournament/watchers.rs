@@ -1,14 +1,14 @@
 //! Connections that follow a tournament, and the view they are sent
 //! whenever it changes.
 
-use axum::extract::ws::Utf8Bytes;
 use spades_protocol::http::TournamentView;
 use spades_protocol::ws::{MessageId, ServerMessage};
+use spades_room::Text;
 use uuid::Uuid;
 
 use super::{Manager, Refusal};
-use crate::outbox::{ConnectionId, Outbox};
 use crate::views;
+use spades_room::outbox::{ConnectionId, Outbox};
 
 impl Manager {
     /// Follows a tournament for `outbox`; the answer is its view now.
@@ -58,7 +58,7 @@ impl Manager {
             id: None,
             tournament: view,
         };
-        let text = Utf8Bytes::from(message.to_json());
+        let text = Text::from(message.to_json());
         if let Some(watchers) = self.watchers.get_mut(&id) {
             watchers.retain(|watcher| watcher.send(text.clone()));
             if watchers.is_empty() {

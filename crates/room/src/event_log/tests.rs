@@ -9,7 +9,7 @@ fn seat(n: u8) -> Seat {
     Seat::new(n).unwrap()
 }
 
-fn texts(messages: Option<Vec<Utf8Bytes>>) -> Vec<String> {
+fn texts(messages: Option<Vec<Text>>) -> Vec<String> {
     messages.unwrap().iter().map(|m| m.as_str().to_string()).collect()
 }
 

@@ -10,7 +10,7 @@ use spades_store::TableLink;
 use tokio::sync::{mpsc, oneshot};
 
 use super::RoomCommand;
-use crate::identity::PlayerRef;
+use crate::PlayerRef;
 use crate::outbox::{ConnectionId, Outbox};
 
 /// A future a route answers with: the way a room of another node, and

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
+use crate::Text;
 use spades_engine::{Seat, SeatSet};
 use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{RoomStatus, RoomSummary, SeatInfo};
@@ -97,10 +97,10 @@ impl Room {
         }
         // The code is shared, not copied: this runs for every event.
         let room = self.settings.code.clone();
-        let json = |kind: &EventKind| Utf8Bytes::from(RoomEvent::json(&room, seq, kind));
+        let json = |kind: &EventKind| Text::from(RoomEvent::json(&room, seq, kind));
         let public_kind = make(None);
         let public = json(&public_kind);
-        let versions: Vec<(Seat, EventKind, Utf8Bytes)> = private
+        let versions: Vec<(Seat, EventKind, Text)> = private
             .iter()
             .map(|seat| {
                 let kind = make(Some(seat));

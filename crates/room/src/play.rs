@@ -1,7 +1,7 @@
 //! Playing: a seat's action applied to the game, the engine's events
 //! turned into protocol messages, the turn, and the game's end.
 
-use axum::extract::ws::Utf8Bytes;
+use crate::Text;
 use spades_engine::{Action, BySeat, Event, Seat, SeatSet, Team, Viewer};
 use spades_protocol::event::EventKind;
 use spades_protocol::history::HandLine;
@@ -255,7 +255,7 @@ impl Room {
         let Some(public) = self.turn_message(Viewer::Spectator) else {
             return;
         };
-        let public = Utf8Bytes::from(public.to_json());
+        let public = Text::from(public.to_json());
         let acting = self
             .stage
             .table()
@@ -265,7 +265,7 @@ impl Room {
                 .contains(seat)
                 .then(|| self.turn_message(Viewer::Seat(seat)))
                 .flatten()
-                .map(|message| Utf8Bytes::from(message.to_json()))
+                .map(|message| Text::from(message.to_json()))
         });
         for member in self.members.values_mut() {
             if member.outbox.is_none() {

@@ -3,13 +3,13 @@
 
 use std::collections::VecDeque;
 
-use axum::extract::ws::Utf8Bytes;
+use crate::Text;
 use spades_engine::{Action, Seat, SeatSet, Viewer};
 use spades_protocol::event::EventKind;
 use spades_protocol::ws::{ErrorCode, MAX_CHAT_CHARS, MessageId, RoomState, ServerMessage};
 use tokio::time::Instant;
 
-use crate::identity::PlayerRef;
+use crate::PlayerRef;
 use crate::outbox::{Batch, ConnectionId, Outbox};
 use crate::render;
 
@@ -30,7 +30,7 @@ pub(super) struct Member {
     pub(super) recent_chat: VecDeque<(u64, u64)>,
     /// Messages for this member from the request being handled, sent as
     /// one batch when it is done.
-    pub(super) batch: Vec<Utf8Bytes>,
+    pub(super) batch: Vec<Text>,
     /// Whether that batch must be written at once.
     pub(super) urgent: bool,
     /// A quick-play player who has not come in yet: his first arrival is
@@ -101,7 +101,7 @@ impl Member {
     /// Queues a reply: it goes out, at once, when the request is done.
     pub(super) fn send(&mut self, message: &ServerMessage) {
         if self.outbox.is_some() {
-            self.batch.push(Utf8Bytes::from(message.to_json()));
+            self.batch.push(Text::from(message.to_json()));
             self.urgent = true;
         }
     }
@@ -143,7 +143,7 @@ impl Room {
             game: self.stage.table().map(|table| {
                 render::game_view(&table.game, (table.number, table.id), &table.clocks(now), viewer)
             }),
-            node: self.context.config.node_name().map(str::to_string),
+            node: self.context.config.node.clone(),
         }
     }
 
@@ -228,14 +228,14 @@ impl Room {
             Some(mut messages) => {
                 let viewer = seat.map_or(Viewer::Spectator, Viewer::Seat);
                 if let Some(turn) = self.turn_message(viewer) {
-                    messages.push(Utf8Bytes::from(turn.to_json()));
+                    messages.push(Text::from(turn.to_json()));
                 }
                 let ack = ServerMessage::Ack {
                     id,
                     seq: Some(self.log.seq()),
                     duplicate: false,
                 };
-                messages.push(Utf8Bytes::from(ack.to_json()));
+                messages.push(Text::from(ack.to_json()));
                 messages
             }
             None => {
@@ -244,7 +244,7 @@ impl Room {
                     seq: self.log.seq(),
                     state: Box::new(self.state_for(&key)),
                 };
-                vec![Utf8Bytes::from(snapshot.to_json())]
+                vec![Text::from(snapshot.to_json())]
             }
         };
         let member = self.members.get_mut(&key).expect("inserted above");

@@ -10,13 +10,13 @@ use spades_store::{NewGame, PlayerStats, Write};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::identity::PlayerRef;
+use crate::PlayerRef;
 use crate::unavailable::Unavailable;
 
 use super::seat_life::SeatLife;
 use super::{LobbyNote, Member, Refusal, Room, TableNote};
 
-/// Games started by this process, for seeds derived from `Config::seed`.
+/// Games started by this process, for seeds derived from `RoomConfig::seed`.
 static GAMES_STARTED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// The game being played, with its clocks.

@@ -9,7 +9,7 @@ use spades_store::{PlayerStats, RoomSeqs, StoredGame};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use crate::identity::PlayerRef;
+use crate::PlayerRef;
 
 use super::member::RECENT_IDS;
 use super::seat_life::SeatLife;
@@ -241,7 +241,7 @@ mod tests {
     use uuid::Uuid;
 
     use super::Resumed;
-    use crate::identity::PlayerRef;
+    use crate::PlayerRef;
 
     /// A stored game of the `new-york` preset from before it took the rule
     /// book's pack and a team maximum (`testdata/old-new-york-game.json`
@@ -250,7 +250,7 @@ mod tests {
     #[test]
     fn a_game_stored_under_the_old_new_york_preset_replays_the_same() {
         let fixture: Value =
-            serde_json::from_str(include_str!("../../testdata/old-new-york-game.json")).unwrap();
+            serde_json::from_str(include_str!("../testdata/old-new-york-game.json")).unwrap();
         let actions = fixture["actions"]
             .as_array()
             .unwrap()

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll, Wake, Waker};
 
-use axum::extract::ws::Utf8Bytes;
+use crate::Text;
 use futures_util::task::AtomicWaker;
 use tokio_util::sync::CancellationToken;
 
@@ -97,9 +97,9 @@ impl CloseReason {
 }
 
 /// Messages queued together for one connection, in order.
-#[derive(Debug)]
+#[derive(PartialEq, Debug)]
 pub struct Batch {
-    pub messages: Vec<Utf8Bytes>,
+    pub messages: Vec<Text>,
     /// Write without waiting for more.
     pub urgent: bool,
 }
@@ -254,7 +254,7 @@ impl Outbox {
     }
 
     /// Queues a message to be written at once (a reply). See `send_batch`.
-    pub fn send(&self, message: Utf8Bytes) -> bool {
+    pub fn send(&self, message: Text) -> bool {
         self.send_batch(Batch {
             messages: vec![message],
             urgent: true,
@@ -262,7 +262,7 @@ impl Outbox {
     }
 
     /// Queues a message that may wait a little for company.
-    pub fn send_lazy(&self, message: Utf8Bytes) -> bool {
+    pub fn send_lazy(&self, message: Text) -> bool {
         self.send_batch(Batch {
             messages: vec![message],
             urgent: false,
@@ -332,7 +332,7 @@ mod tests {
     }
 
     fn text(batch: &Batch) -> Vec<&str> {
-        batch.messages.iter().map(Utf8Bytes::as_str).collect()
+        batch.messages.iter().map(Text::as_str).collect()
     }
 
     fn drain(receiver: &OutboxReceiver) -> Vec<Batch> {

@@ -17,7 +17,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use axum::extract::ws::Utf8Bytes;
+use crate::Text;
 use spades_engine::{Card, CardSet, Seat, SeatSet};
 use spades_protocol::event::{EventKind, RoomEvent};
 
@@ -209,14 +209,14 @@ impl EventLog {
     /// A number below the base was seen in an earlier opening of the room:
     /// what followed it there is not what followed it here, so the answer
     /// is `None` even when the log is complete.
-    pub fn since(&self, after: u64, seat: Option<Seat>) -> Option<Vec<Utf8Bytes>> {
+    pub fn since(&self, after: u64, seat: Option<Seat>) -> Option<Vec<Text>> {
         let oldest = self.seq + 1 - self.events as u64;
         // Checked against the newest first: `after` comes from the client,
         // and the comparison with the oldest must not overflow on u64::MAX.
         if after > self.seq || after < self.base || after + 1 < oldest {
             return None;
         }
-        let mut messages: Vec<Utf8Bytes> = Vec::new();
+        let mut messages: Vec<Text> = Vec::new();
         let mut seq = oldest - 1;
         let mut reader = Reader::new(&self.bytes);
         while let Some((seats, body)) = reader.next() {
@@ -240,12 +240,12 @@ impl EventLog {
     }
 
     /// The JSON of a stored message, as it was sent.
-    fn message(&self, body: Body, seq: u64) -> Utf8Bytes {
+    fn message(&self, body: Body, seq: u64) -> Text {
         let kind = match body {
             Body::Text(range) => {
                 let bytes: Vec<u8> = self.bytes.range(range).copied().collect();
                 // Only whole `&str`s are stored as text, so this is UTF-8.
-                return Utf8Bytes::from(String::from_utf8(bytes).unwrap_or_default());
+                return Text::from(String::from_utf8(bytes).unwrap_or_default());
             }
             Body::CardPlayed { seat, card } => EventKind::CardPlayed { seat, card },
             Body::TrickWon { trick, winner } => EventKind::TrickWon { trick, winner },
@@ -263,7 +263,7 @@ impl EventLog {
                 blind_nil_offered,
             },
         };
-        Utf8Bytes::from(RoomEvent::json(&self.room, seq, &kind))
+        Text::from(RoomEvent::json(&self.room, seq, &kind))
     }
 
     /// Bytes the log holds, for tests that check it stays small.

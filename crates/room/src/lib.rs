@@ -4,44 +4,62 @@
 //! The room applies requests one at a time, in the order they arrive, and
 //! never waits on a connection: replies and events are pushed into each
 //! member's outbox, which never blocks; the only thing it waits for is the
-//! journal storing what players are about to learn. Every event gets the next sequence number and is
-//! kept, as sent, in a bounded log so that a client that reconnects can be
-//! sent exactly what it missed.
+//! journal storing what players are about to learn. Every event gets the
+//! next sequence number and is kept, as sent, in a bounded log so that a
+//! client that reconnects can be sent exactly what it missed.
 //!
-//! This file holds the handle, the requests and the run loop; the room's
-//! other methods live by concern in the files beside it (see
-//! ARCHITECTURE.md).
+//! This crate knows nothing of who talks to a room: no HTTP, no NATS, no
+//! SQL dialect, and none of the lobby, the connections or the cluster,
+//! which are crates that depend on this one. A room is reached through
+//! its [`RoomHandle`], whose route is a channel here or, for a room of
+//! another node, a [`RemoteRoute`] that the cluster provides.
+//!
+//! This file holds the room's context, its state and its run loop; the
+//! room's other methods live by concern in the files beside it, and the
+//! modules it shares with the server (`outbox`, `event_log`, `render`,
+//! `lifecycle`, `unavailable`, `metrics`) are public.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::ws::Utf8Bytes;
 use spades_engine::{BySeat, RuleSet};
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomStatus, RoomSummary, ServerMessage};
 use spades_store::{RoomSeqs, Store, TableLink, Write};
 use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
 
-use crate::config::Config;
-use crate::event_log::EventLog;
-use crate::identity::PlayerRef;
-use crate::lifecycle::Lifecycle;
-use crate::metrics::Metrics;
-use crate::unavailable::Unavailable;
 use spades_store::{Durability, Journal};
+
+use event_log::EventLog;
+use lifecycle::Lifecycle;
+use unavailable::Unavailable;
 
 mod broadcast;
 mod chat_limit;
 mod command;
+mod config;
+pub mod event_log;
 mod handle;
+pub mod lifecycle;
 mod member;
+pub mod metrics;
+pub mod outbox;
 mod play;
+mod player;
+pub mod render;
 mod resume;
 mod seat_life;
 mod spectators;
 mod stand_in;
 mod table;
+mod text;
+pub mod unavailable;
+
+pub use config::RoomConfig;
+pub use metrics::RoomMetrics;
+pub use player::{PlayerRef, bot_level};
+pub use text::Text;
 
 pub use chat_limit::ChatLimits;
 pub use command::RoomCommand;
@@ -84,7 +102,7 @@ pub enum Opening {
 /// value, handed over when the room is spawned and kept whole.
 #[derive(Clone, Debug)]
 pub struct Context {
-    pub config: Arc<Config>,
+    pub config: Arc<RoomConfig>,
     /// Where the room reads the mark its event numbers start above when it
     /// opens; everything else it stores goes through the journal.
     pub store: Store,
@@ -94,7 +112,7 @@ pub struct Context {
     /// Where tournament tables report their game's start and end (once
     /// stored).
     pub tournaments: mpsc::UnboundedSender<TableNote>,
-    pub metrics: Arc<Metrics>,
+    pub metrics: Arc<RoomMetrics>,
     /// Places for strong bots thinking at once, shared by every room (see
     /// [`strong_bot_places`]).
     pub strong_bots: Arc<Semaphore>,
@@ -103,11 +121,11 @@ pub struct Context {
 }
 
 /// Places for the strong bots that may think at once in one server:
-/// `Config::strong_bots_at_once`, one for each core unless it says. Each
+/// `RoomConfig::strong_bots_at_once`, one for each core unless it says. Each
 /// thinks on a thread of its own for up to `bot_time`; past this many, a
 /// card falls to the basic bot, so that rooms full of strong bots cannot
 /// take the machine from the other tables.
-pub fn strong_bot_places(config: &Config) -> Arc<Semaphore> {
+pub fn strong_bot_places(config: &RoomConfig) -> Arc<Semaphore> {
     let places = config
         .strong_bots_at_once
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
@@ -220,12 +238,12 @@ struct Room {
 /// until it is dropped, however its task ends.
 #[derive(Debug)]
 struct Counted {
-    metrics: Arc<Metrics>,
+    metrics: Arc<RoomMetrics>,
     game: bool,
 }
 
 impl Counted {
-    fn new(metrics: Arc<Metrics>) -> Counted {
+    fn new(metrics: Arc<RoomMetrics>) -> Counted {
         metrics.rooms.inc();
         Counted { metrics, game: false }
     }
@@ -457,7 +475,7 @@ impl Room {
             match *request {
                 RoomRequest::Join { outbox, id, .. } | RoomRequest::Resync { outbox, id, .. } => {
                     self.context.metrics.error_sent(Unavailable::Store.code());
-                    outbox.send(Utf8Bytes::from(refusal(id).to_json()));
+                    outbox.send(Text::from(refusal(id).to_json()));
                 }
                 RoomRequest::Leave { left, .. } => {
                     let _ = left.send(());
