@@ -61,11 +61,12 @@ fn each_outside_service_is_reached_from_one_crate() {
             "the crates that depend on {dependency}"
         );
     };
-    // SQL is the store's alone; NATS is the server's (its `cluster/`
-    // module, checked below).
+    // SQL is the store's alone; NATS is the cluster's, and only the
+    // server's assembly uses the cluster.
     only("sqlx", &["spades-store"]);
     only("rusqlite", &["spades-store"]);
-    only("async-nats", &["spades-server"]);
+    only("async-nats", &["spades-cluster"]);
+    only("spades-cluster", &["spades-server"]);
     // HTTP is the server's alone; the binary and the clients speak
     // WebSocket through tokio-tungstenite.
     only("axum", &["spades-server"]);
@@ -133,11 +134,6 @@ fn files_of(krate: &str, module: &str) -> Vec<(PathBuf, String)> {
             (path, text)
         })
         .collect()
-}
-
-/// The server's modules that `module` names in its code.
-fn uses(module: &str) -> BTreeSet<String> {
-    uses_in("server", module)
 }
 
 /// The modules of crate `krate` that its module `module` names in its code
@@ -241,9 +237,12 @@ fn cycle_in(krate: &str) -> Option<Vec<String>> {
 fn modules_use_each_other_without_a_cycle() {
     // A crate's root (`lib.rs`, `main.rs`) assembles its modules and is
     // left out: the server's modules may name its `AppState` without
-    // making a circle of it. The engine and the protocol, whose types
-    // name each other across their modules, are not held to this yet.
-    for krate in ["server", "room", "store", "bots", "spades"] {
+    // making a circle of it. The client crate has one module besides its
+    // root, and so no circle to make.
+    let crates = [
+        "engine", "bots", "protocol", "store", "room", "lobby", "cluster", "server", "spades",
+    ];
+    for krate in crates {
         if let Some(cycle) = cycle_in(krate) {
             panic!("the modules of crates/{krate} use each other in a circle: {cycle:?}");
         }
@@ -252,33 +251,20 @@ fn modules_use_each_other_without_a_cycle() {
 
 #[test]
 fn only_the_cluster_and_the_assembly_know_there_is_a_cluster() {
-    let modules = [
-        "admission",
-        "api",
-        "connection",
-        "identity",
-        "listener",
-        "lobby",
-        "matchmaking",
-        "metrics",
-        "sessions",
-        "tournament",
-        "views",
-        "web",
-    ];
+    // Cargo keeps the room and the lobby crates from naming the cluster's;
+    // within the server, only its root (`lib.rs`, which assembles it)
+    // may, so that the edge asks `spades_lobby::Network` where things are.
+    let modules = modules("server");
+    assert!(modules.contains(&"connection".to_string()), "found {modules:?}");
     for module in modules {
-        assert!(
-            !uses(module).contains("cluster"),
-            "{module} uses the cluster's module; it should ask lobby::Network"
-        );
-        for (path, text) in module_files(module) {
+        for (path, text) in module_files(&module) {
             let code: String = text
                 .lines()
                 .map(|line| line.split("//").next().unwrap_or_default())
                 .collect::<Vec<_>>()
                 .join("\n");
             assert!(
-                !code.contains(".cluster()") && !code.contains("async_nats"),
+                !code.contains(".cluster()") && !code.contains("spades_cluster"),
                 "{} asks for the cluster itself",
                 path.display()
             );
@@ -287,14 +273,92 @@ fn only_the_cluster_and_the_assembly_know_there_is_a_cluster() {
 }
 
 #[test]
-fn a_room_knows_nothing_of_who_talks_to_it() {
-    // The room crate holds the table's actor with its event log, outboxes
-    // and clocks. It may use the rules, the bots, the protocol's types and
-    // the store's journal, but no HTTP, no NATS, no SQL dialect, and none
-    // of the lobby, the edge or the cluster that reach it: Cargo enforces
-    // the last, since those are crates that depend on it.
+fn each_crate_depends_only_on_the_crates_below_it() {
+    // The layers, from the bottom: the rules; the bots and the protocol
+    // over them; the store; the room actor; the lobby, quick play and the
+    // tournaments; the cluster, which routes to them across nodes; the
+    // server, which assembles them behind the edge; and the binary. A crate may use only crates of the layers below its
+    // own, so that Cargo refuses an import that runs the wrong way.
+    let below: [(&str, &[&str]); 10] = [
+        ("spades-engine", &[]),
+        ("spades-bots", &["spades-engine"]),
+        ("spades-protocol", &["spades-engine"]),
+        ("spades-store", &["spades-engine"]),
+        (
+            "spades-client",
+            &["spades-engine", "spades-bots", "spades-protocol"],
+        ),
+        (
+            "spades-room",
+            &["spades-engine", "spades-bots", "spades-protocol", "spades-store"],
+        ),
+        (
+            "spades-lobby",
+            &["spades-engine", "spades-protocol", "spades-store", "spades-room"],
+        ),
+        (
+            "spades-cluster",
+            &[
+                "spades-engine",
+                "spades-protocol",
+                "spades-store",
+                "spades-room",
+                "spades-lobby",
+            ],
+        ),
+        (
+            "spades-server",
+            &[
+                "spades-engine",
+                "spades-bots",
+                "spades-protocol",
+                "spades-store",
+                "spades-room",
+                "spades-lobby",
+                "spades-cluster",
+            ],
+        ),
+        (
+            "spades",
+            &[
+                "spades-engine",
+                "spades-bots",
+                "spades-protocol",
+                "spades-store",
+                "spades-client",
+                "spades-server",
+            ],
+        ),
+    ];
     let all = dependencies();
-    let ours: BTreeSet<&str> = ["spades-engine", "spades-bots", "spades-protocol", "spades-store"].into();
+    let ours = |name: &str| -> BTreeSet<String> {
+        all[name]
+            .iter()
+            .filter(|d| d.starts_with("spades"))
+            .cloned()
+            .collect()
+    };
+    for (name, allowed) in below {
+        let wrong: Vec<String> = ours(name)
+            .into_iter()
+            .filter(|dependency| !allowed.contains(&dependency.as_str()))
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "{name} depends on {wrong:?}, outside the layers below it"
+        );
+    }
+    let listed: BTreeSet<String> = below.iter().map(|(name, _)| name.to_string()).collect();
+    let found: BTreeSet<String> = all.keys().cloned().collect();
+    assert_eq!(listed, found, "every crate of the workspace has its layer");
+}
+
+#[test]
+fn the_room_and_the_lobby_speak_no_http_nats_or_sql() {
+    // Who talks to a table, and over what, is the server's business: the
+    // room and the lobby crates reach the network and the database only
+    // through the traits and the journal the server hands them.
+    let all = dependencies();
     let forbidden = [
         "axum",
         "hyper",
@@ -304,27 +368,12 @@ fn a_room_knows_nothing_of_who_talks_to_it() {
         "tokio-tungstenite",
         "reqwest",
     ];
-    for dependency in &all["spades-room"] {
-        assert!(
-            !forbidden.contains(&dependency.as_str()),
-            "spades-room depends on {dependency}"
-        );
-        if dependency.starts_with("spades-") {
-            assert!(
-                ours.contains(dependency.as_str()),
-                "spades-room depends on {dependency}"
-            );
-        }
-    }
-}
-
-#[test]
-fn the_lobby_and_the_tournaments_know_nothing_of_the_edge() {
-    for module in ["lobby", "tournament", "matchmaking"] {
-        let used = uses(module);
-        for edge in ["connection", "listener", "admission", "web", "cluster"] {
-            assert!(!used.contains(edge), "{module} uses {edge}");
-        }
+    for name in ["spades-room", "spades-lobby"] {
+        let found: Vec<&String> = all[name]
+            .iter()
+            .filter(|dependency| forbidden.contains(&dependency.as_str()))
+            .collect();
+        assert!(found.is_empty(), "{name} depends on {found:?}");
     }
 }
 

@@ -2,9 +2,9 @@
 
 use std::fmt;
 
-use crate::action::BidChoices;
 use crate::card::{Card, Suit};
-use crate::game::Phase;
+use crate::choices::BidChoices;
+use crate::phase::Phase;
 use crate::seat::Seat;
 
 /// The reason an action was refused. A refused action never changes the

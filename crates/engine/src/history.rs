@@ -6,8 +6,9 @@
 
 use arrayvec::ArrayVec;
 
-use crate::action::{Bid, MAX_TRICKS};
+use crate::action::Bid;
 use crate::card::{Card, CardSet};
+use crate::choices::MAX_TRICKS;
 use crate::seat::{BySeat, ByTeam, Seat, Seating, Team};
 
 /// One bid, in the form the history keeps: nil is `bid: 0`, blind nil is

@@ -22,11 +22,13 @@
 
 mod action;
 mod card;
+mod choices;
 mod deck;
 mod error;
 mod event;
 mod game;
 mod history;
+mod phase;
 mod position;
 mod presets;
 mod rng;
@@ -38,15 +40,18 @@ mod seat;
 mod select;
 mod view;
 
-pub use action::{Action, Bid, BidChoices, MAX_TRICKS, ParseActionError};
+pub use action::{Action, Bid, ParseActionError};
 pub use card::{Card, CardIter, CardSet, ParseCardError, Rank, Suit};
+pub use choices::{BidChoices, MAX_TRICKS};
 pub use error::RuleError;
 pub use event::{Event, Events};
-pub use game::{Deal, Game, Legal, Phase, PositionError, ReplayError, SetupError};
+pub use game::{Deal, Game, Legal, PositionError, ReplayError, SetupError};
 pub use history::{BidRecord, HandRecord, PassRecord, TrickCards, TrickRecord};
+pub use phase::Phase;
 pub use position::Position;
+pub use presets::Preset;
 pub use rng::GameRng;
-pub use rules::{Bidding, Deck, Leading, MAX_PASS, PassOrder, Preset, RuleSet, RuleSetError, SpadesLead};
+pub use rules::{Bidding, Deck, Leading, MAX_PASS, PassOrder, RuleSet, RuleSetError, SpadesLead};
 pub use score::TeamHandScore;
 pub use seat::{BySeat, ByTeam, Seat, SeatSet, Seating, Team};
 pub use view::{ImagineError, View, Viewer};

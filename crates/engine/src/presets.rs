@@ -239,6 +239,18 @@ const THREE_PLAYER: RuleSet = RuleSet {
     ..RuleSet::CLASSIC
 };
 
+impl RuleSet {
+    /// The preset this rule set is exactly equal to, if any.
+    pub fn preset(&self) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|preset| preset.rules() == *self)
+    }
+
+    /// The preset's name, or `custom`.
+    pub fn name(&self) -> &'static str {
+        self.preset().map_or("custom", Preset::name)
+    }
+}
+
 impl fmt::Display for Preset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -248,6 +260,19 @@ impl fmt::Display for Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn presets_are_named_values() {
+        assert_eq!(RuleSet::CLASSIC.name(), "classic");
+        assert_eq!(RuleSet::TOURNAMENT.name(), "tournament");
+        assert_eq!(Preset::from_name("tournament"), Some(Preset::Tournament));
+        assert_eq!(Preset::from_name("bridge"), None);
+        let changed = RuleSet {
+            target: 250,
+            ..RuleSet::CLASSIC
+        };
+        assert_eq!(changed.name(), "custom");
+    }
 
     #[test]
     fn every_preset_is_playable_and_distinct() {

@@ -9,8 +9,9 @@ use crate::action::Bid;
 use crate::card::{Card, CardSet};
 use arrayvec::ArrayVec;
 
-use crate::game::{Game, Legal, Phase, PositionError};
+use crate::game::{Game, Legal, PositionError};
 use crate::history::{PassRecord, TrickRecord};
+use crate::phase::Phase;
 use crate::position::Position;
 use crate::rules::RuleSet;
 use crate::score::TeamHandScore;
@@ -28,6 +29,13 @@ pub enum Viewer {
 pub struct View<'a> {
     game: &'a Game,
     viewer: Viewer,
+}
+
+impl Game {
+    /// What the seat may see of the game.
+    pub fn view(&self, viewer: Viewer) -> View<'_> {
+        View::new(self, viewer)
+    }
 }
 
 impl<'a> View<'a> {

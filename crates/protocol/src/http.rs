@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::ws::PlayerInfo;
+use crate::player::PlayerInfo;
 
 /// Every refusal of the API, and the answer to a path or a method that the
 /// server does not serve.

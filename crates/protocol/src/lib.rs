@@ -2,9 +2,13 @@
 //! nothing of JSON; these types borrow or copy its values and give them
 //! their wire shape.
 
-pub mod event;
 pub mod history;
 pub mod http;
+mod player;
 pub mod read;
 pub mod schema;
 pub mod ws;
+
+/// The room events, a part of the WebSocket protocol that the rooms make
+/// and the clients read, named at the top for both.
+pub use ws::event;

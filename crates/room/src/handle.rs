@@ -14,7 +14,7 @@ use crate::PlayerRef;
 use crate::outbox::{ConnectionId, Outbox};
 
 /// A future a route answers with: the way a room of another node, and
-/// every route of `lobby::Network`, answers.
+/// every route of `spades_lobby::Network`, answers.
 pub type Answer<'a, T> = std::pin::Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
 
 /// The longest a connection waits for a room it leaves to let go of it.

@@ -3,9 +3,9 @@
 //! The lobby, the rooms, the tournament runner and the HTTP API each refuse
 //! with their own error type, and each of those types holds an
 //! [`Unavailable`] for the refusals they share. It is turned into the
-//! protocol's error code here, once (the API's status in `api/error.rs`), so that a server
-//! that stops never says its store is down, nor a store that is down that
-//! too many rooms are open.
+//! protocol's error code here, once (the HTTP status in the server's
+//! `api/error.rs`), so that a server that stops never says its store is
+//! down, nor a store that is down that too many rooms are open.
 
 use spades_protocol::ws::ErrorCode;
 

@@ -1,8 +1,10 @@
 //! The server's settings. The binary fills them from flags and the
 //! environment; tests build them directly.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use spades_lobby::{LobbyConfig, matchmaking};
 use spades_room::RoomConfig;
 
 /// Everything the server can be tuned by.
@@ -151,6 +153,19 @@ impl Default for Config {
 }
 
 impl Config {
+    /// The part of these settings that the lobby reads.
+    pub fn lobby(&self) -> LobbyConfig {
+        LobbyConfig {
+            max_rooms: self.max_rooms,
+            queue: matchmaking::Rules {
+                max_wait: self.queue_max_wait,
+                gap: self.queue_rating_gap,
+                growth: self.queue_gap_growth,
+            },
+            room: Arc::new(self.room()),
+        }
+    }
+
     /// The part of these settings that the rooms read.
     pub fn room(&self) -> RoomConfig {
         RoomConfig {

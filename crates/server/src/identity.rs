@@ -6,8 +6,6 @@
 //! Guest tokens start with `g_` and account tokens with `a_`; both are
 //! presented the same way, in `hello` or as an HTTP bearer token.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sha2::{Digest, Sha256};
@@ -18,8 +16,6 @@ use time::OffsetDateTime;
 use unicode_normalization::UnicodeNormalization;
 use unicode_properties::UnicodeGeneralCategory;
 use uuid::Uuid;
-
-use spades_room::outbox::{CloseReason, ConnectionId, Outbox};
 
 /// What a display name may be, in words for people: the message that comes
 /// with `bad_name`. A unit test holds its length to `MAX_NAME_CHARS`.
@@ -204,94 +200,6 @@ pub async fn new_guest(
     Ok((PlayerRef::new(id, name), token))
 }
 
-/// Which connection each player is on, and the session it said hello
-/// with. Its lock is held only for a map operation, never across an await.
-#[derive(Default, Debug)]
-pub struct Online {
-    connections: Mutex<HashMap<Arc<str>, (Outbox, SessionHash)>>,
-}
-
-/// The SHA-256 of a session token: what the server keeps of it.
-pub type SessionHash = [u8; 32];
-
-impl Online {
-    fn connections(&self) -> std::sync::MutexGuard<'_, HashMap<Arc<str>, (Outbox, SessionHash)>> {
-        // Each operation is one insert or remove, so a panic elsewhere while
-        // the lock was held cannot have left the map half updated.
-        self.connections
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Records the player's new connection, opened with `session`, and
-    /// closes the old one, if any, which it returns.
-    pub fn connect(&self, player: &PlayerRef, outbox: Outbox, session: SessionHash) -> Option<Outbox> {
-        let (previous, _) = self.connections().insert(player.id.clone(), (outbox, session))?;
-        previous.close(CloseReason::Replaced);
-        Some(previous)
-    }
-
-    /// Closes the player's connection because he said hello on another
-    /// node of the cluster.
-    pub fn replaced_elsewhere(&self, player: &str) {
-        if let Some((outbox, _)) = self.connections().remove(player) {
-            outbox.close(CloseReason::Replaced);
-        }
-    }
-
-    /// Forgets the connection, unless the player has already moved to a newer one.
-    pub fn disconnect(&self, player: &PlayerRef, connection: ConnectionId) {
-        let mut connections = self.connections();
-        if connections
-            .get(&player.id)
-            .is_some_and(|(outbox, _)| outbox.id() == connection)
-        {
-            connections.remove(&player.id);
-        }
-    }
-
-    /// Closes the connection opened with a session that has ended (the
-    /// player logged out), if there is one.
-    pub fn end_session(&self, session: &SessionHash) {
-        let connections = self.connections();
-        for (outbox, _) in connections.values().filter(|(_, hash)| hash == session) {
-            outbox.close(CloseReason::SessionEnded);
-        }
-    }
-
-    /// Closes the player's connection, whose sessions have all ended.
-    pub fn end_sessions_of(&self, player: &str) {
-        if let Some((outbox, _)) = self.connections().get(player) {
-            outbox.close(CloseReason::SessionEnded);
-        }
-    }
-
-    /// Sends a message to the player's connection, if he has one.
-    pub fn send(&self, player: &str, message: spades_room::Text) -> bool {
-        let outbox = self.connections().get(player).map(|(outbox, _)| outbox.clone());
-        outbox.is_some_and(|outbox| outbox.send(message))
-    }
-
-    #[cfg(test)]
-    pub fn count(&self) -> usize {
-        self.connections().len()
-    }
-}
-
-/// A login's outcome as the nodes of a cluster tell each other of it, so
-/// that the limits hold across nodes: a failure is counted, a success
-/// forgives the name's failures from its address and makes the address
-/// known to the name. An attempt whose password was not checked is not
-/// told.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct SharedAttempt {
-    /// The SHA-256 of the lowercase name, as the login limiter keeps it.
-    pub(crate) name: [u8; 32],
-    /// The counted part of the client's address.
-    pub(crate) address: Option<std::net::IpAddr>,
-    pub(crate) succeeded: bool,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,43 +289,5 @@ mod tests {
         assert!(guest.starts_with("g_") && account.starts_with("a_"));
         assert_eq!(guest.len(), 2 + 64);
         assert_ne!(token_hash(&guest), token_hash(&account));
-    }
-
-    #[test]
-    fn a_new_connection_replaces_the_old() {
-        let online = Online::default();
-        let player = PlayerRef::new(Uuid::new_v4(), "Ann");
-        let shutdown = tokio_util::sync::CancellationToken::new();
-        let (first, _first_rx) = spades_room::outbox::outbox(1, 4, shutdown.clone());
-        let (second, _second_rx) = spades_room::outbox::outbox(2, 4, shutdown);
-        online.connect(&player, first.clone(), [1; 32]);
-        online.connect(&player, second.clone(), [2; 32]);
-        assert!(first.is_closed());
-        assert!(!second.is_closed());
-        online.disconnect(&player, 1);
-        assert_eq!(online.count(), 1, "the old connection does not remove the new");
-        online.disconnect(&player, 2);
-        assert_eq!(online.count(), 0);
-    }
-
-    #[test]
-    fn an_ended_session_closes_its_connection_only() {
-        let online = Online::default();
-        let shutdown = tokio_util::sync::CancellationToken::new();
-        let (ann, bob) = (
-            PlayerRef::new(Uuid::new_v4(), "Ann"),
-            PlayerRef::new(Uuid::new_v4(), "Bob"),
-        );
-        let (ann_outbox, _ann_rx) = spades_room::outbox::outbox(1, 4, shutdown.clone());
-        let (bob_outbox, _bob_rx) = spades_room::outbox::outbox(2, 4, shutdown);
-        online.connect(&ann, ann_outbox.clone(), [1; 32]);
-        online.connect(&bob, bob_outbox.clone(), [2; 32]);
-        online.end_session(&[3; 32]);
-        assert!(!ann_outbox.is_closed() && !bob_outbox.is_closed());
-        online.end_session(&[1; 32]);
-        assert!(ann_outbox.is_closed(), "Ann logged out");
-        assert!(!bob_outbox.is_closed());
-        online.end_sessions_of(&bob.id);
-        assert!(bob_outbox.is_closed());
     }
 }

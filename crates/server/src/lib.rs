@@ -9,17 +9,12 @@
 
 mod admission;
 mod api;
-mod cluster;
 mod config;
 mod connection;
 mod identity;
 mod listener;
-mod lobby;
-mod matchmaking;
 mod metrics;
 mod sessions;
-mod tournament;
-mod views;
 mod web;
 
 use std::future::Future;
@@ -45,13 +40,13 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub use config::{Config, PasswordCost};
-use identity::Online;
 use listener::{CappedListener, PerAddress, SocketCaps, SocketsClosed};
-use lobby::LobbyHandle;
 use metrics::{JournalMetrics, Metrics, Readings};
+use spades_lobby::Online;
+use spades_lobby::tournament::{self, TournamentHandle};
+use spades_lobby::{self as lobby, LobbyHandle};
 use spades_room::lifecycle::Lifecycle;
 use spades_store::{Journal, JournalTask};
-use tournament::TournamentHandle;
 
 /// Bytes the WebSocket layer reads at a time for a connection. Small, because
 /// client messages are small and this buffer is allocated per connection
@@ -92,7 +87,7 @@ struct Shared {
     sockets_closed: Arc<SocketsClosed>,
     metrics: Arc<Metrics>,
     /// The cluster this server is a node of, if any.
-    cluster: Option<cluster::Cluster>,
+    cluster: Option<spades_cluster::Cluster>,
     network: Arc<dyn lobby::Network>,
     next_connection: AtomicU64,
     /// Cancelled to close every connection.
@@ -108,7 +103,7 @@ impl AppState {
         store: Store,
         journal: Journal,
         journal_metrics: &JournalMetrics,
-        cluster: Option<cluster::Cluster>,
+        cluster: Option<spades_cluster::Cluster>,
     ) -> AppState {
         // The one place that chooses the routes: a cluster's, or this
         // server's alone.
@@ -132,12 +127,12 @@ impl AppState {
         let metrics = Arc::new(Metrics::new(journal_metrics, sockets_closed.clone()));
         let (table_notes, table_rx) = tokio::sync::mpsc::unbounded_channel();
         let lobby = lobby::spawn(
-            config.clone(),
+            config.lobby(),
             store.clone(),
             journal.clone(),
             lifecycle.clone(),
             table_notes,
-            metrics.clone(),
+            metrics.room.clone(),
             network.clone(),
         );
         let tournaments = tournament::spawn(
@@ -146,7 +141,7 @@ impl AppState {
             online.clone(),
             lifecycle.clone(),
             table_rx,
-            metrics.clone(),
+            metrics.tournaments.clone(),
             network.clone(),
         );
         AppState {
@@ -192,11 +187,11 @@ impl AppState {
         &self.shared.metrics
     }
 
-    fn cluster(&self) -> Option<&cluster::Cluster> {
+    fn cluster(&self) -> Option<&spades_cluster::Cluster> {
         self.shared.cluster.as_ref()
     }
 
-    /// Where what a player reaches runs (see `lobby/route.rs`).
+    /// Where what a player reaches runs (see `spades_lobby::Network`).
     fn network(&self) -> &dyn lobby::Network {
         &*self.shared.network
     }
@@ -446,6 +441,27 @@ pub enum StartError {
     Cluster(String),
 }
 
+/// What a node's cluster tasks need of the server it is part of.
+fn cluster_parts(state: &AppState) -> spades_cluster::Parts {
+    let load_state = state.clone();
+    let login_state = state.clone();
+    spades_cluster::Parts {
+        store: state.store().clone(),
+        lobby: state.lobby().clone(),
+        tournaments: state.tournaments().clone(),
+        online: state.shared.online.clone(),
+        outbox_capacity: state.config().outbox_capacity,
+        lifecycle: state.shared.lifecycle.clone(),
+        login_heard: Arc::new(move |attempt| login_state.login_limiter().heard(attempt)),
+        lobby_notes: state.lobby().notes(),
+        load: Arc::new(move || spades_cluster::Load {
+            connections: load_state.connections(),
+            rooms: usize::try_from(load_state.metrics().room.rooms.get()).unwrap_or(0),
+        }),
+        stop: state.shutdown_token(),
+    }
+}
+
 impl Server {
     /// Opens and migrates the store, resumes the games that were being
     /// played when the server last stopped, binds `address` (port 0 picks a
@@ -463,7 +479,7 @@ impl Server {
         }
         let cluster = match &config.nats_url {
             Some(url) => Some(
-                cluster::Cluster::join(url, config.node.as_deref())
+                spades_cluster::Cluster::join(url, config.node.as_deref())
                     .await
                     .map_err(|error| StartError::Cluster(error.to_string()))?,
             ),
@@ -476,22 +492,12 @@ impl Server {
         }
         let state = AppState::new(config, store, journal, &journal_metrics, cluster);
         if let Some(cluster) = state.cluster() {
-            let load_state = state.clone();
-            let parts = cluster::Parts {
-                state: state.clone(),
-                lobby_notes: state.lobby().notes(),
-                load: Arc::new(move || cluster::Load {
-                    connections: load_state.connections(),
-                    rooms: usize::try_from(load_state.metrics().room.rooms.get()).unwrap_or(0),
-                }),
-                stop: state.shutdown_token(),
-            };
             cluster
-                .start(parts)
+                .start(cluster_parts(&state))
                 .await
                 .map_err(|error| StartError::Cluster(error.to_string()))?;
         }
-        let resumed = lobby::resume_games(&state).await?;
+        let resumed = lobby::resume_games(state.store(), state.lobby(), state.network()).await?;
         if resumed > 0 {
             tracing::info!(games = resumed, "resumed the games that were being played");
         }

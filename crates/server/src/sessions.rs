@@ -15,7 +15,7 @@ use std::sync::Mutex;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::identity::SessionHash;
+use spades_lobby::SessionHash;
 use spades_room::PlayerRef;
 
 /// How many sessions are remembered at most. Past it, expired ones are

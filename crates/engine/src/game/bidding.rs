@@ -1,7 +1,8 @@
 //! Bidding: the bids open to a seat, blind bids, and making a bid.
 
 use super::{Game, Phase};
-use crate::action::{Bid, BidChoices, MAX_TRICKS};
+use crate::action::Bid;
+use crate::choices::{BidChoices, MAX_TRICKS};
 use crate::event::{Event, Events};
 use crate::rules::{Bidding, PassOrder};
 use crate::seat::{Seat, Team};

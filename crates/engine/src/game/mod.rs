@@ -6,18 +6,16 @@
 //! exchange, checking and applying an action, the deal, the play of the
 //! cards and the scoring at the end of a hand.
 
-use std::fmt;
-
 use arrayvec::ArrayVec;
 
-use crate::action::{Bid, BidChoices, MAX_TRICKS};
+use crate::action::Bid;
 use crate::card::{Card, CardSet};
+use crate::choices::{BidChoices, MAX_TRICKS};
 use crate::history::{HandRecord, PassRecord, TrickRecord};
 use crate::rng::GameRng;
 use crate::rules::{PassOrder, RuleSet};
 use crate::score::{Streaks, TeamHandScore};
 use crate::seat::{BySeat, ByTeam, Seat, SeatSet, Seating, Team};
-use crate::view::{View, Viewer};
 
 mod bidding;
 mod check;
@@ -30,26 +28,7 @@ mod setup;
 
 pub use setup::{Deal, PositionError, ReplayError, SetupError};
 
-/// The part of a hand the game is in.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Phase {
-    Bidding,
-    /// Partners of a nil bidder exchange cards.
-    Passing,
-    Playing,
-    GameOver,
-}
-
-impl fmt::Display for Phase {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Phase::Bidding => "bidding",
-            Phase::Passing => "passing",
-            Phase::Playing => "playing",
-            Phase::GameOver => "game over",
-        })
-    }
-}
+use crate::phase::Phase;
 
 /// What a seat may do right now, in a form a player (human or bot) can
 /// choose from without trying actions one by one.
@@ -292,10 +271,5 @@ impl Game {
             Phase::Passing => self.pass_pending.first(),
             Phase::GameOver => None,
         }
-    }
-
-    /// What the seat may see of the game.
-    pub fn view(&self, viewer: Viewer) -> View<'_> {
-        View::new(self, viewer)
     }
 }

@@ -5,7 +5,6 @@ use std::fmt;
 
 use crate::card::{Card, CardSet};
 pub use crate::deck::Deck;
-pub use crate::presets::Preset;
 use crate::seat::Seating;
 
 #[cfg(test)]
@@ -230,16 +229,6 @@ impl RuleSet {
         max_hands: Some(7),
         ..RuleSet::CLASSIC
     };
-
-    /// The preset this rule set is exactly equal to, if any.
-    pub fn preset(&self) -> Option<Preset> {
-        Preset::ALL.into_iter().find(|preset| preset.rules() == *self)
-    }
-
-    /// The preset's name, or `custom`.
-    pub fn name(&self) -> &'static str {
-        self.preset().map_or("custom", Preset::name)
-    }
 
     /// Who plays with whom under these rules.
     pub const fn seating(&self) -> Seating {

@@ -1,19 +1,6 @@
-//! Tests of rule sets: the presets, their names and their validation.
+//! Tests of rule sets: their defaults and their validation.
 
 use super::*;
-
-#[test]
-fn presets_are_named_values() {
-    assert_eq!(RuleSet::CLASSIC.name(), "classic");
-    assert_eq!(RuleSet::TOURNAMENT.name(), "tournament");
-    assert_eq!(Preset::from_name("tournament"), Some(Preset::Tournament));
-    assert_eq!(Preset::from_name("bridge"), None);
-    let changed = RuleSet {
-        target: 250,
-        ..RuleSet::CLASSIC
-    };
-    assert_eq!(changed.name(), "custom");
-}
 
 #[test]
 fn classic_defaults_match_the_rule_book() {

@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 mod client;
+pub mod event;
 mod server;
 #[cfg(test)]
 mod tests;

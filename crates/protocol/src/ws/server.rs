@@ -5,19 +5,10 @@ use serde::{Deserialize, Serialize};
 use spades_engine::{ByTeam, Card, CardSet, Preset, RuleSet, Seat, Team};
 use strum::VariantNames;
 
+use super::event::{EventKind, RoomEvent};
 use super::{BotLevel, MessageId};
-use crate::event::{EventKind, RoomEvent};
 use crate::http::TournamentView;
-
-/// A player as others see him.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
-pub struct PlayerInfo {
-    pub id: String,
-    pub name: String,
-    /// True for one of the server's bots.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub bot: bool,
-}
+pub use crate::player::PlayerInfo;
 
 /// One seat of a room.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]

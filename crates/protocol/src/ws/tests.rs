@@ -3,8 +3,8 @@
 use spades_engine::{RuleSet, Seat, SpadesLead};
 use strum::VariantNames;
 
+use super::event::{EventKind, RoomEvent};
 use super::*;
-use crate::event::{EventKind, RoomEvent};
 
 #[test]
 fn client_messages_have_the_documented_shape() {

@@ -1,7 +1,7 @@
 //! Failed logins: the limiter that slows down guessing without letting
 //! anyone lock an owner out of his account.
 
-use crate::identity::SharedAttempt;
+use spades_lobby::SharedAttempt;
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, Ipv6Addr};
 use std::sync::{Mutex, MutexGuard};

@@ -371,7 +371,7 @@ async fn me(State(state): State<AppState>, Caller(account): Caller) -> ApiResult
         .profile(account.id)
         .await?
         .ok_or_else(|| ApiError::not_found("player"))?;
-    Ok(Json(crate::views::me(profile, &account)?))
+    Ok(Json(spades_lobby::views::me(profile, &account)?))
 }
 
 /// `GET /api/players/{id}`: anyone's public profile.
@@ -393,7 +393,7 @@ async fn player(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> Ap
         .profile(id)
         .await?
         .ok_or_else(|| ApiError::not_found("player"))?;
-    Ok(Json(crate::views::profile(profile)?))
+    Ok(Json(spades_lobby::views::profile(profile)?))
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
@@ -459,7 +459,7 @@ async fn leaderboard(
     let players = players
         .into_iter()
         .zip(first_rank..)
-        .map(|(profile, rank)| crate::views::leaderboard_row(profile, rank))
+        .map(|(profile, rank)| spades_lobby::views::leaderboard_row(profile, rank))
         .collect::<Result<_, _>>()?;
     Ok(Json(Leaderboard {
         page: number,
@@ -502,7 +502,7 @@ async fn my_games(
         .await?;
     let games = games
         .into_iter()
-        .map(crate::views::recent_game)
+        .map(spades_lobby::views::recent_game)
         .collect::<Result<_, _>>()?;
     Ok(Json(RecentGames { games }))
 }
@@ -527,7 +527,7 @@ async fn game(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiR
         .game(id)
         .await?
         .ok_or_else(|| ApiError::not_found("game"))?;
-    Ok(Json(crate::views::game_record(game)?))
+    Ok(Json(spades_lobby::views::game_record(game)?))
 }
 
 /// `GET /api/games/{id}/history`: a finished game's hands as JSON lines.

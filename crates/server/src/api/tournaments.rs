@@ -20,8 +20,8 @@ use uuid::Uuid;
 use super::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, BODY_LIMIT, Caller};
 use crate::AppState;
 use crate::identity::clean_text;
-use crate::tournament::Refusal;
-use crate::views;
+use spades_lobby::tournament::Refusal;
+use spades_lobby::views;
 
 /// The longest tournament name, in characters (the stores' limit).
 const MAX_TOURNAMENT_NAME: usize = 60;

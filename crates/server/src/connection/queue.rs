@@ -54,7 +54,7 @@ impl Session {
             },
             None => None,
         };
-        let entry = crate::matchmaking::Entry {
+        let entry = spades_lobby::matchmaking::Entry {
             player,
             rating,
             preset: rules,

@@ -48,8 +48,8 @@ impl Session {
             .watch(tournament, self.outbox.clone())
             .await
         {
-            Ok(view) => self.send(&crate::tournament::view_reply(id, view)),
-            Err(crate::tournament::Refusal::Unavailable(unavailable)) => {
+            Ok(view) => self.send(&spades_lobby::tournament::view_reply(id, view)),
+            Err(spades_lobby::tournament::Refusal::Unavailable(unavailable)) => {
                 self.send_unavailable(id, unavailable)
             }
             // Watching is refused for no other reason.

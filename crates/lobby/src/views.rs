@@ -37,7 +37,7 @@ fn rules(value: &serde_json::Value) -> Result<RuleSet> {
     serde_json::from_value(value.clone()).map_err(|error| StoreError::Corrupt(format!("rule set: {error}")))
 }
 
-pub(crate) fn profile(profile: store::Profile) -> Result<Profile> {
+pub fn profile(profile: store::Profile) -> Result<Profile> {
     Ok(Profile {
         id: profile.id,
         name: profile.name,
@@ -55,7 +55,7 @@ pub(crate) fn profile(profile: store::Profile) -> Result<Profile> {
     })
 }
 
-pub(crate) fn me(stored: store::Profile, account: &Account) -> Result<Me> {
+pub fn me(stored: store::Profile, account: &Account) -> Result<Me> {
     Ok(Me {
         profile: profile(stored)?,
         is_admin: account.is_admin,
@@ -63,14 +63,14 @@ pub(crate) fn me(stored: store::Profile, account: &Account) -> Result<Me> {
     })
 }
 
-pub(crate) fn leaderboard_row(stored: store::Profile, rank: u32) -> Result<LeaderboardRow> {
+pub fn leaderboard_row(stored: store::Profile, rank: u32) -> Result<LeaderboardRow> {
     Ok(LeaderboardRow {
         profile: profile(stored)?,
         rank,
     })
 }
 
-pub(crate) fn recent_game(game: store::GameSummary) -> Result<RecentGame> {
+pub fn recent_game(game: store::GameSummary) -> Result<RecentGame> {
     let score = game.scores();
     Ok(RecentGame {
         id: game.id,
@@ -89,7 +89,7 @@ pub(crate) fn recent_game(game: store::GameSummary) -> Result<RecentGame> {
 
 /// A stored game. The seed and the actions, which reveal every card, are
 /// left out while it is being played.
-pub(crate) fn game_record(game: store::StoredGame) -> Result<GameRecord> {
+pub fn game_record(game: store::StoredGame) -> Result<GameRecord> {
     let summary = game.summary;
     let status: GameStatus = word("game status", &summary.status)?;
     let score = summary.scores();
@@ -132,7 +132,7 @@ pub(crate) fn game_record(game: store::StoredGame) -> Result<GameRecord> {
     })
 }
 
-pub(crate) fn tournament_summary(summary: store::TournamentSummary) -> Result<TournamentSummary> {
+pub fn tournament_summary(summary: store::TournamentSummary) -> Result<TournamentSummary> {
     Ok(TournamentSummary {
         id: summary.id,
         format: word("tournament format", &summary.format)?,
@@ -174,7 +174,7 @@ fn table(table: &store::StoredTable) -> Result<Table> {
     })
 }
 
-pub(crate) fn tournament(tournament: &store::Tournament) -> Result<TournamentView> {
+pub fn tournament(tournament: &store::Tournament) -> Result<TournamentView> {
     Ok(TournamentView {
         summary: tournament_summary(tournament.summary.clone())?,
         rules: rules(&tournament.rules)?,
@@ -192,7 +192,7 @@ pub(crate) fn tournament(tournament: &store::Tournament) -> Result<TournamentVie
     })
 }
 
-pub(crate) fn played_tournament(played: store::PlayedTournament) -> Result<PlayedTournament> {
+pub fn played_tournament(played: store::PlayedTournament) -> Result<PlayedTournament> {
     Ok(PlayedTournament {
         id: played.id,
         format: word("tournament format", &played.format)?,

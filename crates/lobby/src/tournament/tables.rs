@@ -7,7 +7,7 @@ use spades_room::Text;
 use spades_store::{NewTable, StoredTable, TableLink, Tournament};
 
 use super::Manager;
-use crate::lobby::{self, TournamentTable};
+use crate::{TournamentTable, new_code};
 use spades_room::PlayerRef;
 
 impl Manager {
@@ -86,7 +86,7 @@ pub(super) fn new_tables(seats: Vec<[u32; 4]>) -> Vec<NewTable> {
         .map(|(table, seats)| NewTable {
             table: table as u32,
             seats,
-            room: lobby::new_code(true),
+            room: new_code(true),
         })
         .collect()
 }

@@ -28,6 +28,12 @@
 //! - subject `spades.login.<node>`: a login attempt counted or forgiven on
 //!   that node, so that the login limits hold across nodes.
 //!
+//! The rest of the server never asks whether it is in a cluster: the
+//! lobby reaches rooms, the queue and the tournaments through
+//! `spades_lobby::Network`, which `network.rs` implements here, and only
+//! the server's assembly (`spades_server`'s `lib.rs`) chooses this crate
+//! or a server alone.
+//!
 //! This file holds the node's handle, joining and the heartbeat;
 //! `directory.rs` the rooms' and seats' registry and the takeover of a dead
 //! node's rooms; `wire.rs` what travels between nodes.
@@ -42,9 +48,14 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use spades_lobby::tournament::TournamentHandle;
+use spades_lobby::{LobbyHandle, Online, SharedAttempt};
+use spades_room::lifecycle::Lifecycle;
 use spades_room::outbox::{ConnectionId, Outbox};
+use spades_store::Store;
 
 mod directory;
+mod logins;
 mod network;
 mod owner;
 mod queue;
@@ -388,7 +399,7 @@ impl Cluster {
     /// too. A node that was paused or cut off wakes with old times for
     /// everyone and would take the others for dead: it decides nothing on
     /// that view.
-    pub(super) fn view_is_current(&self) -> bool {
+    fn view_is_current(&self) -> bool {
         lock(&self.inner.heard)
             .get(&self.inner.node)
             .is_some_and(|(at, _)| at.elapsed() < FENCE)
@@ -460,36 +471,24 @@ fn lost_cluster(why: &str) -> ! {
     std::process::exit(LOST_CLUSTER_EXIT);
 }
 
-impl Cluster {
-    /// Tells the other nodes of a login attempt counted or forgiven here.
-    pub async fn share_login(&self, attempt: &crate::identity::SharedAttempt) {
-        let body = serde_json::to_vec(attempt).unwrap_or_default();
-        let subject = format!("spades.login.{}", self.inner.node);
-        if let Err(error) = self.inner.client.publish(subject, body.into()).await {
-            tracing::warn!(%error, "cannot tell the cluster of a login attempt");
-        }
-    }
-
-    /// Counts the login attempts of the other nodes in this node's limiter.
-    async fn hear_logins(self, mut logins: async_nats::Subscriber, parts: Parts) {
-        let own = format!("spades.login.{}", self.inner.node);
-        while let Some(message) = next_message(&mut logins, &parts.stop).await {
-            if message.subject.as_str() == own {
-                continue;
-            }
-            match serde_json::from_slice::<crate::identity::SharedAttempt>(&message.payload) {
-                Ok(attempt) => parts.state.login_limiter().heard(&attempt),
-                Err(error) => tracing::warn!(%error, "a login attempt from another node does not read"),
-            }
-        }
-    }
-}
-
 /// What the cluster's tasks need of the rest of the server.
 #[derive(Clone)]
 pub struct Parts {
-    /// The server: its lobby, its connections, its store.
-    pub state: crate::AppState,
+    /// The store the nodes share, from which a dead node's rooms are
+    /// read back.
+    pub store: Store,
+    pub lobby: LobbyHandle,
+    pub tournaments: TournamentHandle,
+    /// The players connected to this node.
+    pub online: Arc<Online>,
+    /// Messages queued for a connection before it counts as too slow: the
+    /// same for a connection of another node that a room here serves.
+    pub outbox_capacity: usize,
+    /// The server's life: requests from other nodes are refused once it
+    /// drains.
+    pub lifecycle: Arc<Lifecycle>,
+    /// Counts another node's login attempt in this node's limits.
+    pub login_heard: Arc<dyn Fn(&SharedAttempt) + Send + Sync>,
     /// Where the lobby hears of the other nodes' rooms.
     pub lobby_notes: mpsc::UnboundedSender<spades_room::LobbyNote>,
     /// Reads this node's load for its heartbeat.

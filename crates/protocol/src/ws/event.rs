@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use spades_engine::{ByTeam, Card, CardSet, RuleSet, Seat, Team};
 use strum::VariantNames;
 
-use crate::ws::{AutoReason, PlayerInfo, SeatInfo, ServerMessage, TeamScoreView};
+use super::{AutoReason, PlayerInfo, SeatInfo, ServerMessage, TeamScoreView};
 
 /// One event of a room, with the room's code and its sequence number.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]

@@ -8,11 +8,11 @@ use spades_room::Text;
 use uuid::Uuid;
 
 use super::{Cluster, QUEUE_LEASE, RemoteRoom, TOURNAMENTS_LEASE};
-use crate::identity::Online;
-use crate::identity::SharedAttempt;
-use crate::lobby::{LobbyHandle, Table, TournamentTable};
-use crate::lobby::{Network, RegistryNote, Unrouted};
-use crate::matchmaking::Entry;
+use spades_lobby::Online;
+use spades_lobby::SharedAttempt;
+use spades_lobby::matchmaking::Entry;
+use spades_lobby::{LobbyHandle, Table, TournamentTable};
+use spades_lobby::{Network, RegistryNote, Unrouted};
 use spades_room::Answer;
 use spades_room::PlayerRef;
 use spades_room::RoomHandle;

@@ -10,7 +10,7 @@ use spades_store::TableLink;
 use uuid::Uuid;
 
 use super::{Cluster, Parts, wire};
-use crate::lobby::TournamentTable;
+use spades_lobby::TournamentTable;
 use spades_room::PlayerRef;
 
 /// A tournament table as it travels to the node that opens it.
@@ -103,12 +103,7 @@ impl Cluster {
             },
             players,
         };
-        let opened = parts
-            .state
-            .lobby()
-            .open_tournament_table(table)
-            .await
-            .unwrap_or(false);
+        let opened = parts.lobby.open_tournament_table(table).await.unwrap_or(false);
         opened && self.write_room(&open.code, None, false).await.is_ok()
     }
 
@@ -129,7 +124,7 @@ impl Cluster {
                 continue;
             };
             if let Ok(text) = std::str::from_utf8(&message.payload) {
-                parts.state.online().send(player, Text::from(text.to_string()));
+                parts.online.send(player, Text::from(text.to_string()));
             }
         }
     }
@@ -153,7 +148,7 @@ impl Cluster {
                 .next()
                 .and_then(|id| id.parse::<Uuid>().ok());
             if let Some(id) = id {
-                parts.state.tournaments().changed_elsewhere(id).await;
+                parts.tournaments.changed_elsewhere(id).await;
             }
         }
     }

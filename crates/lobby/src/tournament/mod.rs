@@ -14,8 +14,8 @@
 //! requests, `registration.rs` entries, `start.rs` the start and the
 //! cancellation, `advance.rs` the progress from stage to stage,
 //! `tables.rs` the opening of tables, `watchers.rs` the live view,
-//! `pairing.rs` the seating as plain data; the HTTP endpoints are
-//! `api/tournaments.rs`.
+//! `pairing.rs` the seating as plain data; the HTTP endpoints are the
+//! server's `api/tournaments.rs`.
 
 mod advance;
 mod handle;
@@ -38,10 +38,10 @@ use handle::Request;
 pub use handle::{Refusal, TournamentHandle};
 pub use watchers::view_reply;
 
-use crate::identity::Online;
-use crate::lobby::LobbyHandle;
-use crate::lobby::Network;
-use crate::metrics::Metrics;
+use crate::LobbyHandle;
+use crate::Network;
+use crate::Online;
+use prometheus_client::metrics::gauge::Gauge;
 use spades_room::TableNote;
 use spades_room::lifecycle::Lifecycle;
 use spades_room::outbox::Outbox;
@@ -66,7 +66,8 @@ struct Manager {
     lease: Option<LeaseFence>,
     /// Connections following each tournament.
     watchers: HashMap<Uuid, Vec<Outbox>>,
-    metrics: Arc<Metrics>,
+    /// The tournaments being played, as last counted, for the metrics.
+    running: Gauge,
 }
 
 /// Starts the tournament task. Tournament tables report the start and the
@@ -77,7 +78,7 @@ pub fn spawn(
     online: Arc<Online>,
     lifecycle: Arc<Lifecycle>,
     mut tables: mpsc::UnboundedReceiver<TableNote>,
-    metrics: Arc<Metrics>,
+    running: Gauge,
     network: Arc<dyn Network>,
 ) -> TournamentHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
@@ -88,7 +89,7 @@ pub fn spawn(
         network,
         lease: None,
         watchers: HashMap::new(),
-        metrics,
+        running,
     };
     let stop = lifecycle.stopped();
     tokio::spawn(async move {

@@ -20,7 +20,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::{Cluster, Parts, lock};
-use crate::lobby::RegistryNote;
+use spades_lobby::RegistryNote;
 use spades_room::LobbyNote;
 
 /// A room's entry in the rooms bucket.
@@ -419,7 +419,7 @@ impl Cluster {
     /// of it was stored. Returns false when the store could not be read,
     /// to be tried again at the next look.
     async fn reopen(&self, code: &str, parts: &Parts) -> bool {
-        match crate::lobby::resume_room(&parts.state, code).await {
+        match spades_lobby::resume_room(&parts.store, &parts.lobby, code).await {
             Ok(true) => {
                 tracing::info!(room = code, "took over a room of a node that is gone");
                 true

@@ -1,47 +1,68 @@
-//! The lobby: the registry of open rooms, the public room list with its live
-//! updates, which room each player holds a seat in, and the quick-play
-//! queue (see `matchmaking`), whose tables it opens.
+//! What sits between the connections and the rooms: the lobby, quick
+//! play and the tournaments, with the routes that reach them wherever
+//! they run.
 //!
-//! It is one actor task. Connections ask it things through a bounded queue
-//! and wait for the answer; rooms tell it about changes through an unbounded
-//! queue, so that a room never waits on the lobby while the lobby might be
-//! waiting on something else.
+//! The lobby is one actor task: the registry of open rooms, the public
+//! room list with its live updates, which room each player holds a seat
+//! in, and the quick-play queue (see `matchmaking`), whose tables it
+//! opens. Connections ask it things through a bounded queue and wait for
+//! the answer; rooms tell it about changes through an unbounded queue, so
+//! that a room never waits on the lobby while the lobby might be waiting
+//! on something else. The tournaments are another actor (`tournament`).
+//!
+//! This crate speaks no HTTP and no NATS, and never asks whether there is
+//! a cluster: [`Network`] (`route.rs`) says where a room, the queue, the
+//! tournaments and a player's other connections are, and the server
+//! hands in either [`Alone`] or the cluster's implementation.
 //!
 //! This file holds the lobby's state, its run loop and the start of the
 //! server's resumed games; `handle.rs` what can be asked of it, `rooms.rs`
-//! the registry and the list, `quick_play.rs` the queue's tables, and
-//! `room_code.rs` the codes rooms open under.
+//! the registry and the list, `quick_play.rs` the queue's tables,
+//! `room_code.rs` the codes rooms open under, `online.rs` who is
+//! connected here, and `views.rs` the store's records as the protocol
+//! shows them.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use spades_protocol::ws::RoomSummary;
-use spades_store::Store;
-use tokio::sync::mpsc;
-
-use crate::config::Config;
-use crate::matchmaking::{self, Queue};
-use crate::metrics::Metrics;
-use spades_room::PlayerRef;
 use spades_room::lifecycle::Lifecycle;
 use spades_room::outbox::{ConnectionId, Outbox};
-use spades_room::{self as room, LobbyNote, RoomHandle};
+use spades_room::{self as room, LobbyNote, PlayerRef, RoomConfig, RoomHandle, RoomMetrics};
+use spades_store::{Journal, Store};
+use tokio::sync::mpsc;
 
-use spades_store::Journal;
+use crate::matchmaking::Queue;
 
 mod handle;
+pub mod matchmaking;
+mod online;
 mod quick_play;
 mod room_code;
 mod rooms;
 mod route;
+pub mod tournament;
 mod updates;
+pub mod views;
 
 use handle::LobbyRequest;
 pub use handle::{LobbyHandle, TournamentTable};
+pub use online::{Online, SessionHash};
 pub use quick_play::{Table, tell};
 pub use room_code::new_code;
-pub use route::{Alone, Network, RegistryNote, Unrouted};
+pub use route::{Alone, Network, RegistryNote, SharedAttempt, Unrouted};
+
+/// What the lobby is tuned by.
+#[derive(Clone, Debug)]
+pub struct LobbyConfig {
+    /// Rooms open at once; creating more is refused with `server_busy`.
+    pub max_rooms: usize,
+    /// How quick play makes tables.
+    pub queue: matchmaking::Rules,
+    /// What the rooms it opens are tuned by.
+    pub room: Arc<RoomConfig>,
+}
 
 /// A room the lobby has opened, and how it looked at its last report.
 struct OpenRoom {
@@ -50,9 +71,7 @@ struct OpenRoom {
 }
 
 struct Lobby {
-    config: Arc<Config>,
-    /// What the rooms are tuned by, made once and shared by them all.
-    room_config: Arc<spades_room::RoomConfig>,
+    config: LobbyConfig,
     store: Store,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
@@ -66,7 +85,7 @@ struct Lobby {
     /// The connections of queued players, to tell them of their table.
     queued: HashMap<Arc<str>, Outbox>,
     tournaments: mpsc::UnboundedSender<room::TableNote>,
-    metrics: Arc<Metrics>,
+    metrics: Arc<RoomMetrics>,
     /// Places for strong bots thinking at once, shared by this server's
     /// rooms.
     strong_bots: Arc<tokio::sync::Semaphore>,
@@ -89,28 +108,22 @@ const MATCH_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Starts the lobby task.
 pub fn spawn(
-    config: Arc<Config>,
+    config: LobbyConfig,
     store: Store,
     journal: Journal,
     lifecycle: Arc<Lifecycle>,
     tournaments: mpsc::UnboundedSender<room::TableNote>,
-    metrics: Arc<Metrics>,
+    metrics: Arc<RoomMetrics>,
     network: Arc<dyn Network>,
 ) -> LobbyHandle {
     let (requests, mut request_rx) = mpsc::channel(256);
     let (notes, mut note_rx) = mpsc::unbounded_channel();
     let stop = lifecycle.stopped();
-    let queue = Queue::new(matchmaking::Rules {
-        max_wait: config.queue_max_wait,
-        gap: config.queue_rating_gap,
-        growth: config.queue_gap_growth,
-    });
-    let room_config = Arc::new(config.room());
-    let strong_bots = room::strong_bot_places(&room_config);
-    let chat_limits = room::ChatLimits::new(room_config.chat_limit, room_config.chat_window);
+    let queue = Queue::new(config.queue);
+    let strong_bots = room::strong_bot_places(&config.room);
+    let chat_limits = room::ChatLimits::new(config.room.chat_limit, config.room.chat_window);
     let mut lobby = Lobby {
         config,
-        room_config,
         store,
         journal,
         lifecycle,
@@ -225,13 +238,17 @@ impl Lobby {
 /// A node of a cluster reopens only the games whose rooms no node holds:
 /// the others' go on where they are, and those of a node that died are
 /// taken over once the cluster sees it gone.
-pub async fn resume_games(state: &crate::AppState) -> Result<usize, spades_store::StoreError> {
+pub async fn resume_games(
+    store: &Store,
+    lobby: &LobbyHandle,
+    network: &dyn Network,
+) -> Result<usize, spades_store::StoreError> {
     let mut resumed = 0;
-    for code in state.store().unfinished_rooms().await? {
-        if !state.network().claim(&code).await {
+    for code in store.unfinished_rooms().await? {
+        if !network.claim(&code).await {
             continue;
         }
-        match resume(state, &code).await? {
+        match resume(store, lobby, &code).await? {
             Resumption::Opened => resumed += 1,
             Resumption::NoGame | Resumption::Unreadable => {}
             Resumption::Stopping => break,
@@ -242,8 +259,12 @@ pub async fn resume_games(state: &crate::AppState) -> Result<usize, spades_store
 
 /// Reopens the game being played in room `code`, if the store has one;
 /// returns whether it did.
-pub async fn resume_room(state: &crate::AppState, code: &str) -> Result<bool, spades_store::StoreError> {
-    Ok(matches!(resume(state, code).await?, Resumption::Opened))
+pub async fn resume_room(
+    store: &Store,
+    lobby: &LobbyHandle,
+    code: &str,
+) -> Result<bool, spades_store::StoreError> {
+    Ok(matches!(resume(store, lobby, code).await?, Resumption::Opened))
 }
 
 enum Resumption {
@@ -259,21 +280,24 @@ enum Resumption {
 /// (a node that had it before and may still be running), and only then
 /// reads its game, so that the game read holds every action that earlier
 /// opening could store.
-async fn resume(state: &crate::AppState, code: &str) -> Result<Resumption, spades_store::StoreError> {
-    let opened = state.store().open_room(code, room::SEQ_RESERVE).await?;
-    let Some(stored) = state.store().unfinished_game_in_room(code).await? else {
+async fn resume(
+    store: &Store,
+    lobby: &LobbyHandle,
+    code: &str,
+) -> Result<Resumption, spades_store::StoreError> {
+    let opened = store.open_room(code, room::SEQ_RESERVE).await?;
+    let Some(stored) = store.unfinished_game_in_room(code).await? else {
         return Ok(Resumption::NoGame);
     };
     let id = stored.summary.id;
-    let owner_name = state
-        .store()
+    let owner_name = store
         .account(stored.owner)
         .await?
         .map(|account| account.name)
         .unwrap_or_default();
     let owner = PlayerRef::new(stored.owner, &owner_name);
     match room::Resumed::from_store(stored, owner, opened) {
-        Ok((settings, game)) => match state.lobby().resume(settings, game).await {
+        Ok((settings, game)) => match lobby.resume(settings, game).await {
             Ok(()) => Ok(Resumption::Opened),
             Err(_) => Ok(Resumption::Stopping),
         },

@@ -87,14 +87,14 @@ impl Cluster {
         let (Request::Join { name, id } | Request::Resync { name, id, .. }) = &forwarded.request else {
             return;
         };
-        if parts.state.is_shutting_down() {
+        if parts.lifecycle.is_draining() {
             let message = "this room's server is stopping; the room opens again on another \
                            within seconds: try again";
             return self
                 .refuse(&subject, id.clone(), ErrorCode::ServerBusy, message.into())
                 .await;
         }
-        let Ok(Some(room)) = parts.state.lobby().find(&forwarded.room).await else {
+        let Ok(Some(room)) = parts.lobby.find(&forwarded.room).await else {
             // A node that has just started may be about to resume the room:
             // the client is told to try again rather than that it is gone.
             let (code, message) = if self.inner.resumed.load(std::sync::atomic::Ordering::Relaxed) {
@@ -108,7 +108,7 @@ impl Cluster {
         let person = wire::player(forwarded.player, name);
         let (outbox, receiver) = outbox::outbox(
             self.remote_connection_id(),
-            parts.state.config().outbox_capacity,
+            parts.outbox_capacity,
             parts.stop.clone(),
         );
         tokio::spawn(relay_out(self.inner.client.clone(), subject, receiver));

@@ -3,9 +3,10 @@
 //! the tournaments and the HTTP API ask a [`Network`] and never whether
 //! there is a cluster: a server alone is a cluster of one ([`Alone`]),
 //! whose every route is local, and a node of a cluster answers through
-//! NATS (`cluster/network.rs`). The lobby holds the routes because the
-//! lobby's own handle is the local route of its tables. Only the place
-//! where the server is assembled (`lib.rs`) chooses which network.
+//! NATS (`spades-cluster`'s `network.rs`). The lobby holds the routes
+//! because the lobby's own handle is the local route of its tables. Only
+//! the place where the server is assembled (`spades-server`'s `lib.rs`)
+//! chooses which network.
 
 use std::fmt;
 use std::sync::Arc;
@@ -15,7 +16,6 @@ use spades_room::Text;
 use uuid::Uuid;
 
 use super::{LobbyHandle, Table as QuickPlayTable, TournamentTable};
-use crate::identity::SharedAttempt;
 use crate::matchmaking::Entry;
 use spades_room::PlayerRef;
 use spades_room::outbox::{ConnectionId, Outbox};
@@ -64,12 +64,7 @@ pub trait Network: Send + Sync + fmt::Debug {
 
     /// Sends a message to a player's connection, wherever it is; `here`
     /// are this node's own connections.
-    fn notify<'a>(
-        &'a self,
-        here: &'a crate::identity::Online,
-        player: &'a str,
-        message: Text,
-    ) -> Answer<'a, ()>;
+    fn notify<'a>(&'a self, here: &'a crate::Online, player: &'a str, message: Text) -> Answer<'a, ()>;
 
     // Rooms.
 
@@ -153,12 +148,7 @@ impl Network for Alone {
         Box::pin(async {})
     }
 
-    fn notify<'a>(
-        &'a self,
-        here: &'a crate::identity::Online,
-        player: &'a str,
-        message: Text,
-    ) -> Answer<'a, ()> {
+    fn notify<'a>(&'a self, here: &'a crate::Online, player: &'a str, message: Text) -> Answer<'a, ()> {
         here.send(player, message);
         Box::pin(async {})
     }
@@ -223,4 +213,18 @@ impl Network for Alone {
     ) -> Answer<'a, bool> {
         Box::pin(async move { lobby.open_tournament_table(table).await.unwrap_or(false) })
     }
+}
+
+/// A login's outcome as the nodes of a cluster tell each other of it, so
+/// that the limits hold across nodes: a failure is counted, a success
+/// forgives the name's failures from its address and makes the address
+/// known to the name. An attempt whose password was not checked is not
+/// told.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct SharedAttempt {
+    /// The SHA-256 of the lowercase name, as the login limiter keeps it.
+    pub name: [u8; 32],
+    /// The counted part of the client's address.
+    pub address: Option<std::net::IpAddr>,
+    pub succeeded: bool,
 }

@@ -18,8 +18,8 @@ use spades_engine::Preset;
 use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, ServerMessage};
 
 use super::{Cluster, NODE_TIMEOUT, Parts, QUEUE_LEASE, TOURNAMENTS_LEASE, lock, wire};
-use crate::lobby::{Table, tell};
-use crate::matchmaking;
+use spades_lobby::matchmaking;
+use spades_lobby::{Table, tell};
 use spades_room::PlayerRef;
 use spades_room::outbox::{self, ConnectionId, Outbox};
 
@@ -232,7 +232,7 @@ impl Cluster {
     }
 
     async fn serve_queue_request(&self, request: QueueRequest, parts: &Parts) -> Option<QueueAnswer> {
-        let lobby = parts.state.lobby();
+        let lobby = &parts.lobby;
         match request {
             QueueRequest::Join {
                 node,
@@ -247,7 +247,7 @@ impl Cluster {
             } => {
                 let (outbox, receiver) = outbox::outbox(
                     self.remote_connection_id(),
-                    parts.state.config().outbox_capacity,
+                    parts.outbox_capacity,
                     parts.stop.clone(),
                 );
                 let subject = format!("spades.node.{node}.queued.{connection}");
@@ -305,7 +305,7 @@ impl Cluster {
 
     /// Opens a table the queue made on `node`, then tells its players; if
     /// that node does not open it, this node does (through its lobby).
-    pub fn open_table_on(&self, node: Arc<str>, table: Table, lobby: crate::lobby::LobbyHandle) {
+    pub fn open_table_on(&self, node: Arc<str>, table: Table, lobby: spades_lobby::LobbyHandle) {
         let cluster = self.clone();
         tokio::spawn(async move {
             let seats = table
@@ -361,7 +361,7 @@ impl Cluster {
                 told: Vec::new(),
             };
             let code = table.code.clone();
-            if !matches!(parts.state.lobby().open_table_here(table).await, Ok(true)) {
+            if !matches!(parts.lobby.open_table_here(table).await, Ok(true)) {
                 continue;
             }
             // The room is registered before the players are told of it, so

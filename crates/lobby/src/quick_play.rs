@@ -39,7 +39,7 @@ impl Lobby {
             rules,
             partner,
             waiting_for_partner,
-            max_wait_ms: self.config.queue_max_wait.as_millis() as u64,
+            max_wait_ms: self.config.queue.max_wait.as_millis() as u64,
         };
         outbox.send(Text::from(queued.to_json()));
         if let Some(old) = self.queued.insert(player, outbox.clone())

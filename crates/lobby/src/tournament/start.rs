@@ -129,7 +129,7 @@ impl Manager {
             }
         }
         if let Ok(running) = self.store.running_tournaments().await {
-            self.metrics.tournaments.set(running.len() as i64);
+            self.running.set(running.len() as i64);
             for id in running {
                 self.carry_on(id, false).await;
             }

@@ -14,7 +14,7 @@ use tokio::time::Instant;
 use super::handle::{NewRoom, TournamentTable};
 use super::room_code::new_code;
 use super::{Lobby, OpenRoom};
-use crate::lobby::RegistryNote;
+use crate::RegistryNote;
 use spades_room::PlayerRef;
 use spades_room::unavailable::Unavailable;
 use spades_room::{self as room, LobbyNote, RoomHandle};
@@ -162,13 +162,13 @@ impl Lobby {
     /// What a new room shares with the rest of the server.
     fn context(&self) -> room::Context {
         room::Context {
-            config: self.room_config.clone(),
+            config: self.config.room.clone(),
             store: self.store.clone(),
             lobby: self.notes.clone(),
             journal: self.journal.clone(),
             lifecycle: self.lifecycle.clone(),
             tournaments: self.tournaments.clone(),
-            metrics: self.metrics.room.clone(),
+            metrics: self.metrics.clone(),
             strong_bots: self.strong_bots.clone(),
             chat_limits: self.chat_limits.clone(),
         }

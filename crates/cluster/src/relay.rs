@@ -225,7 +225,7 @@ impl Cluster {
             let from = std::str::from_utf8(&message.payload).unwrap_or_default();
             let node = from.split(' ').next().unwrap_or_default();
             if node != &*self.inner.node {
-                parts.state.online().replaced_elsewhere(player);
+                parts.online.replaced_elsewhere(player);
             }
         }
     }

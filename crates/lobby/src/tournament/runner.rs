@@ -8,7 +8,7 @@ use spades_store::{LeaseFence, StoreError};
 use uuid::Uuid;
 
 use super::Manager;
-use crate::lobby::TournamentTable;
+use crate::TournamentTable;
 
 /// The name of the tournaments' lease in the store.
 const TOURNAMENTS_LEASE: &str = "tournaments";
