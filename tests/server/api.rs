@@ -127,6 +127,15 @@ impl Api {
         Api::build(address, reqwest::Client::builder().local_address(from))
     }
 
+    /// A client whose requests say, in `X-Forwarded-For`, that a proxy
+    /// forwards them for `client`.
+    pub fn forwarded_for(address: SocketAddr, client: &str) -> Api {
+        let mut headers = reqwest::header::HeaderMap::new();
+        let value = reqwest::header::HeaderValue::from_str(client).expect("a header value");
+        headers.insert("x-forwarded-for", value);
+        Api::build(address, reqwest::Client::builder().default_headers(headers))
+    }
+
     fn build(address: SocketAddr, builder: reqwest::ClientBuilder) -> Api {
         let client = builder.pool_max_idle_per_host(0).build().expect("an HTTP client");
         Api {

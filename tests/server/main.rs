@@ -20,6 +20,7 @@ mod new_york;
 mod openapi;
 mod play;
 mod protocol_doc;
+mod proxies;
 mod reconnect;
 // The policy is read from Linux's `/proc`.
 #[cfg(target_os = "linux")]

@@ -7,6 +7,8 @@ use std::time::Duration;
 use spades_lobby::{LobbyConfig, matchmaking};
 use spades_room::RoomConfig;
 
+use crate::listener::TrustedProxies;
+
 /// Everything the server can be tuned by.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -104,6 +106,11 @@ pub struct Config {
     /// This node's name in the cluster: letters, digits, `-` and `_`.
     /// `None` picks a fresh one at each start.
     pub node: Option<String>,
+    /// The reverse proxies in front of the server: on a socket from one of
+    /// them, the client's address is read from `Forwarded` or
+    /// `X-Forwarded-For`, and every per-address limit counts that address;
+    /// the proxy's own sockets count under no address's cap.
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl Config {
@@ -148,6 +155,7 @@ impl Default for Config {
             admin: None,
             nats_url: None,
             node: None,
+            trusted_proxies: TrustedProxies::default(),
         }
     }
 }

@@ -40,6 +40,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub use config::{Config, PasswordCost};
+pub use listener::TrustedProxies;
 use listener::{CappedListener, PerAddress, SocketCaps, SocketsClosed};
 use metrics::{JournalMetrics, Metrics, Readings};
 use spades_lobby::Online;
@@ -516,7 +517,8 @@ impl Server {
             },
             state.config().http_timeout(),
             state.shared.sockets_closed.clone(),
-        );
+        )
+        .with_proxies(state.config().trusted_proxies.clone());
         let serving = tokio::spawn(listener::serve(
             listener,
             app(state.clone()),

@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use spades_server::{Config, Server};
+use spades_server::{Config, Server, TrustedProxies};
 
 use crate::scheduling::{self, Scheduling};
 
@@ -137,6 +137,13 @@ pub struct Args {
     /// [default: a fresh name at each start]
     #[arg(long, env = "SPADES_NODE")]
     node: Option<String>,
+    /// The reverse proxies in front of the server, as addresses and CIDR
+    /// ranges separated by commas (127.0.0.1,10.0.0.0/8). On a connection
+    /// from one of them, the client's address is read from Forwarded or
+    /// X-Forwarded-For, and every per-address limit counts that address.
+    /// [default: none; the headers are ignored]
+    #[arg(long, env = "SPADES_TRUSTED_PROXIES", default_value = "", value_parser = TrustedProxies::parse)]
+    trusted_proxies: TrustedProxies,
 }
 
 fn seconds(text: &str) -> Result<f64, String> {
@@ -197,6 +204,7 @@ impl Args {
             admin: self.admin.clone(),
             nats_url: self.nats_url.clone(),
             node: self.node.clone(),
+            trusted_proxies: self.trusted_proxies.clone(),
         }
     }
 }

@@ -11,6 +11,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
 use super::counted_stream::CountedStream;
+use super::forwarded::TrustedProxies;
 use super::per_address::{AddressPlace, PerAddress};
 use super::unheard::{Unheard, UnheardSockets};
 
@@ -45,6 +46,10 @@ pub struct CappedListener {
     listener: TcpListener,
     permits: Arc<Semaphore>,
     per_address: Arc<PerAddress>,
+    /// The reverse proxies, whose sockets carry many clients each and so
+    /// count under no address's cap (only under the cap on all sockets).
+    proxies: Arc<TrustedProxies>,
+    proxy_sockets: Arc<PerAddress>,
     unheard: Arc<UnheardSockets>,
     closed: Arc<SocketsClosed>,
     stall_limit: Duration,
@@ -90,11 +95,25 @@ impl CappedListener {
             listener,
             permits: Arc::new(Semaphore::new(caps.sockets.min(Semaphore::MAX_PERMITS))),
             per_address: PerAddress::new(caps.per_address),
+            proxies: Arc::default(),
+            proxy_sockets: PerAddress::new(usize::MAX),
             unheard: Arc::default(),
             closed,
             stall_limit,
             waiting: None,
         }
+    }
+
+    /// Believes the forwarding headers of sockets from `proxies`, and caps
+    /// no proxy's sockets as one address's.
+    pub fn with_proxies(mut self, proxies: TrustedProxies) -> CappedListener {
+        self.proxies = Arc::new(proxies);
+        self
+    }
+
+    /// The proxies whose forwarding headers are believed.
+    pub(super) fn proxies(&self) -> Arc<TrustedProxies> {
+        self.proxies.clone()
     }
 
     /// The next socket, once one of the places is free.
@@ -119,7 +138,12 @@ impl CappedListener {
                     // Axum's own accept for a TCP listener logs and retries
                     // on errors.
                     let (stream, address) = Listener::accept(&mut self.listener).await;
-                    let Some(place) = self.per_address.take(address.ip()) else {
+                    let counts = if self.proxies.contains(address.ip()) {
+                        &self.proxy_sockets
+                    } else {
+                        &self.per_address
+                    };
+                    let Some(place) = counts.take(address.ip()) else {
                         // The client learns at once, and holds nothing of
                         // the server's while others wait.
                         drop(stream);

@@ -48,11 +48,13 @@ use tokio_util::task::TaskTracker;
 
 mod capped;
 mod counted_stream;
+mod forwarded;
 mod per_address;
 mod unheard;
 
 use capped::Accepted;
 pub use capped::{CappedListener, SocketCaps, SocketsClosed};
+pub use forwarded::TrustedProxies;
 pub(crate) use per_address::AddressKey;
 pub use per_address::{AddressPlace, PerAddress};
 use unheard::Unheard;
@@ -79,6 +81,7 @@ pub async fn serve(
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
     let connections = TaskTracker::new();
+    let proxies = listener.proxies();
     loop {
         let Accepted {
             stream,
@@ -92,6 +95,7 @@ pub async fn serve(
         let service = WithPeer {
             router: router.clone(),
             peer: address,
+            proxies: proxies.clone(),
             unheard: unheard.clone(),
         };
         let connection = http
@@ -130,11 +134,13 @@ pub async fn serve(
 }
 
 /// The router, with the client's address put into every request (as
-/// `ConnectInfo<SocketAddr>`, which handlers read).
+/// `ConnectInfo<SocketAddr>`, which handlers read): the socket's peer, or
+/// for a socket from a trusted proxy the client the proxy names.
 #[derive(Clone, Debug)]
 struct WithPeer {
     router: Router,
     peer: SocketAddr,
+    proxies: Arc<TrustedProxies>,
     /// Told of every request, since a socket that has sent one is no longer
     /// among the first to close.
     unheard: Arc<Unheard>,
@@ -147,7 +153,9 @@ impl hyper::service::Service<hyper::Request<Incoming>> for WithPeer {
 
     fn call(&self, mut request: hyper::Request<Incoming>) -> Self::Future {
         self.unheard.heard();
-        request.extensions_mut().insert(ConnectInfo(self.peer));
+        let client = self.proxies.client(self.peer.ip(), request.headers());
+        let client = SocketAddr::new(client, self.peer.port());
+        request.extensions_mut().insert(ConnectInfo(client));
         // A router is always ready, so it needs no `poll_ready` first.
         tower_service::Service::call(&mut self.router.clone(), request)
     }
