@@ -43,6 +43,16 @@ async fn upgrade_for(server: SocketAddr, client: &str) -> (u16, TcpStream) {
     (status, stream)
 }
 
+/// A server with `config` and one registered account, `Owner`.
+async fn with_owner(config: Config) -> TestServer {
+    let server = TestServer::start(config).await;
+    Api::new(server.address())
+        .register("Owner", "a good password")
+        .await
+        .expect(201);
+    server
+}
+
 fn behind(proxies: &str, config: Config) -> Config {
     Config {
         trusted_proxies: TrustedProxies::parse(proxies).unwrap(),
@@ -69,15 +79,11 @@ async fn a_forged_forwarding_header_from_an_untrusted_address_is_ignored() {
 
     // The same holds for logins: three failures from one address close it,
     // whichever addresses the requests claim to come from.
-    let server = TestServer::start(Config {
+    let server = with_owner(Config {
         login_failures_per_address: 3,
         ..Config::default()
     })
     .await;
-    Api::new(server.address())
-        .register("Owner", "a good password")
-        .await
-        .expect(201);
     for n in 1..=3 {
         let forged = Api::forwarded_for(server.address(), &format!("203.0.113.{n}"));
         forged.login("Owner", "wrong").await.expect(401);
@@ -122,7 +128,7 @@ async fn behind_a_trusted_proxy_each_client_counts_apart() {
 
 #[tokio::test]
 async fn behind_a_trusted_proxy_a_flood_of_bad_logins_does_not_lock_the_owner_out() {
-    let server = TestServer::start(behind(
+    let server = with_owner(behind(
         "127.0.0.0/8",
         Config {
             login_failures_per_address: 3,
@@ -130,10 +136,6 @@ async fn behind_a_trusted_proxy_a_flood_of_bad_logins_does_not_lock_the_owner_ou
         },
     ))
     .await;
-    Api::new(server.address())
-        .register("Owner", "a good password")
-        .await
-        .expect(201);
     // Many addresses guess the owner's password, a few times each.
     for n in 1..=12 {
         let attacker = Api::forwarded_for(server.address(), &format!("203.0.113.{n}"));

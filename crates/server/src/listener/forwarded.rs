@@ -82,28 +82,37 @@ impl TrustedProxies {
 /// `Forwarded` when the request has it, else from `X-Forwarded-For`.
 /// An entry that is not an address is `None`.
 fn forwarded_for(headers: &HeaderMap) -> Vec<Option<IpAddr>> {
-    let forwarded: Vec<Option<IpAddr>> = headers
-        .get_all("forwarded")
-        .iter()
-        .flat_map(|value| value.to_str().unwrap_or("\u{0}").split(','))
-        .filter_map(|element| {
-            element.split(';').find_map(|pair| {
+    let forwarded: Vec<Option<IpAddr>> = elements(headers, "forwarded")
+        .filter_map(|element| match element {
+            // A `Forwarded` element names its client in its `for` pair;
+            // one without it says nothing of the chain.
+            Some(element) => element.split(';').find_map(|pair| {
                 let (key, value) = pair.split_once('=')?;
                 key.trim()
                     .eq_ignore_ascii_case("for")
                     .then(|| node_address(value.trim().trim_matches('"')))
-            })
+            }),
+            None => Some(None),
         })
         .collect();
     if !forwarded.is_empty() {
         return forwarded;
     }
-    headers
-        .get_all("x-forwarded-for")
-        .iter()
-        .flat_map(|value| value.to_str().unwrap_or("\u{0}").split(','))
-        .map(|entry| node_address(entry.trim()))
+    elements(headers, "x-forwarded-for")
+        .map(|entry| entry.and_then(|entry| node_address(entry.trim())))
         .collect()
+}
+
+/// The comma-separated elements of every line of header `name`, in order;
+/// a line that is not text is one element that cannot be read (`None`).
+fn elements<'a>(headers: &'a HeaderMap, name: &str) -> impl Iterator<Item = Option<&'a str>> {
+    headers.get_all(name).iter().flat_map(|value| {
+        let elements: Vec<Option<&str>> = match value.to_str() {
+            Ok(text) => text.split(',').map(Some).collect(),
+            Err(_) => vec![None],
+        };
+        elements
+    })
 }
 
 /// An address as a forwarding header writes it: `192.0.2.1`,
@@ -189,6 +198,18 @@ mod tests {
         assert_eq!(proxies.client(ip("127.0.0.1"), &hidden), ip("10.0.0.1"));
         let garbage = headers(&[("x-forwarded-for", "not an address")]);
         assert_eq!(proxies.client(ip("127.0.0.1"), &garbage), ip("127.0.0.1"));
+        // A line that is not text stops the chain as well, in either header.
+        for name in ["forwarded", "x-forwarded-for"] {
+            let mut bytes = HeaderMap::new();
+            let value = if name == "forwarded" {
+                "for=198.51.100.7"
+            } else {
+                "198.51.100.7"
+            };
+            bytes.append(name, HeaderValue::from_str(value).unwrap());
+            bytes.append(name, HeaderValue::from_bytes(b"\xff").unwrap());
+            assert_eq!(proxies.client(ip("127.0.0.1"), &bytes), ip("127.0.0.1"), "{name}");
+        }
     }
 
     #[test]
