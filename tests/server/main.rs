@@ -16,6 +16,7 @@ mod limits;
 mod lobby_updates;
 mod matchmaking;
 mod metrics;
+mod moderation;
 mod new_york;
 mod openapi;
 mod play;

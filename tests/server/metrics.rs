@@ -153,6 +153,7 @@ async fn every_figure_an_operator_watches_moves_while_people_play() {
     // A tournament with one person who never comes to his table runs
     // until the clock has played his seat out.
     let organizer = api.account("Organiser").await;
+    server.make_admin("Organiser");
     let created = api
         .create_tournament(&organizer.token, json!({"name": "Cup", "max_players": 4}))
         .await

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use reqwest::Method;
 use serde_json::{Value, json};
 use spades_protocol::http::{Session, TournamentView};
 use spades_server::Config;
@@ -209,9 +210,10 @@ async fn real_answers_fit_the_document() {
         answer
     };
 
-    // Accounts. The first one administers the server.
+    // Accounts. The operator makes the first administrator.
     let ann = check("POST", "/api/register", api.register("Ann", PASSWORD).await, 201);
     let ann: Session = ann.json();
+    server.make_admin("Ann");
     check("POST", "/api/register", api.register("ann", PASSWORD).await, 409);
     check("POST", "/api/register", api.register(" ", PASSWORD).await, 400);
     let bare = api.post("/api/register", None, None).await;
@@ -289,6 +291,165 @@ async fn real_answers_fit_the_document() {
     ] {
         check("GET", path, api.get(path, None).await, 200);
     }
+
+    // Moderation, the operators' levers and one's own account.
+    let role = format!("/api/players/{}/role", bob.player.id);
+    let body = json!({"role": "moderator"});
+    check(
+        "POST",
+        "/api/players/{id}/role",
+        api.post(&role, Some(body.clone()), Some(&bob.token)).await,
+        403,
+    );
+    check(
+        "POST",
+        "/api/players/{id}/role",
+        api.post(&role, Some(body), Some(&ann.token)).await,
+        204,
+    );
+    let cy: Session = api.account("Cy").await;
+    let sanctions = format!("/api/players/{}/sanctions", cy.player.id);
+    let warn = json!({"kind": "warn", "reason": "testing"});
+    let made = api.post(&sanctions, Some(warn), Some(&bob.token)).await;
+    check("POST", "/api/players/{id}/sanctions", made, 201);
+    let mute = json!({"kind": "mute", "reason": "testing", "minutes": 5});
+    let made = check(
+        "POST",
+        "/api/players/{id}/sanctions",
+        api.post(&sanctions, Some(mute), Some(&bob.token)).await,
+        201,
+    );
+    let lift = format!("/api/sanctions/{}/lift", made.value()["id"].as_str().unwrap());
+    check(
+        "POST",
+        "/api/sanctions/{id}/lift",
+        api.post(&lift, Some(json!({})), Some(&bob.token)).await,
+        200,
+    );
+    check(
+        "GET",
+        "/api/sanctions",
+        api.get("/api/sanctions", Some(&bob.token)).await,
+        200,
+    );
+    let record = format!("/api/players/{}/moderation", cy.player.id);
+    check(
+        "GET",
+        "/api/players/{id}/moderation",
+        api.get(&record, Some(&bob.token)).await,
+        200,
+    );
+    let report = format!("/api/players/{}/report", cy.player.id);
+    let filed = api
+        .post(&report, Some(json!({"reason": "testing"})), Some(&ann.token))
+        .await;
+    let filed = check("POST", "/api/players/{id}/report", filed, 201);
+    check(
+        "GET",
+        "/api/reports",
+        api.get("/api/reports", Some(&bob.token)).await,
+        200,
+    );
+    let resolve = format!("/api/reports/{}/resolve", filed.value()["id"].as_str().unwrap());
+    let body = json!({"resolution": "nothing to do"});
+    check(
+        "POST",
+        "/api/reports/{id}/resolve",
+        api.post(&resolve, Some(body), Some(&bob.token)).await,
+        204,
+    );
+    check(
+        "GET",
+        "/api/audit",
+        api.get("/api/audit?limit=5", Some(&ann.token)).await,
+        200,
+    );
+    check(
+        "GET",
+        "/api/audit",
+        api.get("/api/audit", Some(&bob.token)).await,
+        403,
+    );
+    let notice = json!({"message": "hello everyone"});
+    check(
+        "POST",
+        "/api/admin/notice",
+        api.post("/api/admin/notice", Some(notice), Some(&ann.token))
+            .await,
+        204,
+    );
+    let on = api
+        .send(
+            Method::PUT,
+            "/api/admin/maintenance",
+            Some(json!({"minutes": 5})),
+            Some(&ann.token),
+        )
+        .await;
+    check("PUT", "/api/admin/maintenance", on, 200);
+    check(
+        "GET",
+        "/api/maintenance",
+        api.get("/api/maintenance", None).await,
+        200,
+    );
+    let off = api
+        .send(Method::DELETE, "/api/admin/maintenance", None, Some(&ann.token))
+        .await;
+    check("DELETE", "/api/admin/maintenance", off, 204);
+    let link = format!("/api/players/{}/reset-link", cy.player.id);
+    check(
+        "POST",
+        "/api/players/{id}/reset-link",
+        api.post(&link, None, Some(&ann.token)).await,
+        201,
+    );
+    let bad = json!({"token": "nothing", "password": PASSWORD});
+    check(
+        "POST",
+        "/api/reset",
+        api.post("/api/reset", Some(bad), None).await,
+        400,
+    );
+    let block = format!("/api/me/blocks/{}", bob.player.id);
+    check(
+        "PUT",
+        "/api/me/blocks/{id}",
+        api.send(Method::PUT, &block, None, Some(&cy.token)).await,
+        204,
+    );
+    check(
+        "GET",
+        "/api/me/blocks",
+        api.get("/api/me/blocks", Some(&cy.token)).await,
+        200,
+    );
+    check(
+        "DELETE",
+        "/api/me/blocks/{id}",
+        api.send(Method::DELETE, &block, None, Some(&cy.token)).await,
+        204,
+    );
+    check(
+        "GET",
+        "/api/me/export",
+        api.get("/api/me/export", Some(&cy.token)).await,
+        200,
+    );
+    let wrong = json!({"old_password": "wrong", "new_password": "a new password"});
+    check(
+        "POST",
+        "/api/me/password",
+        api.post("/api/me/password", Some(wrong), Some(&cy.token)).await,
+        403,
+    );
+    let delete = json!({"password": PASSWORD});
+    check(
+        "POST",
+        "/api/me/delete",
+        api.post("/api/me/delete", Some(delete), Some(&cy.token)).await,
+        204,
+    );
 
     check("POST", "/api/logout", api.logout(&bob.token).await, 204);
     check("POST", "/api/logout", api.logout(&bob.token).await, 401);

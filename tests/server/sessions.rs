@@ -12,10 +12,11 @@ use tokio_tungstenite::tungstenite::Message;
 
 use crate::support::*;
 
-type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+pub(crate) type Socket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// A WebSocket that said hello with `token`.
-async fn signed_in(server: &TestServer, token: &str) -> Socket {
+pub(crate) async fn signed_in(server: &TestServer, token: &str) -> Socket {
     let (mut socket, _) = tokio_tungstenite::connect_async(server.url.as_str())
         .await
         .unwrap();
@@ -35,7 +36,7 @@ async fn signed_in(server: &TestServer, token: &str) -> Socket {
 }
 
 /// The next protocol message, or `None` once the socket is closed.
-async fn next_message(socket: &mut Socket) -> Option<ServerMessage> {
+pub(crate) async fn next_message(socket: &mut Socket) -> Option<ServerMessage> {
     loop {
         match socket.next().await? {
             Ok(Message::Text(text)) => return Some(serde_json::from_str(text.as_str()).unwrap()),
@@ -46,7 +47,7 @@ async fn next_message(socket: &mut Socket) -> Option<ServerMessage> {
 }
 
 /// Reads until the server closes the socket, and returns the close code.
-async fn close_code(socket: &mut Socket) -> Option<u16> {
+pub(crate) async fn close_code(socket: &mut Socket) -> Option<u16> {
     let wait = tokio::time::timeout(Duration::from_secs(10), async {
         loop {
             match socket.next().await {

@@ -83,6 +83,35 @@ impl TestServer {
     pub fn api(&self) -> Api {
         Api::new(self.address())
     }
+
+    /// Runs `spades admin ARGS` on the server's database, as an operator
+    /// with shell access would, and returns what it printed.
+    pub fn admin(&self, args: &[&str]) -> String {
+        admin_cli(&self.server.state().config().database_url, args)
+    }
+
+    /// Makes the registered account `name` an administrator with
+    /// `spades admin role`.
+    pub fn make_admin(&self, name: &str) {
+        self.admin(&["role", name, "admin"]);
+    }
+}
+
+/// Runs `spades admin ARGS` on `database` and returns what it printed.
+pub fn admin_cli(database: &str, args: &[&str]) -> String {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_spades"))
+        .arg("admin")
+        .arg("--database")
+        .arg(database)
+        .args(args)
+        .output()
+        .expect("spades admin runs");
+    assert!(
+        output.status.success(),
+        "spades admin {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 /// Fails the test if `message`, received by a client sitting in `seat` (or

@@ -11,7 +11,9 @@ export const PROTOCOL_VERSION = 1;
 
 // Close codes after which reconnecting would only fail the same way: the
 // page itself broke the protocol.
-const FATAL_CLOSES = new Set([1002, 1007, 1009]);
+// 4009: a moderator suspended or banned the player; coming back would be
+// refused until it ends, and the notice before the close said when.
+const FATAL_CLOSES = new Set([1002, 1007, 1009, 4009]);
 
 export const STATUS = Object.freeze({
   IDLE: 'idle',

@@ -26,7 +26,10 @@
 //! - subject `spades.hello.<player>`: a player said hello somewhere, so
 //!   that his connection on any other node is replaced;
 //! - subject `spades.login.<node>`: a login attempt counted or forgiven on
-//!   that node, so that the login limits hold across nodes.
+//!   that node, so that the login limits hold across nodes;
+//! - subject `spades.moderation.<node>`: a sanction, a lifted sanction,
+//!   ended sessions, a notice or maintenance decided on that node, which
+//!   every node acts on (`logins.rs`).
 //!
 //! The rest of the server never asks whether it is in a cluster: the
 //! lobby reaches rooms, the queue and the tournaments through
@@ -49,7 +52,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use spades_lobby::tournament::TournamentHandle;
-use spades_lobby::{LobbyHandle, Online, SharedAttempt};
+use spades_lobby::{LobbyHandle, ModerationEvent, Online, SharedAttempt};
 use spades_room::lifecycle::Lifecycle;
 use spades_room::outbox::{ConnectionId, Outbox};
 use spades_store::Store;
@@ -313,6 +316,7 @@ impl Cluster {
         let tournaments = subscribe("spades.tournament.*".to_string()).await?;
         let hellos = subscribe("spades.hello.*".to_string()).await?;
         let logins = subscribe("spades.login.*".to_string()).await?;
+        let moderation = subscribe("spades.moderation.*".to_string()).await?;
         let registry = lock(&self.inner.registry_rx).take();
         let stop = parts.stop.clone();
         // The fence counts from here: joining may have been a while ago.
@@ -340,6 +344,7 @@ impl Cluster {
         tokio::spawn(self.clone().follow_tournaments(tournaments, parts.clone()));
         tokio::spawn(self.clone().replace_elsewhere(hellos, parts.clone()));
         tokio::spawn(self.clone().hear_logins(logins, parts.clone()));
+        tokio::spawn(self.clone().hear_moderation(moderation, parts.clone()));
         tokio::spawn(self.clone().take_over(parts));
         Ok(())
     }
@@ -489,6 +494,8 @@ pub struct Parts {
     pub lifecycle: Arc<Lifecycle>,
     /// Counts another node's login attempt in this node's limits.
     pub login_heard: Arc<dyn Fn(&SharedAttempt) + Send + Sync>,
+    /// Acts on another node's moderation action here.
+    pub moderation_heard: Arc<dyn Fn(&ModerationEvent) + Send + Sync>,
     /// Where the lobby hears of the other nodes' rooms.
     pub lobby_notes: mpsc::UnboundedSender<spades_room::LobbyNote>,
     /// Reads this node's load for its heartbeat.

@@ -30,6 +30,10 @@ impl Network for Cluster {
         Box::pin(self.share_login(attempt))
     }
 
+    fn share_moderation<'a>(&'a self, event: &'a spades_lobby::ModerationEvent) -> Answer<'a, ()> {
+        Box::pin(self.share_moderation(event))
+    }
+
     /// The player's node delivers it, this one included, through NATS.
     fn notify<'a>(&'a self, _: &'a Online, player: &'a str, message: Text) -> Answer<'a, ()> {
         Box::pin(Cluster::notify(self, player, message))

@@ -37,6 +37,7 @@ use crate::matchmaking::Queue;
 
 mod handle;
 pub mod matchmaking;
+mod moderation;
 mod online;
 mod quick_play;
 mod room_code;
@@ -48,6 +49,7 @@ pub mod views;
 
 use handle::LobbyRequest;
 pub use handle::{LobbyHandle, TournamentTable};
+pub use moderation::ModerationEvent;
 pub use online::{Online, SessionHash};
 pub use quick_play::{Table, tell};
 pub use room_code::new_code;
@@ -62,6 +64,9 @@ pub struct LobbyConfig {
     pub queue: matchmaking::Rules,
     /// What the rooms it opens are tuned by.
     pub room: Arc<RoomConfig>,
+    /// Mutes, masked words and maintenance, which the server keeps up to
+    /// date and the rooms enforce.
+    pub policy: Arc<room::Policy>,
 }
 
 /// A room the lobby has opened, and how it looked at its last report.

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use spades_engine::{Preset, Seat, Team};
 use tokio::time::Instant;
+use uuid::Uuid;
 
 use spades_room::PlayerRef;
 
@@ -176,7 +177,16 @@ impl Queue {
     }
 
     /// Makes every table the queue allows now and takes their players out.
-    pub fn make_matches(&mut self, now: Instant) -> Vec<Match> {
+    /// Two players of whom `apart` says one blocks the other never sit at
+    /// the same table.
+    pub fn make_matches(&mut self, now: Instant, apart: &dyn Fn(Uuid, Uuid) -> bool) -> Vec<Match> {
+        let blocked = |a: &Ticket, b: &Ticket| {
+            a.players.iter().any(|x| {
+                b.players
+                    .iter()
+                    .any(|y| apart(x.player.account, y.player.account))
+            })
+        };
         self.tickets.sort_by_key(|ticket| ticket.since);
         let mut used = vec![false; self.tickets.len()];
         let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -191,6 +201,7 @@ impl Queue {
                         && !used[other]
                         && !self.tickets[other].waiting_for_partner()
                         && self.compatible(ticket, &self.tickets[other], now)
+                        && !blocked(ticket, &self.tickets[other])
                 })
                 .collect();
             let rating = ticket.rating();
@@ -204,9 +215,10 @@ impl Queue {
             let mut seats = ticket.size();
             for other in candidates {
                 let fits = seats + self.tickets[other].size() <= table
-                    && group
-                        .iter()
-                        .all(|&member| self.compatible(&self.tickets[member], &self.tickets[other], now));
+                    && group.iter().all(|&member| {
+                        self.compatible(&self.tickets[member], &self.tickets[other], now)
+                            && !blocked(&self.tickets[member], &self.tickets[other])
+                    });
                 if fits {
                     group.push(other);
                     seats += self.tickets[other].size();
@@ -324,11 +336,34 @@ mod tests {
         ] {
             queue.join(entry(name, rating, now));
         }
-        let tables = queue.make_matches(now);
+        let tables = queue.make_matches(now, &|_, _| false);
         assert_eq!(tables.len(), 1);
         assert_eq!(seated(&tables[0]), ["a", "b", "c", "d"]);
         assert_eq!(queue.tickets.len(), 1, "the far player still waits");
         assert_eq!(&*queue.tickets[0].players[0].player.name, "far");
+    }
+
+    #[test]
+    fn players_who_block_each_other_never_share_a_table() {
+        let now = Instant::now();
+        let mut queue = Queue::new(RULES);
+        let players: Vec<Entry> = ["Ann", "Bob", "Cy", "Di", "Ed"]
+            .iter()
+            .map(|name| entry(name, 1500.0, now))
+            .collect();
+        let (ann, bob) = (players[0].player.account, players[1].player.account);
+        for player in players {
+            queue.join(player);
+        }
+        let apart = move |a: Uuid, b: Uuid| (a, b) == (ann, bob) || (a, b) == (bob, ann);
+        let tables = queue.make_matches(now, &apart);
+        assert_eq!(tables.len(), 1);
+        let seated = seated(&tables[0]);
+        assert!(
+            seated.contains(&"Ann".to_string()) != seated.contains(&"Bob".to_string()),
+            "{seated:?}"
+        );
+        assert_eq!(seated.len(), 4);
     }
 
     #[test]
@@ -345,7 +380,7 @@ mod tests {
         ] {
             queue.join(entry(name, rating, now));
         }
-        let tables = queue.make_matches(now);
+        let tables = queue.make_matches(now, &|_, _| false);
         assert_eq!(seated(&tables[0]), ["anchor", "near1", "near2", "near3"]);
     }
 
@@ -358,11 +393,11 @@ mod tests {
         queue.join(entry("c", 1500.0, start));
         queue.join(entry("strong", 1800.0, start));
         assert!(
-            queue.make_matches(start).is_empty(),
+            queue.make_matches(start, &|_, _| false).is_empty(),
             "300 points apart is too far at first"
         );
         // After 10 s each accepts 100 + 250 = 350 points.
-        let tables = queue.make_matches(start + Duration::from_secs(10));
+        let tables = queue.make_matches(start + Duration::from_secs(10), &|_, _| false);
         assert_eq!(seated(&tables[0]), ["a", "b", "c", "strong"]);
     }
 
@@ -392,11 +427,11 @@ mod tests {
         let mut bob = entry("Bob", 1500.0, now);
         bob.partner = Some("ANN".into());
         assert!(queue.join(ann));
-        assert!(queue.make_matches(now).is_empty());
+        assert!(queue.make_matches(now, &|_, _| false).is_empty());
         assert!(!queue.join(bob));
         queue.join(entry("x", 1500.0, now));
         queue.join(entry("y", 1500.0, now));
-        let tables = queue.make_matches(now);
+        let tables = queue.make_matches(now, &|_, _| false);
         let names = names(&tables[0]);
         let seat_of = |name: &str| names.iter().position(|n| n.as_deref() == Some(name)).unwrap();
         assert_eq!(
@@ -417,13 +452,13 @@ mod tests {
                 ..entry(name, 1500.0, now)
             });
         }
-        let tables = queue.make_matches(now);
+        let tables = queue.make_matches(now, &|_, _| false);
         assert_eq!(tables.len(), 1, "three of the four make a table at once");
         assert_eq!(tables[0].seats.len(), 3);
         assert_eq!(seated(&tables[0]).len(), 3);
         assert_eq!(queue.tickets.len(), 1);
         // The last waits, then plays with two bots in seats 1 and 2.
-        let later = queue.make_matches(now + Duration::from_secs(20));
+        let later = queue.make_matches(now + Duration::from_secs(20), &|_, _| false);
         assert_eq!(names(&later[0]).len(), 3);
         assert_eq!(names(&later[0])[1..], [None, None]);
     }
@@ -433,8 +468,12 @@ mod tests {
         let start = Instant::now();
         let mut queue = Queue::new(RULES);
         queue.join(entry("alone", 1500.0, start));
-        assert!(queue.make_matches(start + Duration::from_secs(19)).is_empty());
-        let tables = queue.make_matches(start + Duration::from_secs(20));
+        assert!(
+            queue
+                .make_matches(start + Duration::from_secs(19), &|_, _| false)
+                .is_empty()
+        );
+        let tables = queue.make_matches(start + Duration::from_secs(20), &|_, _| false);
         assert_eq!(names(&tables[0]), [Some("alone".to_string()), None, None, None]);
         assert!(queue.is_empty());
     }
@@ -445,7 +484,7 @@ mod tests {
         let mut queue = Queue::new(RULES);
         queue.join(entry("one", 1500.0, start));
         queue.join(entry("two", 1500.0, start));
-        let tables = queue.make_matches(start + Duration::from_secs(21));
+        let tables = queue.make_matches(start + Duration::from_secs(21), &|_, _| false);
         let names = names(&tables[0]);
         assert_eq!(names[0].as_deref(), Some("one"));
         assert_eq!(names[2].as_deref(), Some("two"));
@@ -484,7 +523,7 @@ mod tests {
             }
             queue.join(player);
         }
-        assert!(queue.make_matches(now).is_empty());
+        assert!(queue.make_matches(now, &|_, _| false).is_empty());
     }
 
     #[test]
@@ -499,7 +538,7 @@ mod tests {
         ] {
             queue.join(entry(name, rating, now));
         }
-        let names = names(&queue.make_matches(now)[0]);
+        let names = names(&queue.make_matches(now, &|_, _| false)[0]);
         let seat_of = |name: &str| names.iter().position(|n| n.as_deref() == Some(name)).unwrap();
         assert_eq!(seat_of("best") % 2, seat_of("weakest") % 2, "{names:?}");
         assert_eq!(seat_of("second") % 2, seat_of("third") % 2, "{names:?}");

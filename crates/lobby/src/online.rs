@@ -69,6 +69,27 @@ impl Online {
         }
     }
 
+    /// Closes the player's connection, if he has one here, with `farewell`
+    /// as its last message: he was suspended or banned.
+    pub fn close_sanctioned(&self, player: &str, farewell: Text) {
+        if let Some((outbox, _)) = self.connections().remove(player) {
+            outbox.close_with(CloseReason::Sanctioned, farewell);
+        }
+    }
+
+    /// Sends a message to every connection of this node; how many took it.
+    pub fn broadcast(&self, message: &Text) -> usize {
+        let outboxes: Vec<Outbox> = self
+            .connections()
+            .values()
+            .map(|(outbox, _)| outbox.clone())
+            .collect();
+        outboxes
+            .into_iter()
+            .filter(|outbox| outbox.send(message.clone()))
+            .count()
+    }
+
     /// Sends a message to the player's connection, if he has one.
     pub fn send(&self, player: &str, message: Text) -> bool {
         let outbox = self.connections().get(player).map(|(outbox, _)| outbox.clone());

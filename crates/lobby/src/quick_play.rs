@@ -86,7 +86,9 @@ impl Lobby {
         if self.lifecycle.is_draining() || self.journal.is_degraded() {
             return;
         }
-        for table in self.queue.make_matches(tokio::time::Instant::now()) {
+        let policy = self.config.policy.clone();
+        let apart = move |one, other| policy.apart(one, other);
+        for table in self.queue.make_matches(tokio::time::Instant::now(), &apart) {
             if self.rooms.len() >= self.config.max_rooms {
                 // Put them back to wait for room; they keep their place.
                 for entry in table.seats.into_iter().flatten() {

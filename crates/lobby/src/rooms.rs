@@ -171,6 +171,7 @@ impl Lobby {
             metrics: self.metrics.clone(),
             strong_bots: self.strong_bots.clone(),
             chat_limits: self.chat_limits.clone(),
+            policy: self.config.policy.clone(),
         }
     }
 

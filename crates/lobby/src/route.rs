@@ -62,6 +62,10 @@ pub trait Network: Send + Sync + fmt::Debug {
     /// limits hold wherever a guesser connects.
     fn share_login<'a>(&'a self, attempt: &'a SharedAttempt) -> Answer<'a, ()>;
 
+    /// Tells the other nodes of a moderator's or administrator's action
+    /// that this node has acted on, so that they act on it too.
+    fn share_moderation<'a>(&'a self, event: &'a crate::ModerationEvent) -> Answer<'a, ()>;
+
     /// Sends a message to a player's connection, wherever it is; `here`
     /// are this node's own connections.
     fn notify<'a>(&'a self, here: &'a crate::Online, player: &'a str, message: Text) -> Answer<'a, ()>;
@@ -145,6 +149,10 @@ impl Network for Alone {
     }
 
     fn share_login<'a>(&'a self, _: &'a SharedAttempt) -> Answer<'a, ()> {
+        Box::pin(async {})
+    }
+
+    fn share_moderation<'a>(&'a self, _: &'a crate::ModerationEvent) -> Answer<'a, ()> {
         Box::pin(async {})
     }
 

@@ -60,6 +60,8 @@ pub fn me(stored: store::Profile, account: &Account) -> Result<Me> {
         profile: profile(stored)?,
         is_admin: account.is_admin,
         can_organize: account.can_organize,
+        role: account.role().as_str().to_string(),
+        sanctions: Vec::new(),
     })
 }
 

@@ -16,6 +16,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::player::PlayerInfo;
+use crate::rfc3339::Rfc3339;
 
 /// Every refusal of the API, and the answer to a path or a method that the
 /// server does not serve.
@@ -80,6 +81,11 @@ pub struct Me {
     pub profile: Profile,
     pub is_admin: bool,
     pub can_organize: bool,
+    /// `player`, `moderator` or `admin`.
+    pub role: String,
+    /// The sanctions that restrict the player now (a mute), so that a
+    /// client can say why chat is refused and until when.
+    pub sanctions: Vec<crate::moderation::SanctionView>,
 }
 
 /// `GET /api/presets`: one of the named rule sets a room, quick play or a
@@ -461,19 +467,6 @@ pub struct Permissions {
     /// Administers the server, which includes running tournaments.
     #[serde(default)]
     pub admin: bool,
-}
-
-/// A time as the API writes it: an RFC 3339 string in UTC.
-struct Rfc3339;
-
-impl JsonSchema for Rfc3339 {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Rfc3339".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({"type": "string", "format": "date-time"})
-    }
 }
 
 /// How the OpenAPI document shows a rule set. The engine's `RuleSet` has

@@ -4,8 +4,10 @@
 
 pub mod history;
 pub mod http;
+pub mod moderation;
 mod player;
 pub mod read;
+mod rfc3339;
 pub mod schema;
 pub mod ws;
 

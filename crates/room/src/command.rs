@@ -20,6 +20,15 @@ pub enum RoomCommand {
     RemoveBot {
         seat: Seat,
     },
+    /// The owner of a private room removes a player, by his id.
+    RemovePlayer {
+        player: String,
+    },
+    /// Report a player of the room to the moderators.
+    Report {
+        player: String,
+        reason: String,
+    },
     /// Bid, look at one's cards, pass cards or play one. Travels as its
     /// stored text, which `Action` reads back.
     Act {

@@ -44,9 +44,11 @@ mod handle;
 pub mod lifecycle;
 mod member;
 pub mod metrics;
+mod moderation;
 pub mod outbox;
 mod play;
 mod player;
+mod policy;
 pub mod render;
 mod resume;
 mod seat_life;
@@ -57,6 +59,7 @@ mod text;
 pub mod unavailable;
 
 pub use config::RoomConfig;
+use metrics::Counted;
 pub use metrics::RoomMetrics;
 pub use player::{PlayerRef, bot_level};
 pub use text::Text;
@@ -66,6 +69,7 @@ pub use command::RoomCommand;
 use handle::Route;
 pub use handle::{Answer, LobbyNote, RemoteRoute, RoomGone, RoomHandle, RoomRequest, TableNote};
 use member::{Applied, Member};
+pub use policy::{Maintenance, Mute, Policy, maintenance_words, until_words};
 pub use resume::Resumed;
 use stand_in::Thought;
 use table::{Stage, Table};
@@ -118,6 +122,8 @@ pub struct Context {
     pub strong_bots: Arc<Semaphore>,
     /// Each player's chat lines, counted across the server's rooms.
     pub chat_limits: Arc<ChatLimits>,
+    /// Mutes, masked words and maintenance, as moderators set them.
+    pub policy: Arc<Policy>,
 }
 
 /// Places for the strong bots that may think at once in one server:
@@ -153,6 +159,8 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         counted: Counted::new(context.metrics.clone()),
         context,
         acted_at: None,
+        removed: Default::default(),
+        chat_lines: Default::default(),
         reported: None,
         members: HashMap::new(),
         spectator_news: spectators::SpectatorNews::default(),
@@ -232,40 +240,11 @@ struct Room {
     /// When the connection read the action being handled, if one was
     /// applied: its time is measured once its events are handed over.
     acted_at: Option<std::time::Instant>,
-}
-
-/// A room counted among the open ones, and its game among those played,
-/// until it is dropped, however its task ends.
-#[derive(Debug)]
-struct Counted {
-    metrics: Arc<RoomMetrics>,
-    game: bool,
-}
-
-impl Counted {
-    fn new(metrics: Arc<RoomMetrics>) -> Counted {
-        metrics.rooms.inc();
-        Counted { metrics, game: false }
-    }
-
-    /// Counts the game as played while `playing`.
-    fn set_playing(&mut self, playing: bool) {
-        if playing != self.game {
-            if playing {
-                self.metrics.games.inc();
-            } else {
-                self.metrics.games.dec();
-            }
-            self.game = playing;
-        }
-    }
-}
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        self.set_playing(false);
-        self.metrics.rooms.dec();
-    }
+    /// The players the owner removed, with the connection each was on:
+    /// they may not come back, and what they still send is refused there.
+    removed: HashMap<Arc<str>, Option<outbox::Outbox>>,
+    /// The last chat lines, for the reports made here.
+    chat_lines: moderation::ChatLines,
 }
 
 /// Counts what happened in the last `span` before `now`, in `times`
@@ -553,6 +532,9 @@ impl Room {
     }
 
     fn command(&mut self, player: &str, id: MessageId, command: RoomCommand, received: std::time::Instant) {
+        if self.refuse_removed(player).is_err() {
+            return self.answer_removed(player, id);
+        }
         let result = match command {
             RoomCommand::Sit { seat } => self.sit(player, seat),
             RoomCommand::Stand => self.stand(player),
@@ -570,6 +552,11 @@ impl Room {
                 return;
             }
             RoomCommand::Chat { text } => return self.chat(player, id, text),
+            RoomCommand::RemovePlayer { player: target } => self.remove_player(player, &target),
+            RoomCommand::Report {
+                player: target,
+                reason,
+            } => return self.report(player, id, &target, reason),
         };
         self.answer(player, id, result);
     }

@@ -7,11 +7,13 @@ use crate::Text;
 use spades_engine::{Action, Seat, SeatSet, Viewer};
 use spades_protocol::event::EventKind;
 use spades_protocol::ws::{ErrorCode, MAX_CHAT_CHARS, MessageId, RoomState, ServerMessage};
+use time::OffsetDateTime;
 use tokio::time::Instant;
 
 use crate::PlayerRef;
 use crate::outbox::{Batch, ConnectionId, Outbox};
 use crate::render;
+use crate::until_words;
 
 use super::{Refusal, Room};
 
@@ -186,6 +188,16 @@ impl Room {
     /// emitted first, so that the reply comes after it: a snapshot then
     /// shows the room as of that event, and a catch-up ends with it.
     pub(super) fn join(&mut self, player: PlayerRef, outbox: Outbox, id: MessageId, last_seq: Option<u64>) {
+        if let Err(Refusal(code, message)) = self.refuse_removed(&player.id) {
+            self.context.metrics.error_sent(code);
+            let refusal = ServerMessage::Error {
+                id: Some(id),
+                code,
+                message,
+            };
+            outbox.send(Text::from(refusal.to_json()));
+            return;
+        }
         let key = player.id.clone();
         let is_new = !self.members.contains_key(&key);
         let member = self
@@ -340,6 +352,15 @@ impl Room {
                 ErrorCode::ChatTooLong,
                 format!("chat messages are at most {MAX_CHAT_CHARS} characters"),
             ))
+        } else if let Some(mute) = self
+            .context
+            .policy
+            .muted(member.player.account, OffsetDateTime::now_utc())
+        {
+            Some(Refusal::new(
+                ErrorCode::Muted,
+                format!("you are muted {}: {}", until_words(mute.until), mute.reason),
+            ))
         } else if self
             .context
             .chat_limits
@@ -359,13 +380,17 @@ impl Room {
         if let Some(refusal) = refusal {
             return self.refuse(player, Some(id), refusal);
         }
-        let (from, seat) = (member.player.info(), member.seat);
+        let (from, seat, sender) = (member.player.info(), member.seat, member.player.account);
+        let text = self.context.policy.mask(&text);
         self.emit(SeatSet::EMPTY, |_| EventKind::ChatMessage {
             from: from.clone(),
             seat,
             text: text.clone(),
+            hidden: false,
         });
         let seq = self.log.seq();
+        self.hide_from_blockers(sender, &from, seat, seq);
+        self.chat_lines.note(from, &text);
         if let Some(member) = self.members.get_mut(player) {
             member.remember(&id, &applied, seq);
         }

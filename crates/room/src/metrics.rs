@@ -2,6 +2,8 @@
 //! these figures in its registry beside its own, and the rooms update them
 //! where things happen, each update one atomic operation.
 
+use std::sync::Arc;
+
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
@@ -91,5 +93,39 @@ impl RoomMetrics {
             "Cards the basic bot played for a strong bot, every strong bot being busy",
             self.strong_bot_busy.clone(),
         );
+    }
+}
+
+/// A room counted among the open ones, and its game among those played,
+/// until it is dropped, however its task ends.
+#[derive(Debug)]
+pub(crate) struct Counted {
+    metrics: Arc<RoomMetrics>,
+    game: bool,
+}
+
+impl Counted {
+    pub(crate) fn new(metrics: Arc<RoomMetrics>) -> Counted {
+        metrics.rooms.inc();
+        Counted { metrics, game: false }
+    }
+
+    /// Counts the game as played while `playing`.
+    pub(crate) fn set_playing(&mut self, playing: bool) {
+        if playing != self.game {
+            if playing {
+                self.metrics.games.inc();
+            } else {
+                self.metrics.games.dec();
+            }
+            self.game = playing;
+        }
+    }
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.set_playing(false);
+        self.metrics.rooms.dec();
     }
 }

@@ -52,6 +52,9 @@ pub enum CloseReason {
     /// node stopped or died): the client reconnects and resyncs, and finds
     /// the room where it opened again.
     RoomMoved,
+    /// A moderator suspended or banned the player: a `notice` said why
+    /// and until when just before.
+    Sanctioned,
 }
 
 impl CloseReason {
@@ -69,6 +72,7 @@ impl CloseReason {
             CloseReason::ProtocolError => 1002,
             CloseReason::NotUtf8 => 1007,
             CloseReason::RoomMoved => 1012,
+            CloseReason::Sanctioned => 4009,
         }
     }
 
@@ -85,6 +89,7 @@ impl CloseReason {
             CloseReason::ProtocolError => "WebSocket protocol error",
             CloseReason::NotUtf8 => "text frame is not UTF-8",
             CloseReason::RoomMoved => "the room moved to another server; reconnect and resync",
+            CloseReason::Sanctioned => "suspended or banned",
         }
     }
 
@@ -128,6 +133,9 @@ struct Shared {
     /// queue, so that a connection replacing it can wait for that.
     departed: CancellationToken,
     reason: OnceLock<CloseReason>,
+    /// The last message before the close frame, when the reason needs more
+    /// words than a close frame holds (a sanction's reason and end).
+    farewell: OnceLock<Text>,
 }
 
 /// The sending side of a connection's queue. Cheap to clone.
@@ -152,6 +160,11 @@ impl OutboxReceiver {
             .get()
             .copied()
             .or_else(|| self.shutdown.is_cancelled().then_some(CloseReason::Shutdown))
+    }
+
+    /// The message to write before the close frame, if one was given.
+    pub fn farewell(&self) -> Option<Text> {
+        self.shared.farewell.get().cloned()
     }
 
     /// A token cancelled when the connection must end.
@@ -229,6 +242,7 @@ pub fn outbox(id: ConnectionId, capacity: usize, shutdown: CancellationToken) ->
         kill: shutdown.child_token(),
         departed: CancellationToken::new(),
         reason: OnceLock::new(),
+        farewell: OnceLock::new(),
     });
     (
         Outbox {
@@ -293,6 +307,13 @@ impl Outbox {
         self.stop();
     }
 
+    /// Closes the connection with `farewell` as its last message, written
+    /// just before the close frame whatever was queued.
+    pub fn close_with(&self, reason: CloseReason, farewell: Text) {
+        let _ = self.shared.farewell.set(farewell);
+        self.close(reason);
+    }
+
     /// Ends the connection without an error: the client left.
     pub fn stop(&self) {
         self.shared.closed.store(true, Ordering::Release);
@@ -324,7 +345,7 @@ mod tests {
     fn every_close_reason_has_its_own_code_and_reads_back_from_it() {
         use strum::IntoEnumIterator;
         let reasons: Vec<CloseReason> = CloseReason::iter().collect();
-        assert_eq!(reasons.len(), 11);
+        assert_eq!(reasons.len(), 12);
         for reason in reasons {
             assert_eq!(CloseReason::from_code(reason.code()), Some(reason));
         }

@@ -11,6 +11,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::PlayerRef;
+use crate::maintenance_words;
 use crate::unavailable::Unavailable;
 
 use super::seat_life::SeatLife;
@@ -185,6 +186,12 @@ impl Room {
     pub(super) fn start(&mut self, player: &str) -> Result<(), Refusal> {
         self.member_seat(player)?
             .ok_or_else(|| Refusal::new(ErrorCode::NotSeated, "only a seated player can start the game"))?;
+        if let Some(maintenance) = self.context.policy.maintenance() {
+            return Err(Refusal::new(
+                ErrorCode::Maintenance,
+                maintenance_words(&maintenance),
+            ));
+        }
         self.start_game()
     }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use spades_lobby::{LobbyConfig, matchmaking};
-use spades_room::RoomConfig;
+use spades_room::{Policy, RoomConfig};
 
 use crate::listener::TrustedProxies;
 
@@ -97,9 +97,9 @@ pub struct Config {
     pub queue_rating_gap: f64,
     /// How much that gap widens for every second a player waits.
     pub queue_gap_growth: f64,
-    /// An account name that administers the server: it may run tournaments
-    /// and grant that permission. The first registered account always does.
-    pub admin: Option<String>,
+    /// Words chat masks with asterisks, in any case, wherever they stand
+    /// in a message (the operator's word list, one word a line).
+    pub chat_words: Vec<String>,
     /// The NATS server (with JetStream) through which this server joins a
     /// cluster of servers sharing one Postgres store; `None` runs alone.
     pub nats_url: Option<String>,
@@ -152,7 +152,7 @@ impl Default for Config {
             queue_max_wait: Duration::from_secs(20),
             queue_rating_gap: 100.0,
             queue_gap_growth: 25.0,
-            admin: None,
+            chat_words: Vec::new(),
             nats_url: None,
             node: None,
             trusted_proxies: TrustedProxies::default(),
@@ -162,7 +162,7 @@ impl Default for Config {
 
 impl Config {
     /// The part of these settings that the lobby reads.
-    pub fn lobby(&self) -> LobbyConfig {
+    pub fn lobby(&self, policy: Arc<Policy>) -> LobbyConfig {
         LobbyConfig {
             max_rooms: self.max_rooms,
             queue: matchmaking::Rules {
@@ -171,6 +171,7 @@ impl Config {
                 growth: self.queue_gap_growth,
             },
             room: Arc::new(self.room()),
+            policy,
         }
     }
 

@@ -149,6 +149,11 @@ fn new_token(kind: TokenKind) -> String {
     )
 }
 
+/// A fresh secret of 244 random bits in hexadecimal (a reset link's).
+pub fn new_secret() -> String {
+    format!("{}{}", Uuid::new_v4().simple(), Uuid::new_v4().simple())
+}
+
 pub fn token_hash(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }

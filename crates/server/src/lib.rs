@@ -14,6 +14,7 @@ mod connection;
 mod identity;
 mod listener;
 mod metrics;
+mod moderation;
 mod sessions;
 mod web;
 
@@ -39,7 +40,9 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+pub use api::{PASSWORD_LENGTH, RESET_LINK_LIFE, hash_password};
 pub use config::{Config, PasswordCost};
+pub use identity::{new_secret, token_hash};
 pub use listener::TrustedProxies;
 use listener::{CappedListener, PerAddress, SocketCaps, SocketsClosed};
 use metrics::{JournalMetrics, Metrics, Readings};
@@ -75,6 +78,8 @@ struct Shared {
     known_sessions: sessions::KnownSessions,
     lobby: LobbyHandle,
     tournaments: TournamentHandle,
+    /// Mutes, masked words and maintenance, which the rooms enforce.
+    policy: Arc<spades_room::Policy>,
     login_limiter: api::LoginLimiter,
     passwords: api::Passwords,
     /// The web client's files.
@@ -127,8 +132,11 @@ impl AppState {
         let sockets_closed = Arc::new(SocketsClosed::default());
         let metrics = Arc::new(Metrics::new(journal_metrics, sockets_closed.clone()));
         let (table_notes, table_rx) = tokio::sync::mpsc::unbounded_channel();
+        let policy = Arc::new(spades_room::Policy::with_words(
+            config.chat_words.iter().map(String::as_str),
+        ));
         let lobby = lobby::spawn(
-            config.lobby(),
+            config.lobby(policy.clone()),
             store.clone(),
             journal.clone(),
             lifecycle.clone(),
@@ -149,6 +157,7 @@ impl AppState {
             shared: Arc::new(Shared {
                 lobby,
                 tournaments,
+                policy,
                 connections_per_address: PerAddress::new(config.max_connections_per_address),
                 strangers: Arc::default(),
                 config,
@@ -446,6 +455,7 @@ pub enum StartError {
 fn cluster_parts(state: &AppState) -> spades_cluster::Parts {
     let load_state = state.clone();
     let login_state = state.clone();
+    let moderation_state = state.clone();
     spades_cluster::Parts {
         store: state.store().clone(),
         lobby: state.lobby().clone(),
@@ -454,6 +464,7 @@ fn cluster_parts(state: &AppState) -> spades_cluster::Parts {
         outbox_capacity: state.config().outbox_capacity,
         lifecycle: state.shared.lifecycle.clone(),
         login_heard: Arc::new(move |attempt| login_state.login_limiter().heard(attempt)),
+        moderation_heard: Arc::new(move |event| moderation_state.act_on(event)),
         lobby_notes: state.lobby().notes(),
         load: Arc::new(move || spades_cluster::Load {
             connections: load_state.connections(),
@@ -473,11 +484,6 @@ impl Server {
         store.migrate().await?;
         let journal_metrics = JournalMetrics::default();
         let (journal, journal_task) = store.start_journal(Arc::new(journal_metrics.clone()));
-        if let Some(name) = &config.admin
-            && let Some(account) = store.registered_account(name).await?
-        {
-            store.set_permissions(account.id, true, true).await?;
-        }
         let cluster = match &config.nats_url {
             Some(url) => Some(
                 spades_cluster::Cluster::join(url, config.node.as_deref())
@@ -492,6 +498,8 @@ impl Server {
             config.node = Some(cluster.node().to_string());
         }
         let state = AppState::new(config, store, journal, &journal_metrics, cluster);
+        moderation::load_policy(state.store(), state.policy()).await?;
+        tokio::spawn(moderation::refresh_policy(state.clone(), state.shutdown_token()));
         if let Some(cluster) = state.cluster() {
             cluster
                 .start(cluster_parts(&state))

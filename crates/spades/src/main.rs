@@ -1,6 +1,7 @@
 //! The `spades` binary: parses the command line and runs one subcommand.
 //! With no subcommand it serves.
 
+mod admin;
 mod bot;
 mod limits;
 mod loadtest;
@@ -43,6 +44,9 @@ enum Command {
     /// Connect bots to a server over the WebSocket protocol, into a room or
     /// through quick play.
     Bot(bot::Args),
+    /// The operator's tools on the database: make an administrator, set a
+    /// password, issue a reset link, lift sanctions.
+    Admin(admin::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -60,5 +64,6 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Loadtest(args)) => loadtest::run(args),
         Some(Command::Bot(args)) => bot::run(args),
         Some(Command::Migrate(args)) => serve::migrate(args),
+        Some(Command::Admin(args)) => admin::run(args),
     }
 }

@@ -107,11 +107,11 @@ pub struct Args {
     /// Rating points the accepted gap widens by for each second waited.
     #[arg(long, env = "SPADES_QUEUE_GAP_GROWTH", default_value_t = 25.0)]
     queue_gap_growth: f64,
-    /// The name of an account that administers the server (it may run
-    /// tournaments and grant that permission); the first account registered
-    /// is one in any case.
-    #[arg(long, env = "SPADES_ADMIN")]
-    admin: Option<String>,
+    /// A file of words that chat masks with asterisks, one word or phrase
+    /// a line, in any case; blank lines and lines starting with '#' are
+    /// skipped. [default: no word is masked]
+    #[arg(long, env = "SPADES_CHAT_WORD_LIST")]
+    chat_word_list: Option<std::path::PathBuf>,
     /// Threads that run connections and tables; 0 uses one per CPU core.
     /// The journal (on SQLite) and the strong bots have threads of their
     /// own beside them.
@@ -201,7 +201,7 @@ impl Args {
             queue_max_wait: Duration::from_secs_f64(self.queue_max_wait),
             queue_rating_gap: self.queue_rating_gap.max(0.0),
             queue_gap_growth: self.queue_gap_growth.max(0.0),
-            admin: self.admin.clone(),
+            chat_words: Vec::new(),
             nats_url: self.nats_url.clone(),
             node: self.node.clone(),
             trusted_proxies: self.trusted_proxies.clone(),
@@ -226,6 +226,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     let mut config = args.config();
+    if let Some(path) = &args.chat_word_list {
+        let words = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read the chat word list {}", path.display()))?;
+        config.chat_words = words.lines().map(str::to_string).collect();
+    }
     if let Some(limit) = crate::limits::raise_open_files() {
         let budget = crate::limits::SocketBudget::under(limit);
         if budget.connections == 0 {

@@ -11,7 +11,7 @@ use crate::{Pool, Result, Store, StoreError};
 // SQL.
 macro_rules! account_columns {
     () => {
-        "id, name, registered, password_hash, is_admin, can_organize"
+        "id, name, registered, password_hash, is_admin, can_organize, is_moderator, deleted_at"
     };
 }
 macro_rules! profile_columns {
@@ -45,6 +45,29 @@ pub struct Account {
     pub password_hash: Option<String>,
     pub is_admin: bool,
     pub can_organize: bool,
+    pub is_moderator: bool,
+    /// When the account was deleted: it keeps its row, anonymous, so that
+    /// its games still read, but nobody can log into it.
+    pub deleted_at: Option<OffsetDateTime>,
+}
+
+impl Account {
+    /// The account's role: an administrator's is `Admin` whatever else
+    /// it holds.
+    pub fn role(&self) -> crate::Role {
+        if self.is_admin {
+            crate::Role::Admin
+        } else if self.is_moderator {
+            crate::Role::Moderator
+        } else {
+            crate::Role::Player
+        }
+    }
+
+    /// Whether the account may moderate: moderators and administrators.
+    pub fn can_moderate(&self) -> bool {
+        self.role() >= crate::Role::Moderator
+    }
 }
 
 /// What anyone may read about a player.
@@ -132,17 +155,6 @@ impl Store {
         Ok(rows == 1)
     }
 
-    /// Makes a registered account the administrator if the server has none
-    /// yet; true if it did. One statement, so that of two accounts
-    /// registered at the same moment on a new server at least one is made
-    /// administrator.
-    pub async fn make_first_admin(&self, id: Uuid) -> Result<bool> {
-        let sql = "UPDATE accounts SET is_admin = true, can_organize = true \
-                   WHERE id = $1 AND registered AND NOT EXISTS (SELECT 1 FROM accounts WHERE is_admin)";
-        let rows = on_pool!(self, pool => sqlx::query(sql).bind(id).execute(pool).await?.rows_affected());
-        Ok(rows == 1)
-    }
-
     /// How many registered accounts exist.
     pub async fn registered_count(&self) -> Result<i64> {
         let sql = "SELECT count(*) FROM accounts WHERE registered";
@@ -189,7 +201,7 @@ impl Store {
             expires_at: OffsetDateTime,
         }
         let sql = "SELECT a.id, a.name, a.registered, a.password_hash, a.is_admin, a.can_organize, \
-             s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id \
+             a.is_moderator, a.deleted_at, s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id \
              WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2";
         let row = on_pool!(self, pool => sqlx::query_as::<_, Row>(sql).bind(&token_hash[..]).bind(now)
             .fetch_optional(pool).await?);

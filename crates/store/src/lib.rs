@@ -14,7 +14,8 @@
 //! log of actions that the reading of a game's actions takes into account.
 //!
 //! This file opens the store and holds what every part shares; the queries
-//! are in `accounts.rs`, `games.rs`, `tournament.rs` and `rating.rs`.
+//! are in `accounts.rs`, `games.rs`, `tournament.rs` and `rating.rs`, and
+//! moderation's in `moderation.rs`, `care.rs` and `social.rs`.
 
 mod rating;
 
@@ -66,20 +67,26 @@ macro_rules! on_pool {
 }
 
 mod accounts;
+mod care;
 mod fence;
 mod games;
 mod journal;
 mod lease;
+mod moderation;
 mod record;
+mod social;
 mod tournament;
 
 pub use accounts::{Account, Profile};
+pub use care::DELETED_NAME;
 pub use games::{
     FinishedGame, GamePlayer, GameSummary, NewGame, PlayerStats, RoomSeqs, StoredAction, StoredGame, Write,
 };
 pub use journal::{Durability, Journal, JournalObserver, JournalTask, JournalWriter};
 pub use lease::LeaseFence;
+pub use moderation::{Actor, AuditEntry, AuditNote, Role, Sanction, SanctionKind};
 use record::ActionRow;
+pub use social::{Blocked, NewReport, OPEN_REPORTS_PER_REPORTER, Report};
 
 pub use tournament::{
     Entrant, NewTable, NewTournament, PlayedTournament, Registration, Stage, Step, StoredTable, TableLink,

@@ -16,7 +16,8 @@ async fn register_log_in_and_names_are_unique_in_any_case() {
     assert_eq!(me.profile.name, "Alice");
     assert!(me.profile.registered);
     assert_eq!(me.profile.rating, 1500.0);
-    assert!(me.is_admin, "the first account administers the server");
+    assert!(!me.is_admin, "registering first makes no one an administrator");
+    assert_eq!(me.role, "player");
 
     let taken = server.api().register("ALICE", "another one").await;
     assert_eq!(taken.error(), (409, "name_taken".to_string()));

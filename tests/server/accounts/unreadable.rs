@@ -41,9 +41,10 @@ type Unreadable = (&'static str, String, Vec<u8>, u16, &'static str, &'static st
 async fn requests_the_api_cannot_read_are_answered_in_its_error_shape() {
     let server = TestServer::start(Config::default()).await;
     let here = IpAddr::from([127, 0, 0, 1]);
-    // Requests that need a token carry the administrator's (the first
-    // account registered): without one they would be refused for it first.
+    // Requests that need a token carry an administrator's: without one
+    // they would be refused for it first.
     let token = server.api().account("Chief").await.token;
+    server.make_admin("Chief");
     let authorized = |head: String| format!("{head}\r\nAuthorization: Bearer {token}");
     let json = |value: serde_json::Value| value.to_string().into_bytes();
     let big = {

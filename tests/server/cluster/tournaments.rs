@@ -71,6 +71,7 @@ async fn new_knockout(cluster: &TestCluster, name: &str) -> (String, usize) {
     use crate::tournaments::{account, create};
     let a = cluster.node(0).address;
     let (organiser, _) = account(a, "Organiser").await;
+    crate::support::admin_cli(&cluster.database.url(), &["role", "Organiser", "admin"]);
     let settings = serde_json::json!({"name": name, "format": "knockout", "max_players": 8});
     let id = create(a, &organiser, settings).await;
     (id, tournament_runner(cluster).await)

@@ -214,11 +214,13 @@ pub(crate) fn check_knockout(view: &TournamentView, entries: usize) {
     }
 }
 
-/// A server with an organiser (its first account) and one tournament he
-/// created with `settings`: the server, his token and the tournament's id.
+/// A server with an organiser (an administrator, made one by `spades
+/// admin`) and one tournament he created with `settings`: the server, his
+/// token and the tournament's id.
 async fn organised(settings: Value) -> (TestServer, String, String) {
     let server = TestServer::start(fast_config()).await;
     let (admin, _) = account(server.address(), "Organiser").await;
+    server.make_admin("Organiser");
     let id = create(server.address(), &admin, settings).await;
     (server, admin, id)
 }

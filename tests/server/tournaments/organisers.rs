@@ -1,5 +1,5 @@
-//! Who may run a tournament: its organiser, the administrator named in the
-//! settings and nobody else. The checks come in a fixed order so that a
+//! Who may run a tournament: its organiser, an administrator (made one by
+//! `spades admin`, never by registering first) and nobody else. The checks come in a fixed order so that a
 //! stranger learns nothing about a tournament from the answers he gets.
 
 use super::*;
@@ -8,9 +8,9 @@ use super::*;
 async fn a_request_is_refused_for_its_token_or_permission_before_its_path_query_or_body() {
     let server = TestServer::start(fast_config()).await;
     let address = server.address();
-    // The first account registered administers the server; the second is
-    // an ordinary player.
+    // An administrator, and an ordinary player.
     account(address, "Boss").await;
+    server.make_admin("Boss");
     let (player, _) = account(address, "Plain").await;
     let raw = reqwest::Client::new();
     let base = format!("http://{address}");
@@ -57,6 +57,7 @@ async fn only_organisers_start_or_cancel_and_registration_closes() {
     let server = TestServer::start(fast_config()).await;
     let address = server.address();
     let (admin, _) = account(address, "Organiser").await;
+    server.make_admin("Organiser");
     let (player, player_id) = account(address, "Ordinary").await;
     let settings = json!({"name": "Closed", "max_players": 8});
     // An ordinary player can neither create, start nor cancel.
@@ -154,23 +155,29 @@ async fn only_organisers_start_or_cancel_and_registration_closes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_account_named_by_the_settings_administers_too() {
-    let config = Config {
-        admin: Some("Boss".into()),
-        ..fast_config()
-    };
-    let server = TestServer::start(config).await;
+async fn only_the_command_line_makes_the_first_administrator() {
+    let server = TestServer::start(fast_config()).await;
     let address = server.address();
     let is_admin = |token: String| async move { Api::new(address).me(&token).await.is_admin };
     let (first, _) = account(address, "First").await;
-    let (boss, _) = account(address, "boss").await;
-    let (other, _) = account(address, "Other").await;
-    assert!(is_admin(first).await, "the first account");
-    assert!(is_admin(boss.clone()).await, "the named account, in any case");
-    assert!(!is_admin(other.clone()).await);
-    // The named administrator may run tournaments; the other may not.
-    let settings = json!({"name": "Boss cup"});
-    create(address, &boss, settings.clone()).await;
-    let refused = http(address, "POST", "/api/tournaments", Some(settings), Some(&other)).await;
+    let (boss, _) = account(address, "Boss").await;
+    assert!(
+        !is_admin(first.clone()).await,
+        "registering first makes no administrator"
+    );
+    let refused = http(
+        address,
+        "POST",
+        "/api/tournaments",
+        Some(json!({"name": "Mine"})),
+        Some(&first),
+    )
+    .await;
     assert_eq!(refused.status, 403);
+    // The operator, with shell access, names one; the name is found in any case.
+    let printed = server.admin(&["role", "boss", "admin"]);
+    assert!(printed.contains("admin"), "{printed}");
+    assert!(is_admin(boss.clone()).await);
+    assert!(!is_admin(first).await);
+    create(address, &boss, json!({"name": "Boss cup"})).await;
 }

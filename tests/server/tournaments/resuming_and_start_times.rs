@@ -12,6 +12,7 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
     let address = server.address;
     let url = server.url();
     let (admin, _) = account(address, "Organiser").await;
+    admin_cli(&database, &["role", "Organiser", "admin"]);
     let id = create(
         address,
         &admin,
@@ -138,6 +139,7 @@ async fn a_start_time_starts_the_tournament_or_cancels_it() {
     let server = TestServer::start(fast_config()).await;
     let address = server.address();
     let (admin, _) = account(address, "Organiser").await;
+    server.make_admin("Organiser");
 
     // Full, but its time has not come: it waits.
     let later = create(

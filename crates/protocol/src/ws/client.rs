@@ -259,6 +259,18 @@ pub enum ClientMessage {
         id: MessageId,
         seat: Seat,
     },
+    /// The owner of a private room removes a player (by his id) from it.
+    RemovePlayer {
+        id: MessageId,
+        player: String,
+    },
+    /// Reports a player of the room (by his id) to the moderators; the
+    /// room adds its game and its last chat lines to the report.
+    Report {
+        id: MessageId,
+        player: String,
+        reason: String,
+    },
     /// Waits for a quick-play game of a preset, alone or with a friend as
     /// partner (each of the two names the other).
     Queue {
@@ -325,6 +337,8 @@ impl ClientMessage {
             | ClientMessage::StartGame { id }
             | ClientMessage::AddBot { id, .. }
             | ClientMessage::RemoveBot { id, .. }
+            | ClientMessage::RemovePlayer { id, .. }
+            | ClientMessage::Report { id, .. }
             | ClientMessage::Queue { id, .. }
             | ClientMessage::LeaveQueue { id }
             | ClientMessage::WatchTournament { id, .. }

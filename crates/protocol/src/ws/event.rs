@@ -149,6 +149,18 @@ pub enum EventKind {
         from: PlayerInfo,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
+        /// Empty when `hidden`.
         text: String,
+        /// True for a player who blocks the sender: the line is not shown
+        /// to him, only that one was said.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        hidden: bool,
+    },
+    /// The owner of a private room removed a player: he is out of the
+    /// room and may not come back; during a game the server plays his
+    /// seat, between games it stands empty.
+    PlayerRemoved {
+        seat: Option<Seat>,
+        player: PlayerInfo,
     },
 }

@@ -292,6 +292,18 @@ pub enum ServerMessage {
     },
     /// The connection is being closed because the same player connected again.
     Replaced,
+    /// Something the player must be told that concerns no room: a notice
+    /// from the operators, a moderator's warning, mute, suspension or ban,
+    /// or maintenance. Before a suspension or a ban closes the connection
+    /// (status 4009), this says why and until when.
+    Notice {
+        kind: NoticeKind,
+        /// What happened, in words for people, with the reason given.
+        message: String,
+        /// When a sanction or a maintenance ends, if it has an end.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        until: Option<String>,
+    },
     /// The server is stopping; the connection closes next (status 1001).
     ShuttingDown {
         message: String,
@@ -378,6 +390,29 @@ impl ServerMessage {
     }
 }
 
+/// What a `notice` is about.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, VariantNames, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum NoticeKind {
+    /// A message an administrator sent to every connected player.
+    Broadcast,
+    /// A moderator's warning to this player.
+    Warning,
+    /// The player may not chat until `until` (or until it is lifted).
+    Muted,
+    /// The player's mute was lifted.
+    Unmuted,
+    /// The player is suspended; the connection closes next.
+    Suspended,
+    /// The player is banned; the connection closes next.
+    Banned,
+    /// The server is in maintenance: no new rooms, games or queueing.
+    Maintenance,
+    /// The maintenance is over.
+    MaintenanceOver,
+}
+
 /// Stable error codes. Their meanings are listed in `protocol.md`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, VariantNames, JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -418,6 +453,21 @@ pub enum ErrorCode {
     // Chat.
     ChatTooLong,
     ChatRateLimited,
+    /// A moderator muted the player: no chat until the mute ends.
+    Muted,
+    // Moderation and operations.
+    /// The player is suspended: no login and no play until it ends.
+    Suspended,
+    /// The player is banned.
+    Banned,
+    /// The server is in maintenance: no new rooms, games or queueing.
+    Maintenance,
+    /// The other player blocks this one, or this one blocks him.
+    Blocked,
+    /// The room's owner removed the player from this room.
+    Removed,
+    /// The player has as many reports open as the server takes from one.
+    TooManyReports,
     // The rules of the game.
     GameOver,
     WrongPhase,

@@ -83,6 +83,7 @@ fn text_event(text: &str) -> EventKind {
         },
         seat: None,
         text: text.into(),
+        hidden: false,
     }
 }
 

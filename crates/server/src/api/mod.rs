@@ -4,19 +4,21 @@
 //! (`error.rs`). Password hashing is in `passwords.rs`, the login limiter
 //! in `login.rs`.
 
+mod account;
+mod caller;
 mod error;
 mod login;
+pub(crate) mod moderation;
 pub(crate) mod openapi;
+mod operations;
 mod passwords;
+mod reports;
 mod tournaments;
 
 pub use tournaments::routes as tournament_routes;
 
-use std::net::{IpAddr, SocketAddr};
-
 use axum::Json;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, State};
-use axum::http::request::Parts;
+use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -28,10 +30,13 @@ use spades_protocol::http::{
 use spades_store::Account;
 use uuid::Uuid;
 
+pub use account::RESET_LINK_LIFE;
+pub(crate) use caller::Caller;
+use caller::{ClientAddress, bearer, refuse_barred_session};
 pub(crate) use error::{ApiError, ApiJson, ApiPath, ApiQuery, ApiResult, no_route, wrong_method};
 pub use login::LoginLimiter;
 use passwords::Lane;
-pub use passwords::Passwords;
+pub use passwords::{Passwords, hash_password};
 
 use crate::AppState;
 use crate::identity::{self, NAME_RULES, TokenKind, clean_name};
@@ -55,51 +60,15 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/api/presets", get(presets))
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/history", get(history))
+        .merge(account::routes())
+        .merge(moderation::routes())
+        .merge(operations::routes())
+        .merge(reports::routes())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
-/// The client's address, when the server knows it.
-pub struct ClientAddress(Option<IpAddr>);
-
-impl<S: Send + Sync> FromRequestParts<S> for ClientAddress {
-    type Rejection = std::convert::Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<ClientAddress, Self::Rejection> {
-        let info = parts.extensions.get::<ConnectInfo<SocketAddr>>();
-        Ok(ClientAddress(info.map(|ConnectInfo(address)| address.ip())))
-    }
-}
-
-/// The token of an `Authorization: Bearer TOKEN` header. HTTP takes the
-/// scheme's name in any case (RFC 9110, section 11.1).
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
-    let (scheme, token) = value.split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
-}
-
-/// The account behind the request's bearer token.
-pub(crate) async fn caller(state: &AppState, headers: &HeaderMap) -> ApiResult<Account> {
-    let token = bearer(headers).ok_or_else(ApiError::unauthorized)?;
-    identity::resolve(state.store(), token)
-        .await?
-        .ok_or_else(ApiError::unauthorized)
-}
-
-/// The account behind the request's bearer token, as an extractor. A
-/// handler lists it before its path, query and body, so that a request
-/// without a valid token is answered `401 unauthorized` whatever else is
-/// wrong with it, and nothing of the request is read for a stranger.
-pub(crate) struct Caller(pub(crate) Account);
-
-impl FromRequestParts<AppState> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Caller, ApiError> {
-        caller(state, &parts.headers).await.map(Caller)
-    }
-}
-
+/// The shortest and the longest password, in characters.
+pub const PASSWORD_LENGTH: (usize, usize) = (MIN_PASSWORD, MAX_PASSWORD);
 const MIN_PASSWORD: usize = 8;
 const MAX_PASSWORD: usize = 256;
 
@@ -141,7 +110,8 @@ async fn session_for(state: &AppState, account: Uuid, name: &str) -> ApiResult<S
     tag = "accounts",
     request_body = Credentials,
     responses(
-        (status = 201, description = "The account is made; the first one registered administers the server", body = Session),
+        (status = 201, description = "The account is made: a player's, whatever its order (`spades admin` makes administrators)", body = Session),
+        (status = 403, description = "`suspended` or `banned`: the request carries the token of a suspended or banned player", body = ApiErrorBody),
         (status = 400, description = "`bad_name`, `bad_password`, `bad_json`, or `bad_request` (the body could not be read)", body = ApiErrorBody),
         (status = 409, description = "`name_taken`", body = ApiErrorBody),
         (status = 413, description = "`payload_too_large`", body = ApiErrorBody),
@@ -152,7 +122,12 @@ async fn session_for(state: &AppState, account: Uuid, name: &str) -> ApiResult<S
             headers(("Retry-After" = u64, description = "With `busy`: seconds to wait"))),
     )
 )]
-async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credentials>) -> ApiResult<Response> {
+async fn register(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(body): ApiJson<Credentials>,
+) -> ApiResult<Response> {
+    refuse_barred_session(&state, &headers).await?;
     let name = check_name(&body.name)?;
     check_password(&body.password)?;
     let hash = state.passwords().hash(body.password).await?;
@@ -161,19 +136,6 @@ async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credenti
         .store()
         .create_account(id, &name, Some(&hash), time::OffsetDateTime::now_utc())
         .await?;
-    // The first registered account administers the server (the first while
-    // there is no administrator), and so does the one the settings name: it
-    // may run tournaments and give that permission to others.
-    let named = state
-        .config()
-        .admin
-        .as_deref()
-        .is_some_and(|admin| identity::normalize(admin).eq_ignore_ascii_case(&name));
-    if named {
-        state.store().set_permissions(id, true, true).await?;
-    } else {
-        state.store().make_first_admin(id).await?;
-    }
     let answer = session_for(&state, id, &name).await?;
     Ok((StatusCode::CREATED, Json(answer)).into_response())
 }
@@ -188,6 +150,7 @@ async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credenti
         (status = 200, description = "A new session", body = Session),
         (status = 400, description = "`bad_json`, or `bad_request` (the body could not be read)", body = ApiErrorBody),
         (status = 401, description = "`bad_credentials`, for a wrong password and an unregistered name alike", body = ApiErrorBody),
+        (status = 403, description = "`suspended` or `banned`: the password is right but the player is kept out, until the time the message gives", body = ApiErrorBody),
         (status = 413, description = "`payload_too_large`", body = ApiErrorBody),
         (status = 415, description = "`unsupported_media_type`", body = ApiErrorBody),
         (status = 422, description = "`bad_fields`", body = ApiErrorBody),
@@ -201,8 +164,10 @@ async fn register(State(state): State<AppState>, ApiJson(body): ApiJson<Credenti
 async fn login(
     State(state): State<AppState>,
     ClientAddress(address): ClientAddress,
+    headers: HeaderMap,
     ApiJson(body): ApiJson<Credentials>,
 ) -> ApiResult<Json<Session>> {
+    refuse_barred_session(&state, &headers).await?;
     let limiter = state.login_limiter();
     let name = identity::normalize(&body.name);
     let attempt = limiter.attempt(&name, address).map_err(|wait| {
@@ -230,6 +195,9 @@ async fn login(
     match account {
         Some(account) => {
             limiter.succeeded(attempt);
+            // The right password of a suspended or banned player opens no
+            // session; he is told why instead.
+            moderation::refuse_barred(&state, &account).await?;
             Ok(Json(session_for(&state, account.id, &account.name).await?))
         }
         None => Err(ApiError::new(
@@ -359,8 +327,9 @@ async fn claim(
     tag = "players",
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "The caller's profile", body = Me),
+        (status = 200, description = "The caller's profile, role and the sanctions that restrict him now", body = Me),
         (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 403, description = "`suspended` or `banned`", body = ApiErrorBody),
         (status = 404, description = "`not_found`: the account has no profile", body = ApiErrorBody),
         (status = 503, description = "`unavailable`", body = ApiErrorBody),
     )
@@ -371,7 +340,16 @@ async fn me(State(state): State<AppState>, Caller(account): Caller) -> ApiResult
         .profile(account.id)
         .await?
         .ok_or_else(|| ApiError::not_found("player"))?;
-    Ok(Json(spades_lobby::views::me(profile, &account)?))
+    let mut me = spades_lobby::views::me(profile, &account)?;
+    let now = time::OffsetDateTime::now_utc();
+    me.sanctions = state
+        .store()
+        .sanctions_in_force(account.id, now)
+        .await?
+        .into_iter()
+        .map(|sanction| moderation::sanction_view(sanction, &account.name))
+        .collect();
+    Ok(Json(me))
 }
 
 /// `GET /api/players/{id}`: anyone's public profile.

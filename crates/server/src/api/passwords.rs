@@ -249,6 +249,15 @@ fn busy() -> ApiError {
     .retry_after(std::time::Duration::from_secs(RETRY_AFTER_SECONDS))
 }
 
+/// Hashes a password at `cost` on the calling thread: for the operator's
+/// command line (`spades admin password`), which has no server's threads.
+pub fn hash_password(cost: PasswordCost, password: &str) -> Option<String> {
+    hasher(cost)
+        .hash_password(password.as_bytes())
+        .map(|hash| hash.to_string())
+        .ok()
+}
+
 fn hasher(cost: PasswordCost) -> Argon2<'static> {
     // The parameters are checked once when the server's settings are read
     // (`Config::validate`), so they are valid here.

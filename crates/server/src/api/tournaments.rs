@@ -79,7 +79,7 @@ impl FromRequestParts<AppState> for Organizer {
 }
 
 /// The caller, if he is an administrator (see [`Organizer`]).
-struct Admin;
+struct Admin(Account);
 
 impl FromRequestParts<AppState> for Admin {
     type Rejection = ApiError;
@@ -87,7 +87,7 @@ impl FromRequestParts<AppState> for Admin {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Admin, ApiError> {
         let Caller(account) = Caller::from_request_parts(parts, state).await?;
         if account.is_admin {
-            Ok(Admin)
+            Ok(Admin(account))
         } else {
             Err(forbidden("only administrators may grant permissions"))
         }
@@ -469,7 +469,7 @@ async fn history(
 )]
 async fn grant(
     State(state): State<AppState>,
-    _: Admin,
+    Admin(admin): Admin,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(body): ApiJson<Permissions>,
 ) -> ApiResult<StatusCode> {
@@ -483,5 +483,17 @@ async fn grant(
         .store()
         .set_permissions(target.id, body.admin, body.organizer || body.admin)
         .await?;
+    let note = spades_store::AuditNote {
+        actor: spades_store::Actor::account(admin.id, &admin.name),
+        action: "permissions".into(),
+        target: Some((target.id, target.name.clone())),
+        reason: String::new(),
+        detail: format!(
+            "organizer: {}, admin: {}",
+            body.organizer || body.admin,
+            body.admin
+        ),
+    };
+    state.store().audit(&note).await?;
     Ok(StatusCode::NO_CONTENT)
 }

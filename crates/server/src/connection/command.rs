@@ -104,6 +104,8 @@ impl Command {
             ClientMessage::AddBot { seat, .. } => room(RoomCommand::AddBot { seat }),
             ClientMessage::RemoveBot { seat, .. } => room(RoomCommand::RemoveBot { seat }),
             ClientMessage::Chat { text, .. } => room(RoomCommand::Chat { text }),
+            ClientMessage::RemovePlayer { player, .. } => room(RoomCommand::RemovePlayer { player }),
+            ClientMessage::Report { player, reason, .. } => room(RoomCommand::Report { player, reason }),
             ClientMessage::Bid { bid, blind, .. } => match Bid::from_parts(bid, blind) {
                 Ok(bid) => act(Action::Bid(bid)),
                 Err(error) => Err((ErrorCode::InvalidBid, error.to_string())),

@@ -1,6 +1,8 @@
 //! `hello`: who the connection's player is, from a session token or as a
 //! new guest, and the `welcome` that tells him where he was seated.
 
+use std::borrow::Cow;
+
 use spades_protocol::ws::{ErrorCode, MessageId, PROTOCOL_VERSION, ServerMessage};
 use time::OffsetDateTime;
 
@@ -24,10 +26,10 @@ impl Session {
         let found = match (token, name) {
             (Some(token), _) => self.returning(token).await,
             (None, Some(name)) => match identity::clean_name(&name) {
-                None => Err((ErrorCode::BadName, identity::NAME_RULES)),
+                None => Err((ErrorCode::BadName, identity::NAME_RULES.into())),
                 Some(name) => self.new_guest(&name).await,
             },
-            (None, None) => Err((ErrorCode::BadMessage, "hello needs a name or a token")),
+            (None, None) => Err((ErrorCode::BadMessage, "hello needs a name or a token".into())),
         };
         let (player, token) = match found {
             Ok(found) => found,
@@ -73,18 +75,31 @@ impl Session {
     /// The player behind a session token. While the store cannot answer,
     /// a session this server has seen still lets its player in, so that
     /// he can get back to a table that plays on without the store.
-    async fn returning(&self, token: String) -> Result<(PlayerRef, String), (ErrorCode, &'static str)> {
+    async fn returning(&self, token: String) -> Result<(PlayerRef, String), (ErrorCode, Cow<'static, str>)> {
         let session = identity::token_hash(&token);
         let known = self.state.known_sessions();
         match identity::resolve_session(self.state.store(), &token).await {
             Ok(Some((account, expires_at))) => {
+                match crate::api::moderation::bar(self.state.store(), account.id).await {
+                    Ok(None) => {}
+                    Ok(Some(sanction)) => {
+                        let (_, code, message) = crate::api::moderation::barred(&sanction);
+                        let code = if code == "banned" {
+                            ErrorCode::Banned
+                        } else {
+                            ErrorCode::Suspended
+                        };
+                        return Err((code, message.into()));
+                    }
+                    Err(error) => tracing::warn!(%error, "cannot read the player's sanctions during hello"),
+                }
                 let player = PlayerRef::from(&account);
                 known.remember(session, &player, expires_at);
                 Ok((player, token))
             }
             Ok(None) => {
                 known.forget(&session);
-                Err((ErrorCode::BadToken, "unknown or expired token"))
+                Err((ErrorCode::BadToken, "unknown or expired token".into()))
             }
             Err(error) => match known.recall(&session, OffsetDateTime::now_utc()) {
                 Some(player) if error.is_transient() => {
@@ -93,14 +108,14 @@ impl Session {
                 }
                 _ => {
                     tracing::error!(%error, "storage error during hello");
-                    Err((Unavailable::Store.code(), Unavailable::Store.message()))
+                    Err((Unavailable::Store.code(), Unavailable::Store.message().into()))
                 }
             },
         }
     }
 
     /// A new guest and his session, which the server remembers.
-    async fn new_guest(&self, name: &str) -> Result<(PlayerRef, String), (ErrorCode, &'static str)> {
+    async fn new_guest(&self, name: &str) -> Result<(PlayerRef, String), (ErrorCode, Cow<'static, str>)> {
         let lifetime = self.state.config().session_lifetime;
         match identity::new_guest(self.state.store(), name, lifetime).await {
             Ok((player, token)) => {
@@ -112,7 +127,7 @@ impl Session {
             }
             Err(error) => {
                 tracing::error!(%error, "storage error during hello");
-                Err((Unavailable::Store.code(), Unavailable::Store.message()))
+                Err((Unavailable::Store.code(), Unavailable::Store.message().into()))
             }
         }
     }

@@ -319,6 +319,7 @@ where
             code: reason.code(),
             reason: reason.text().into(),
         });
+        let farewell = self.receiver.farewell();
         let socket = &mut self.socket;
         let answer_only = self.closed_by_client;
         let goodbye = async move {
@@ -333,6 +334,11 @@ where
                 socket
                     .feed(Message::Text(Utf8Bytes::from(notice.to_json())))
                     .await?;
+            }
+            if let Some(farewell) = farewell
+                && let Ok(text) = Utf8Bytes::try_from(farewell.into_bytes())
+            {
+                socket.feed(Message::Text(text)).await?;
             }
             socket.send(Message::Close(frame)).await
         };

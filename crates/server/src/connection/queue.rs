@@ -18,26 +18,40 @@ impl Session {
         }
     }
 
-    async fn queue(&mut self, id: MessageId, player: PlayerRef, rules: Preset, partner: Option<String>) {
-        if partner.is_some() && !rules.rules().partners {
-            return self.send_error(
-                Some(id),
-                ErrorCode::BadPartner,
-                "this preset is played without partners: queue alone",
-            );
+    /// Why a `queue` is refused before anything is looked up, or the
+    /// partner's name, tidied.
+    fn check_queue(
+        &self,
+        player: &PlayerRef,
+        rules: Preset,
+        partner: Option<String>,
+    ) -> Result<Option<String>, (ErrorCode, String)> {
+        if let Some(maintenance) = self.state.policy().maintenance() {
+            return Err((
+                ErrorCode::Maintenance,
+                spades_room::maintenance_words(&maintenance),
+            ));
         }
-        let partner = match partner {
-            None => None,
+        if partner.is_some() && !rules.rules().partners {
+            let message = "this preset is played without partners: queue alone";
+            return Err((ErrorCode::BadPartner, message.into()));
+        }
+        match partner {
+            None => Ok(None),
             Some(name) => match identity::clean_name(&name) {
-                Some(name) if !name.eq_ignore_ascii_case(&player.name) => Some(name),
-                _ => {
-                    return self.send_error(
-                        Some(id),
-                        ErrorCode::BadPartner,
-                        "name another player as your partner",
-                    );
-                }
+                Some(name) if !name.eq_ignore_ascii_case(&player.name) => Ok(Some(name)),
+                _ => Err((
+                    ErrorCode::BadPartner,
+                    "name another player as your partner".into(),
+                )),
             },
+        }
+    }
+
+    async fn queue(&mut self, id: MessageId, player: PlayerRef, rules: Preset, partner: Option<String>) {
+        let partner = match self.check_queue(&player, rules, partner) {
+            Ok(partner) => partner,
+            Err((code, message)) => return self.send_error(Some(id), code, message),
         };
         // A player whose rating cannot be read now is matched as a newcomer.
         let rating = match self.state.store().profile(player.account).await {
@@ -54,6 +68,17 @@ impl Session {
             },
             None => None,
         };
+        // Naming a partner is an invitation, which a block refuses either
+        // way.
+        if let Some(partner) = partner_account
+            && self.state.policy().apart(player.account, partner)
+        {
+            return self.send_error(
+                Some(id),
+                ErrorCode::Blocked,
+                "one of you blocks the other: you cannot queue as partners",
+            );
+        }
         let entry = spades_lobby::matchmaking::Entry {
             player,
             rating,

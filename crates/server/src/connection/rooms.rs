@@ -57,6 +57,10 @@ impl Session {
         private: bool,
         bots: BotLevel,
     ) {
+        if let Some(maintenance) = self.state.policy().maintenance() {
+            let message = spades_room::maintenance_words(&maintenance);
+            return self.send_error(Some(id), ErrorCode::Maintenance, message);
+        }
         let rules = match rules.resolve() {
             Ok(rules) => rules,
             Err(error) => return self.send_error(Some(id), ErrorCode::BadRules, error.to_string()),

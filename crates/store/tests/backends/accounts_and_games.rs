@@ -27,12 +27,9 @@ pub(crate) async fn accounts_are_unique_by_registered_name(store: &Store) {
     let bob = store.account(bob).await.unwrap().unwrap();
     assert!(bob.registered && bob.password_hash.as_deref() == Some("hash"));
     assert_eq!(store.registered_count().await.unwrap(), 2);
-    // The first registered account becomes the administrator; no later one.
-    assert!(store.make_first_admin(ann).await.unwrap());
-    assert!(!store.make_first_admin(ann).await.unwrap());
-    assert!(!store.make_first_admin(bob.id).await.unwrap());
+    // Registering makes no one an administrator, first or not.
     let account = store.account(ann).await.unwrap().unwrap();
-    assert!(account.is_admin && account.can_organize);
+    assert!(!account.is_admin && !account.can_organize && !account.is_moderator);
 }
 
 pub(crate) async fn sessions_expire_and_are_revoked(store: &Store) {

@@ -15,6 +15,7 @@ use uuid::Uuid;
 
 mod accounts_and_games;
 mod journal;
+mod moderation;
 mod openings;
 mod sqlite_journal;
 mod support;
@@ -22,6 +23,7 @@ mod tournaments;
 
 use accounts_and_games::*;
 use journal::*;
+use moderation::*;
 use openings::*;
 use support::*;
 use tournaments::*;
@@ -55,6 +57,18 @@ macro_rules! suite {
             case!(writes_of_an_earlier_opening_are_refused);
             case!(an_opening_fences_batches_in_flight);
             case!(writes_under_a_lease_taken_since_are_refused);
+            case!(roles_and_sanctions_are_audited);
+            case!(sanctions_end_by_themselves_or_when_lifted);
+            case!(a_reset_link_works_once_and_not_after_it_expires);
+            case!(a_deleted_account_keeps_its_games_under_an_anonymous_name);
+            case!(blocks_and_reports_are_kept);
+
+            #[tokio::test]
+            async fn the_audit_log_refuses_changes_and_removals() {
+                let Some(test) = $open else { return };
+                super::the_audit_log_refuses_changes_and_removals(&test.store, &test.url).await;
+                test.finish().await;
+            }
         }
     };
 }

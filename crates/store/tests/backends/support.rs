@@ -7,13 +7,20 @@ use super::*;
 /// A store for one test, and how to clean it up.
 pub(crate) struct TestStore {
     pub(crate) store: Store,
+    /// The database's address, for tests that reach past the store.
+    pub(crate) url: String,
     pub(crate) cleanup: Option<(String, String)>,
 }
 
 impl TestStore {
     pub(crate) async fn sqlite() -> TestStore {
-        let (store, _) = sqlite_file().await;
-        TestStore { store, cleanup: None }
+        let (store, path) = sqlite_file().await;
+        let url = format!("sqlite:{}", path.display());
+        TestStore {
+            store,
+            url,
+            cleanup: None,
+        }
     }
 
     /// A fresh database on the Postgres server of `DATABASE_URL`, or `None`
@@ -41,6 +48,7 @@ impl TestStore {
         store.migrate().await.expect("migrations apply");
         Some(TestStore {
             store,
+            url: test_url,
             cleanup: Some((url, name)),
         })
     }
