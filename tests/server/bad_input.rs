@@ -159,6 +159,7 @@ async fn malformed_messages_get_their_codes_and_the_connection_carries_on() {
         rules: bad_rules,
         private: false,
         bots: BotLevel::Basic,
+        rated: false,
     });
     assert_eq!(refused(bad.await), ErrorCode::BadRules);
 

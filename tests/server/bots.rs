@@ -57,6 +57,7 @@ async fn create_room_with(player: &mut Player, rules: RulesSpec, bots: BotLevel)
             rules,
             private: false,
             bots,
+            rated: false,
         })
         .await
         .expect("room created");

@@ -77,6 +77,7 @@ async fn logging_out_closes_the_sessions_websocket() {
         rules: Default::default(),
         private: false,
         bots: Default::default(),
+        rated: false,
     };
     socket.send(Message::text(create.to_json())).await.unwrap();
     let snapshot = next_message(&mut socket).await.expect("a snapshot");

@@ -359,6 +359,7 @@ impl Player {
             rules: RulesSpec::default(),
             private: false,
             bots: BotLevel::Basic,
+            rated: false,
         })
         .await
     }
@@ -371,6 +372,7 @@ impl Player {
                 rules,
                 private,
                 bots: BotLevel::Basic,
+                rated: false,
             })
             .await
             .expect("room created");
@@ -450,7 +452,26 @@ pub fn refused(result: Result<ServerMessage, ClientError>) -> spades_protocol::w
 /// Makes four players sit at a new room created by the first, with the given
 /// rules. Returns the room code.
 pub async fn seat_four(players: &mut [Player], rules: RulesSpec) -> String {
-    let code = players[0].create_room(rules, false).await;
+    seat_four_at(players, rules, false).await
+}
+
+/// As [`seat_four`], at a public room that is rated if `rated`.
+pub async fn seat_four_at(players: &mut [Player], rules: RulesSpec, rated: bool) -> String {
+    let reply = players[0]
+        .request(|id| ClientMessage::CreateRoom {
+            id,
+            name: None,
+            rules,
+            private: false,
+            bots: BotLevel::Basic,
+            rated,
+        })
+        .await
+        .expect("room created");
+    let ServerMessage::Snapshot { state, .. } = reply else {
+        panic!("expected a snapshot, got {reply:?}");
+    };
+    let code = state.room;
     for player in players.iter_mut().skip(1) {
         player.join_room(&code).await;
     }

@@ -83,12 +83,15 @@ pub(super) enum LobbyRequest {
 /// A room a player asks to open, empty but for him, under a code the lobby
 /// chooses.
 #[derive(Debug)]
-pub(super) struct NewRoom {
-    pub(super) owner: PlayerRef,
-    pub(super) name: String,
-    pub(super) rules: RuleSet,
-    pub(super) private: bool,
-    pub(super) bots: BotLevel,
+pub struct NewRoom {
+    pub owner: PlayerRef,
+    pub name: String,
+    pub rules: RuleSet,
+    pub private: bool,
+    pub bots: BotLevel,
+    /// Whether its games count for the ratings; the caller has checked
+    /// that a private room is not rated.
+    pub rated: bool,
 }
 
 /// A tournament table to open.
@@ -131,21 +134,7 @@ impl LobbyHandle {
         self.requests.send(request).await.map_err(|_| LobbyGone)
     }
 
-    pub async fn create(
-        &self,
-        owner: PlayerRef,
-        name: String,
-        rules: RuleSet,
-        private: bool,
-        bots: BotLevel,
-    ) -> Result<RoomHandle, Unavailable> {
-        let room = NewRoom {
-            owner,
-            name,
-            rules,
-            private,
-            bots,
-        };
+    pub async fn create(&self, room: NewRoom) -> Result<RoomHandle, Unavailable> {
         self.ask(|reply| LobbyRequest::Create { room, reply }).await?
     }
 

@@ -39,6 +39,7 @@ mod handle;
 pub mod matchmaking;
 mod moderation;
 mod online;
+pub mod pause;
 mod quick_play;
 mod room_code;
 mod rooms;
@@ -48,7 +49,7 @@ mod updates;
 pub mod views;
 
 use handle::LobbyRequest;
-pub use handle::{LobbyHandle, TournamentTable};
+pub use handle::{LobbyHandle, NewRoom, TournamentTable};
 pub use moderation::ModerationEvent;
 pub use online::{Online, SessionHash};
 pub use quick_play::{Table, tell};

@@ -51,6 +51,7 @@ impl Lobby {
             owner: new.owner,
             bots: new.bots,
             tournament: None,
+            rated: new.rated,
         };
         // Watchers first hear of the room once its creator is in it, when
         // the room itself announces how it looks.
@@ -126,6 +127,9 @@ impl Lobby {
             owner,
             bots: BotLevel::Basic,
             tournament,
+            // Quick play and tournament tables are rated; they are private
+            // only in that the lobby does not list them.
+            rated: true,
         };
         self.open_room(settings, room::Opening::Matched(players));
     }
@@ -274,6 +278,7 @@ mod tests {
             name: format!("Room {room}"),
             rules: "standard".into(),
             private,
+            rated: false,
             status,
             seats: vec![None; 4],
             spectators: 0,

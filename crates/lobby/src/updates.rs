@@ -89,6 +89,7 @@ mod tests {
             name: format!("Room {room}"),
             rules: "standard".into(),
             private: false,
+            rated: false,
             status: RoomStatus::Waiting,
             seats: vec![None; 4],
             spectators,

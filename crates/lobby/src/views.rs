@@ -62,6 +62,7 @@ pub fn me(stored: store::Profile, account: &Account) -> Result<Me> {
         can_organize: account.can_organize,
         role: account.role().as_str().to_string(),
         sanctions: Vec::new(),
+        quick_play_paused_until: None,
     })
 }
 
@@ -76,6 +77,7 @@ pub fn recent_game(game: store::GameSummary) -> Result<RecentGame> {
     let score = game.scores();
     Ok(RecentGame {
         id: game.id,
+        rated: game.rated,
         number: count("game number", game.number)?,
         status: word("game status", &game.status)?,
         winner: team("winner", game.winner)?,
@@ -119,6 +121,7 @@ pub fn game_record(game: store::StoredGame) -> Result<GameRecord> {
         .collect();
     Ok(GameRecord {
         id: summary.id,
+        rated: summary.rated,
         room: summary.room,
         room_name: summary.room_name,
         number: count("game number", summary.number)?,

@@ -86,6 +86,15 @@ pub struct Me {
     /// The sanctions that restrict the player now (a mute), so that a
     /// client can say why chat is refused and until when.
     pub sanctions: Vec<crate::moderation::SanctionView>,
+    /// Until when quick play is paused for him, for games he abandoned at
+    /// rated tables; absent when it is not.
+    #[serde(
+        default,
+        with = "time::serde::rfc3339::option",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Option<Rfc3339>")]
+    pub quick_play_paused_until: Option<OffsetDateTime>,
 }
 
 /// `GET /api/presets`: one of the named rule sets a room, quick play or a
@@ -156,6 +165,9 @@ pub struct RecentGame {
     pub id: Uuid,
     pub room: String,
     pub room_name: String,
+    /// Whether it was played at a rated table.
+    #[serde(default)]
+    pub rated: bool,
     /// The game's number in its room, from 0.
     pub number: u32,
     pub status: GameStatus,
@@ -184,6 +196,9 @@ pub struct GameRecord {
     pub id: Uuid,
     pub room: String,
     pub room_name: String,
+    /// Whether it was played at a rated table (README, "Ratings").
+    #[serde(default)]
+    pub rated: bool,
     /// The game's number in its room, from 0.
     pub number: u32,
     pub status: GameStatus,

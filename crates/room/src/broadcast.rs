@@ -70,6 +70,7 @@ impl Room {
             name: self.settings.name.clone(),
             rules: self.settings.rules.name().to_string(),
             private: self.settings.private,
+            rated: self.settings.rated,
             status: self.status(),
             seats: self
                 .seat_list()

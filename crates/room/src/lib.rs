@@ -88,6 +88,9 @@ pub struct Settings {
     /// The tournament table this room is, if it is one: it plays one game,
     /// to the end even if its players are all away, and reports the result.
     pub tournament: Option<TableLink>,
+    /// Whether its games count for the ratings: quick play, tournaments
+    /// and public rooms opened as rated; private rooms never.
+    pub rated: bool,
 }
 
 /// How a room begins.
@@ -194,6 +197,7 @@ fn opening_summary(settings: &Settings, opening: &Opening) -> RoomSummary {
         name: settings.name.clone(),
         rules: settings.rules.name().to_string(),
         private: settings.private,
+        rated: settings.rated,
         status,
         seats,
         spectators: 0,

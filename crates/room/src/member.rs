@@ -133,6 +133,7 @@ impl Room {
             room: self.settings.code.to_string(),
             name: self.settings.name.clone(),
             private: self.settings.private,
+            rated: self.settings.rated,
             rules: self.settings.rules,
             bots: self.settings.bots,
             status: self.status(),

@@ -220,6 +220,7 @@ impl Room {
             players,
             started_at: OffsetDateTime::now_utc(),
             tournament: self.settings.tournament,
+            rated: self.settings.rated,
         }));
         self.reported = self.settings.tournament.map(TableNote::Started);
         self.stage = Stage::Playing(Table {

@@ -52,6 +52,19 @@ pub(crate) fn rfc3339(time: OffsetDateTime) -> Option<String> {
     time.format(&time::format_description::well_known::Rfc3339).ok()
 }
 
+/// Until when quick play is paused for a player who abandoned games at
+/// rated tables lately (see `spades_lobby::pause`), if it is.
+pub(crate) async fn quick_play_pause(
+    store: &Store,
+    account: Uuid,
+) -> Result<Option<OffsetDateTime>, StoreError> {
+    let now = OffsetDateTime::now_utc();
+    let abandoned = store
+        .abandoned_rated_since(account, now - spades_lobby::pause::PAUSE_WINDOW)
+        .await?;
+    Ok(spades_lobby::pause::paused_until(&abandoned, now))
+}
+
 /// How often a node reads the mutes, blocks and maintenance in force
 /// again: a change made through another node reaches it at once over the
 /// cluster, but one made with `spades admin` only through the store.

@@ -14,7 +14,7 @@ use crate::{Finish, Pool, Rating, Result, Store, TableLink, rate_game};
 // SQL.
 macro_rules! game_columns {
     () => {
-        "id, room, room_name, private, number, status, started_at, finished_at, winner, score0, score1, score2, score3"
+        "id, room, room_name, private, rated, number, status, started_at, finished_at, winner, score0, score1, score2, score3"
     };
 }
 
@@ -35,6 +35,9 @@ pub struct NewGame {
     pub started_at: OffsetDateTime,
     /// The tournament table the game is played at, if any.
     pub tournament: Option<TableLink>,
+    /// Whether its table is rated: quick play, tournaments, and public
+    /// rooms opened as rated.
+    pub rated: bool,
 }
 
 /// One player's counts over a game.
@@ -128,6 +131,9 @@ pub struct GameSummary {
     pub room: String,
     pub room_name: String,
     pub private: bool,
+    /// Whether its table was rated (whether the ratings moved also depends
+    /// on who played; see `Store::write`).
+    pub rated: bool,
     pub number: i32,
     pub status: String,
     pub started_at: OffsetDateTime,
@@ -212,7 +218,7 @@ struct GameDetails {
 
 #[derive(sqlx::FromRow)]
 pub(crate) struct RatingRow {
-    registered: bool,
+    pub(crate) registered: bool,
     rating: f64,
     rating_deviation: f64,
     rating_volatility: f64,
@@ -226,6 +232,19 @@ impl RatingRow {
             volatility: self.rating_volatility,
         }
     }
+}
+
+/// How many days back a meeting of the same four players counts against
+/// the weight of their next rated game.
+pub const REPEAT_WINDOW_DAYS: i64 = 7;
+
+/// How much of the usual rating change a rated game makes, given how many
+/// rated games the same four people finished together in the last
+/// [`REPEAT_WINDOW_DAYS`]: the whole of it for their first, half for their
+/// second, a third for their third, and so on, so that friends who play
+/// each other over and over cannot farm a rating.
+pub fn rating_weight(earlier_meetings: u32) -> f64 {
+    1.0 / f64::from(earlier_meetings + 1)
 }
 
 /// What the end of a game adds to one of its players' account.
@@ -244,11 +263,18 @@ impl FinishedGame {
     /// Each player's result, from his account as it stood before the game
     /// (`players` holds each seat with its account's rating row), so that
     /// the store only has to write what this computes.
-    pub(crate) fn player_results(&self, players: &[(usize, RatingRow)]) -> Vec<PlayerResult> {
-        let all_registered = players.len() == 4 && players.iter().all(|(_, row)| row.registered);
-        let rated = all_registered.then(|| {
+    ///
+    /// `weight` is how much of the usual rating change the game makes
+    /// (see [`rating_weight`]); `None` leaves every rating as it was.
+    pub(crate) fn player_results(
+        &self,
+        players: &[(usize, RatingRow)],
+        weight: Option<f64>,
+    ) -> Vec<PlayerResult> {
+        let rated = weight.filter(|_| players.len() == 4).map(|weight| {
             let current: [Rating; 4] = std::array::from_fn(|i| players[i].1.rating());
-            rate_game(&current, &self.outcome(), &self.abandoned)
+            let full = rate_game(&current, &self.outcome(), &self.abandoned);
+            std::array::from_fn::<Rating, 4, _>(|i| current[i].toward(full[i], weight))
         });
         players
             .iter()
@@ -400,7 +426,7 @@ impl Store {
 
     /// A player's most recent games, newest first.
     pub async fn recent_games(&self, account: Uuid, limit: u32) -> Result<Vec<GameSummary>> {
-        let sql = "SELECT g.id, g.room, g.room_name, g.private, g.number, g.status, g.started_at, g.finished_at, \
+        let sql = "SELECT g.id, g.room, g.room_name, g.private, g.rated, g.number, g.status, g.started_at, g.finished_at, \
                    g.winner, g.score0, g.score1, g.score2, g.score3 FROM games g JOIN game_players p ON p.game_id = g.id \
                    WHERE p.account_id = $1 ORDER BY g.started_at DESC LIMIT $2";
         Ok(
@@ -443,7 +469,7 @@ mod tests {
     fn a_game_of_four_registered_players_moves_every_rating() {
         let end = partnership_win([false, false, true, false]);
         let rows: Vec<(usize, RatingRow)> = (0..4).map(|seat| (seat, account(true, 1500.0))).collect();
-        let results = end.player_results(&rows);
+        let results = end.player_results(&rows, Some(1.0));
         let won: Vec<bool> = results.iter().map(|result| result.won).collect();
         // Seat 2 partnered the winner but had left for good: a loss.
         assert_eq!(won, [true, false, false, false]);
@@ -455,12 +481,25 @@ mod tests {
     }
 
     #[test]
-    fn a_game_with_a_guest_moves_no_rating() {
+    fn a_repeated_meeting_moves_ratings_by_its_weight_only() {
+        let end = partnership_win([false; 4]);
+        let rows: Vec<(usize, RatingRow)> = (0..4).map(|seat| (seat, account(true, 1500.0))).collect();
+        let full = end.player_results(&rows, Some(rating_weight(0)));
+        let third = end.player_results(&rows, Some(rating_weight(2)));
+        for (full, third) in full.iter().zip(&third) {
+            let (full, third) = (full.rating.rating - 1500.0, third.rating.rating - 1500.0);
+            assert!((third - full / 3.0).abs() < 1e-9, "{third} is a third of {full}");
+        }
+        assert_eq!(rating_weight(1), 0.5);
+    }
+
+    #[test]
+    fn an_unrated_game_moves_no_rating() {
         let end = partnership_win([false; 4]);
         let rows: Vec<(usize, RatingRow)> = (0..4)
             .map(|seat| (seat, account(seat != 1, 1400.0 + seat as f64)))
             .collect();
-        let results = end.player_results(&rows);
+        let results = end.player_results(&rows, None);
         for (seat, result) in results.iter().enumerate() {
             assert_eq!(result.rating, rows[seat].1.rating(), "seat {seat}");
         }

@@ -68,6 +68,7 @@ macro_rules! on_pool {
 
 mod accounts;
 mod care;
+mod conduct;
 mod fence;
 mod games;
 mod journal;
@@ -80,7 +81,8 @@ mod tournament;
 pub use accounts::{Account, Profile};
 pub use care::DELETED_NAME;
 pub use games::{
-    FinishedGame, GamePlayer, GameSummary, NewGame, PlayerStats, RoomSeqs, StoredAction, StoredGame, Write,
+    FinishedGame, GamePlayer, GameSummary, NewGame, PlayerStats, REPEAT_WINDOW_DAYS, RoomSeqs, StoredAction,
+    StoredGame, Write, rating_weight,
 };
 pub use journal::{Durability, Journal, JournalObserver, JournalTask, JournalWriter};
 pub use lease::LeaseFence;

@@ -32,6 +32,19 @@ impl Default for Rating {
     }
 }
 
+impl Rating {
+    /// The rating `weight` of the way from this one to `target`: a game
+    /// that counts less moves it less, its deviation and volatility alike.
+    pub fn toward(self, target: Rating, weight: f64) -> Rating {
+        let step = |from: f64, to: f64| from + weight * (to - from);
+        Rating {
+            rating: step(self.rating, target.rating),
+            deviation: step(self.deviation, target.deviation),
+            volatility: step(self.volatility, target.volatility),
+        }
+    }
+}
+
 impl From<Rating> for Glicko2Rating {
     fn from(rating: Rating) -> Glicko2Rating {
         Glicko2Rating {

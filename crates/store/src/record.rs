@@ -237,8 +237,8 @@ macro_rules! recording {
         /// for.
         async fn start_game(tx: &mut Connection, game: &NewGame) -> Result<()> {
             sqlx::query(
-                "INSERT INTO games (id, room, room_name, private, owner_id, number, rules, seed, status, started_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'playing', $9) ON CONFLICT (id) DO NOTHING",
+                "INSERT INTO games (id, room, room_name, private, owner_id, number, rules, seed, status, started_at, rated) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'playing', $9, $10) ON CONFLICT (id) DO NOTHING",
             )
             .bind(game.id)
             .bind(&game.room)
@@ -249,6 +249,7 @@ macro_rules! recording {
             .bind(Json(&game.rules))
             .bind(game.seed as i64)
             .bind(game.started_at)
+            .bind(game.rated)
             .execute(&mut *tx)
             .await?;
             for (seat, player) in game.players.iter().enumerate() {
@@ -339,6 +340,56 @@ macro_rules! recording {
             credit_players(tx, end).await
         }
 
+        /// How much the game moves the ratings (see `rating_weight`), or
+        /// `None` when it moves them not at all: its table was casual, it
+        /// had other than four players, one of them was not registered (a
+        /// guest, a bot), or one of them blocks another.
+        async fn rating_weight_of(
+            tx: &mut Connection,
+            end: &FinishedGame,
+            players: &[(i16, Uuid)],
+            rows: &[(usize, RatingRow)],
+        ) -> Result<Option<f64>> {
+            let rated: bool = sqlx::query_scalar("SELECT rated FROM games WHERE id = $1")
+                .bind(end.id)
+                .fetch_one(&mut *tx)
+                .await?;
+            if !rated || players.len() != 4 || !rows.iter().all(|(_, row)| row.registered) {
+                return Ok(None);
+            }
+            let ids: Vec<Uuid> = players.iter().map(|(_, account)| *account).collect();
+            let blocks: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM blocks WHERE account_id IN ($1, $2, $3, $4) \
+                 AND blocked_id IN ($1, $2, $3, $4)",
+            )
+            .bind(ids[0])
+            .bind(ids[1])
+            .bind(ids[2])
+            .bind(ids[3])
+            .fetch_one(&mut *tx)
+            .await?;
+            if blocks > 0 {
+                return Ok(None);
+            }
+            let since = end.finished_at - time::Duration::days(crate::games::REPEAT_WINDOW_DAYS);
+            let earlier: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM game_players p0 JOIN games g ON g.id = p0.game_id \
+                 WHERE p0.account_id = $1 AND g.id <> $5 AND g.rated AND g.status = 'finished' \
+                 AND g.rating_weight IS NOT NULL AND g.finished_at > $6 \
+                 AND (SELECT count(*) FROM game_players p WHERE p.game_id = g.id \
+                      AND p.account_id IN ($2, $3, $4)) = 3",
+            )
+            .bind(ids[0])
+            .bind(ids[1])
+            .bind(ids[2])
+            .bind(ids[3])
+            .bind(end.id)
+            .bind(since)
+            .fetch_one(&mut *tx)
+            .await?;
+            Ok(Some(crate::games::rating_weight(u32::try_from(earlier).unwrap_or(u32::MAX))))
+        }
+
         /// Each player's counts and rating after a finished game.
         async fn credit_players(tx: &mut Connection, end: &FinishedGame) -> Result<()> {
             let players: Vec<(i16, Uuid)> =
@@ -356,7 +407,13 @@ macro_rules! recording {
                 .await?;
                 rows.push((*seat as usize, row));
             }
-            let results = end.player_results(&rows);
+            let weight = rating_weight_of(tx, end, &players, &rows).await?;
+            sqlx::query("UPDATE games SET rating_weight = $1 WHERE id = $2")
+                .bind(weight)
+                .bind(end.id)
+                .execute(&mut *tx)
+                .await?;
+            let results = end.player_results(&rows, weight);
             for ((_, account), result) in players.iter().zip(&results) {
                 let (stats, new) = (result.stats, result.rating);
                 sqlx::query(

@@ -101,7 +101,8 @@ async fn a_game_between_accounts_is_kept_rated_and_its_history_given_once_over()
         preset: Some(spades_engine::Preset::Tournament),
         ..RulesSpec::default()
     };
-    seat_four(&mut players, tournament).await;
+    // A rated table, so that the ratings move.
+    seat_four_at(&mut players, tournament, true).await;
     players[0].start_game().await;
 
     // While the game is on, its history is not given.

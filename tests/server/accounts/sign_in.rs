@@ -210,6 +210,7 @@ async fn invisible_and_direction_changing_names_are_refused() {
             rules: RulesSpec::default(),
             private: false,
             bots: BotLevel::Basic,
+            rated: false,
         })
         .await
         .unwrap();

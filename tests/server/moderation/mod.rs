@@ -6,6 +6,7 @@
 mod accounts;
 mod operations;
 mod protection;
+mod ratings;
 mod roles;
 mod sanctions;
 

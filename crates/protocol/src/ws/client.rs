@@ -229,6 +229,10 @@ pub enum ClientMessage {
         /// The level of the room's bots.
         #[serde(default)]
         bots: BotLevel,
+        /// Whether its games count for the ratings; only a public room may
+        /// be rated.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        rated: bool,
     },
     JoinRoom {
         id: MessageId,

@@ -40,6 +40,10 @@ pub struct RoomSummary {
     pub name: String,
     pub rules: String,
     pub private: bool,
+    /// Whether its games count for the ratings (quick play, tournaments
+    /// and public rooms opened as rated); a casual room's do not.
+    #[serde(default)]
+    pub rated: bool,
     pub status: RoomStatus,
     /// The seated players, seat 0 first, one entry per seat of the game
     /// (four, or three in a three-player room); `null` for a free seat.
@@ -180,6 +184,9 @@ pub struct RoomState {
     pub room: String,
     pub name: String,
     pub private: bool,
+    /// Whether its games count for the ratings.
+    #[serde(default)]
+    pub rated: bool,
     pub rules: RuleSet,
     /// The level of the room's bots.
     pub bots: BotLevel,
@@ -466,6 +473,9 @@ pub enum ErrorCode {
     Blocked,
     /// The room's owner removed the player from this room.
     Removed,
+    /// The player abandoned games at rated tables lately: quick play is
+    /// paused for him until the time the message gives.
+    QuickPlayPaused,
     /// The player has as many reports open as the server takes from one.
     TooManyReports,
     // The rules of the game.

@@ -349,6 +349,7 @@ async fn me(State(state): State<AppState>, Caller(account): Caller) -> ApiResult
         .into_iter()
         .map(|sanction| moderation::sanction_view(sanction, &account.name))
         .collect();
+    me.quick_play_paused_until = crate::moderation::quick_play_pause(state.store(), account.id).await?;
     Ok(Json(me))
 }
 

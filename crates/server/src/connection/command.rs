@@ -24,18 +24,23 @@ pub(super) enum Command {
     Tournament(TournamentCommand),
 }
 
+/// A room a player asks to open, as he asked for it.
+#[derive(Debug, PartialEq)]
+pub(super) struct NewRoomRequest {
+    pub(super) name: Option<String>,
+    pub(super) rules: RulesSpec,
+    pub(super) private: bool,
+    pub(super) bots: BotLevel,
+    pub(super) rated: bool,
+}
+
 /// The lobby: its list of rooms, and going into and out of a room.
 #[derive(Debug, PartialEq)]
 pub(super) enum LobbyCommand {
     ListRooms,
     Watch,
     Unwatch,
-    CreateRoom {
-        name: Option<String>,
-        rules: RulesSpec,
-        private: bool,
-        bots: BotLevel,
-    },
+    CreateRoom(NewRoomRequest),
     /// Enter a room, or come back to it with the events missed since
     /// `last_seq`.
     Enter {
@@ -83,13 +88,15 @@ impl Command {
                 rules,
                 private,
                 bots,
+                rated,
                 ..
-            } => Ok(Command::Lobby(LobbyCommand::CreateRoom {
+            } => Ok(Command::Lobby(LobbyCommand::CreateRoom(NewRoomRequest {
                 name,
                 rules,
                 private,
                 bots,
-            })),
+                rated,
+            }))),
             ClientMessage::JoinRoom { room, .. } => {
                 Ok(Command::Lobby(LobbyCommand::Enter { room, last_seq: None }))
             }
@@ -181,7 +188,7 @@ mod tests {
         );
         assert!(matches!(
             command(r#"{"type":"create_room","id":6,"private":true}"#),
-            Command::Lobby(LobbyCommand::CreateRoom { private: true, .. })
+            Command::Lobby(LobbyCommand::CreateRoom(NewRoomRequest { private: true, .. }))
         ));
     }
 

@@ -53,6 +53,15 @@ impl Session {
             Ok(partner) => partner,
             Err((code, message)) => return self.send_error(Some(id), code, message),
         };
+        // A player whose record cannot be read now is not kept waiting for it.
+        if let Ok(Some(until)) = crate::moderation::quick_play_pause(self.state.store(), player.account).await
+        {
+            let message = format!(
+                "you left games at rated tables lately: quick play is paused for you {}",
+                spades_room::until_words(Some(until))
+            );
+            return self.send_error(Some(id), ErrorCode::QuickPlayPaused, message);
+        }
         // A player whose rating cannot be read now is matched as a newcomer.
         let rating = match self.state.store().profile(player.account).await {
             Ok(Some(profile)) => profile.rating,

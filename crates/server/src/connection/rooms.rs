@@ -5,10 +5,10 @@
 
 use std::sync::Arc;
 
-use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RulesSpec};
+use spades_protocol::ws::{ErrorCode, MessageId};
 
 use super::Session;
-use super::command::LobbyCommand;
+use super::command::{LobbyCommand, NewRoomRequest};
 use spades_room::PlayerRef;
 use spades_room::{RoomCommand, RoomHandle, RoomRequest};
 
@@ -19,12 +19,7 @@ impl Session {
             LobbyCommand::ListRooms => self.list_rooms(id).await,
             LobbyCommand::Watch => self.watch_lobby(id).await,
             LobbyCommand::Unwatch => self.unwatch_lobby(id).await,
-            LobbyCommand::CreateRoom {
-                name,
-                rules,
-                private,
-                bots,
-            } => self.create_room(id, player, name, rules, private, bots).await,
+            LobbyCommand::CreateRoom(request) => self.create_room(id, player, request).await,
             LobbyCommand::Enter { room, last_seq } => self.find_and_enter(id, &room, last_seq).await,
             LobbyCommand::LeaveRoom => self.leave_room(id, player.id.clone()).await,
         }
@@ -48,18 +43,21 @@ impl Session {
         }
     }
 
-    async fn create_room(
-        &mut self,
-        id: MessageId,
-        player: &PlayerRef,
-        name: Option<String>,
-        rules: RulesSpec,
-        private: bool,
-        bots: BotLevel,
-    ) {
+    async fn create_room(&mut self, id: MessageId, player: &PlayerRef, request: NewRoomRequest) {
         if let Some(maintenance) = self.state.policy().maintenance() {
             let message = spades_room::maintenance_words(&maintenance);
             return self.send_error(Some(id), ErrorCode::Maintenance, message);
+        }
+        let NewRoomRequest {
+            name,
+            rules,
+            private,
+            bots,
+            rated,
+        } = request;
+        if rated && private {
+            let message = "a private room is casual: only a public room can be rated";
+            return self.send_error(Some(id), ErrorCode::BadMessage, message);
         }
         let rules = match rules.resolve() {
             Ok(rules) => rules,
@@ -69,12 +67,15 @@ impl Session {
             .as_deref()
             .and_then(crate::identity::clean_name)
             .unwrap_or_else(|| format!("{}'s table", player.name));
-        match self
-            .state
-            .lobby()
-            .create(player.clone(), name, rules, private, bots)
-            .await
-        {
+        let room = spades_lobby::NewRoom {
+            owner: player.clone(),
+            name,
+            rules,
+            private,
+            bots,
+            rated,
+        };
+        match self.state.lobby().create(room).await {
             Ok(room) => self.enter(room, id, None).await,
             Err(unavailable) => self.send_unavailable(id, unavailable),
         }

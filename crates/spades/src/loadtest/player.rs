@@ -106,6 +106,7 @@ pub(super) async fn seat_table(
             rules: RulesSpec::default(),
             private: true,
             bots: BotLevel::Basic,
+            rated: false,
         })
         .await?;
     let ServerMessage::Snapshot { state, .. } = created else {

@@ -40,6 +40,7 @@ async fn store_with_game() -> (Store, uuid::Uuid) {
         players: vec![player; 4],
         started_at: now,
         tournament: None,
+        rated: true,
     };
     let id = game.id;
     store.write(&[Write::Started(game)]).await.unwrap();
@@ -152,6 +153,7 @@ async fn a_commit_whose_data_is_refused_takes_no_other_room_s_writes_with_it() {
         players: vec![uuid::Uuid::new_v4(); 4],
         started_at: time::OffsetDateTime::now_utc(),
         tournament: None,
+        rated: false,
     };
     let (requests, receiver) = mpsc::unbounded_channel();
     let (refused, refused_answer) = commit(vec![Write::Started(orphan)]);

@@ -62,6 +62,8 @@ macro_rules! suite {
             case!(a_reset_link_works_once_and_not_after_it_expires);
             case!(a_deleted_account_keeps_its_games_under_an_anonymous_name);
             case!(blocks_and_reports_are_kept);
+            case!(rated_games_count_less_when_repeated_and_not_at_all_when_casual);
+            case!(abandoned_rated_games_are_listed_for_the_pause);
 
             #[tokio::test]
             async fn the_audit_log_refuses_changes_and_removals() {

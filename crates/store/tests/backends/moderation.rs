@@ -263,3 +263,94 @@ pub(crate) async fn blocks_and_reports_are_kept(store: &Store) {
         Some("warned")
     );
 }
+
+pub(crate) async fn rated_games_count_less_when_repeated_and_not_at_all_when_casual(store: &Store) {
+    let players = [
+        registered(store, "Ann").await,
+        registered(store, "Bob").await,
+        registered(store, "Cy").await,
+        registered(store, "Di").await,
+    ];
+    let rating = |store: &Store, id: Uuid| {
+        let store = store.clone();
+        async move { store.profile(id).await.unwrap().unwrap().rating }
+    };
+    let mut gains = Vec::new();
+    for _ in 0..3 {
+        let before = rating(store, players[0]).await;
+        let game = new_game(players);
+        store.write(&[Write::Started(game.clone())]).await.unwrap();
+        store
+            .write(&[Write::Finished(finished(game.id, Some(0)))])
+            .await
+            .unwrap();
+        gains.push(rating(store, players[0]).await - before);
+        let stored = store.game(game.id).await.unwrap().unwrap();
+        assert!(stored.summary.rated);
+    }
+    assert!(gains[0] > 0.0 && gains[1] > 0.0 && gains[2] > 0.0, "{gains:?}");
+    assert!(
+        gains[1] < gains[0] * 0.75,
+        "the second meeting counts about half: {gains:?}"
+    );
+    assert!(gains[2] < gains[1], "the third less again: {gains:?}");
+
+    // A casual table moves nothing, nor does a rated one where a player
+    // blocks another.
+    let before = rating(store, players[0]).await;
+    let casual = NewGame {
+        rated: false,
+        ..new_game(players)
+    };
+    store.write(&[Write::Started(casual.clone())]).await.unwrap();
+    store
+        .write(&[Write::Finished(finished(casual.id, Some(0)))])
+        .await
+        .unwrap();
+    assert_eq!(rating(store, players[0]).await, before);
+    store.block(players[3], players[1]).await.unwrap();
+    let blocked = new_game(players);
+    store.write(&[Write::Started(blocked.clone())]).await.unwrap();
+    store
+        .write(&[Write::Finished(finished(blocked.id, Some(0)))])
+        .await
+        .unwrap();
+    assert_eq!(rating(store, players[0]).await, before);
+}
+
+pub(crate) async fn abandoned_rated_games_are_listed_for_the_pause(store: &Store) {
+    let players = [
+        registered(store, "Ann").await,
+        registered(store, "Bob").await,
+        registered(store, "Cy").await,
+        registered(store, "Di").await,
+    ];
+    let start = now();
+    for rated in [true, false, true] {
+        let game = NewGame {
+            rated,
+            ..new_game(players)
+        };
+        store.write(&[Write::Started(game.clone())]).await.unwrap();
+        let mut end = finished(game.id, Some(1));
+        end.abandoned = [true, false, false, false];
+        store.write(&[Write::Finished(end)]).await.unwrap();
+    }
+    let left = store
+        .abandoned_rated_since(players[0], start - Duration::from_secs(60))
+        .await
+        .unwrap();
+    assert_eq!(left.len(), 2, "the casual game's abandon does not count");
+    assert!(
+        store
+            .abandoned_rated_since(players[1], start - Duration::from_secs(60))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let later = store
+        .abandoned_rated_since(players[0], now() + Duration::from_secs(60))
+        .await
+        .unwrap();
+    assert!(later.is_empty());
+}

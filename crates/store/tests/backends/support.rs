@@ -128,6 +128,7 @@ pub(crate) fn new_game(players: [Uuid; 4]) -> NewGame {
         players: players.to_vec(),
         started_at: now(),
         tournament: None,
+        rated: true,
     }
 }
 
