@@ -34,7 +34,10 @@ CREATE TABLE audit_log (
     target_id   uuid,
     target_name text,
     reason      text NOT NULL DEFAULT '',
-    detail      text NOT NULL DEFAULT ''
+    detail      text NOT NULL DEFAULT '',
+    -- The address the request came from (the real client's, behind a
+    -- trusted proxy); none for the command line.
+    client      text
 );
 CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

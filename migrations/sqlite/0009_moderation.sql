@@ -25,7 +25,8 @@ CREATE TABLE audit_log (
     target_id   BLOB,
     target_name TEXT,
     reason      TEXT NOT NULL DEFAULT '',
-    detail      TEXT NOT NULL DEFAULT ''
+    detail      TEXT NOT NULL DEFAULT '',
+    client      TEXT
 ) STRICT;
 CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
 BEGIN

@@ -150,3 +150,54 @@ async fn behind_a_trusted_proxy_a_flood_of_bad_logins_does_not_lock_the_owner_ou
     }
     one.login("Owner", "a good password").await.expect(429);
 }
+
+#[tokio::test]
+async fn the_audit_log_names_the_real_client_behind_a_trusted_proxy_only() {
+    for (proxies, expected) in [("127.0.0.1", "203.0.113.9"), ("10.0.0.0/8", "127.0.0.1")] {
+        let server = TestServer::start(behind(proxies, Config::default())).await;
+        let admin = server.api().account("Ada").await;
+        server.make_admin("Ada");
+        let pat = server.api().account("Pat").await;
+        let from = Api::forwarded_for(server.address(), "203.0.113.9");
+        let path = format!("/api/players/{}/sanctions", pat.player.id);
+        let warn = serde_json::json!({"kind": "warn", "reason": "testing"});
+        from.post(&path, Some(warn), Some(&admin.token)).await.expect(201);
+        let log = from
+            .get("/api/audit", Some(&admin.token))
+            .await
+            .expect(200)
+            .value();
+        assert_eq!(log["lines"][0]["client"], expected, "behind {proxies}");
+        assert!(
+            log["lines"][1]["client"].is_null(),
+            "the command line has no address"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn log_lines_name_the_real_client_behind_a_trusted_proxy() {
+    use crate::durability::{ServerProcess, free_port};
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_spades"));
+    command.env("SPADES_TRUSTED_PROXIES", "127.0.0.1");
+    let server = ServerProcess::start_with(command, &fresh_database(), free_port()).await;
+    let api = Api::new(server.address);
+    api.register("Owner", "a good password").await.expect(201);
+    let guesser = Api::forwarded_for(server.address, "203.0.113.77");
+    guesser.login("Owner", "a wrong password").await.expect(401);
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let log = server.log();
+        let failed = log
+            .lines()
+            .any(|line| line.contains("failed login") && line.contains("203.0.113.77"));
+        if failed {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no log line names the client:\n{log}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}

@@ -39,6 +39,7 @@ export const SOCKET_ERRORS = {
   maintenance: 'The server is in maintenance: no new tables, games or quick play for now.',
   blocked: 'One of you blocks the other, so you cannot play as partners.',
   removed: 'The owner of this table removed you from it.',
+  room_ended: 'A moderator closed this table.',
   quick_play_paused: 'You left games at rated tables lately, so quick play is paused for you for a while.',
   too_many_reports: 'You have many reports waiting for the moderators. Wait until they are looked at.',
   game_over: 'This game is over. Start a new game to play again.',

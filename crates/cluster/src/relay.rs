@@ -79,8 +79,12 @@ impl RemoteRoom {
                 lock(&self.cluster.inner.relays).remove(&connection);
                 account_of(player)
             }
-            RoomRequest::Leave { .. } => return Ok(()),
-            other => account_of(player_of(other)),
+            // Ending a room is no connection's request: every node hears
+            // of it (a moderation event), and the room's own node ends it.
+            RoomRequest::Leave { .. } | RoomRequest::End { .. } => return Ok(()),
+            other => player_of(other)
+                .map(|player| account_of(player))
+                .unwrap_or_default(),
         };
         let Some(wire) = Request::from_room_request(&request) else {
             return Ok(());
@@ -124,12 +128,13 @@ impl RemoteRoute for RemoteRoom {
     }
 }
 
-fn player_of(request: &RoomRequest) -> &Arc<str> {
+fn player_of(request: &RoomRequest) -> Option<&Arc<str>> {
     match request {
-        RoomRequest::Join { player, .. } | RoomRequest::Resync { player, .. } => &player.id,
+        RoomRequest::Join { player, .. } | RoomRequest::Resync { player, .. } => Some(&player.id),
         RoomRequest::Leave { player, .. }
         | RoomRequest::Detach { player, .. }
-        | RoomRequest::Command { player, .. } => player,
+        | RoomRequest::Command { player, .. } => Some(player),
+        RoomRequest::End { .. } => None,
     }
 }
 

@@ -63,7 +63,7 @@ impl Request {
                 id: id.clone(),
                 last_seq: *last_seq,
             },
-            RoomRequest::Leave { .. } => return None,
+            RoomRequest::Leave { .. } | RoomRequest::End { .. } => return None,
             RoomRequest::Detach { .. } => Request::Detach,
             RoomRequest::Command { id, command, .. } => Request::Command {
                 id: id.clone(),

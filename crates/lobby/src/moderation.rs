@@ -26,6 +26,8 @@ pub enum ModerationEvent {
     SessionsEnded { account: Uuid },
     /// A player blocked (`on`) or unblocked another.
     Block { account: Uuid, blocked: Uuid, on: bool },
+    /// A moderator ended a room; the node that runs it ends it.
+    EndRoom { code: String, reason: String },
     /// A notice for every connected player.
     Notice { message: String },
     /// Maintenance began (`Some`) or ended (`None`).

@@ -153,6 +153,8 @@ pub struct AuditLine {
     pub target_name: Option<String>,
     pub reason: String,
     pub detail: String,
+    /// The address the request came from; absent for the command line.
+    pub client: Option<String>,
 }
 
 /// `GET /api/audit`: lines of the audit log, newest first.

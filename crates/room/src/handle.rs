@@ -48,6 +48,9 @@ pub enum RoomRequest {
         player: Arc<str>,
         connection: ConnectionId,
     },
+    /// A moderator ends the room: its game, if any, stops without counting
+    /// for anyone, and everyone in it is told `reason` and sent away.
+    End { reason: String },
     /// A command of a player in the room, to answer under `id`.
     Command {
         player: Arc<str>,
@@ -134,6 +137,11 @@ pub struct RoomGone;
 impl RoomHandle {
     pub fn code(&self) -> &Arc<str> {
         &self.code
+    }
+
+    /// Whether the room's task runs on this node.
+    pub fn is_local(&self) -> bool {
+        matches!(self.route, Route::Local(_))
     }
 
     /// The handle through which a connection reaches a room that another

@@ -164,6 +164,8 @@ pub fn spawn(settings: Settings, context: Context, opening: Opening) -> (RoomHan
         acted_at: None,
         removed: Default::default(),
         chat_lines: Default::default(),
+        voided: false,
+        closing: false,
         reported: None,
         members: HashMap::new(),
         spectator_news: spectators::SpectatorNews::default(),
@@ -249,6 +251,10 @@ struct Room {
     removed: HashMap<Arc<str>, Option<outbox::Outbox>>,
     /// The last chat lines, for the reports made here.
     chat_lines: moderation::ChatLines,
+    /// Set when a moderator ends the room: its game counts for nothing.
+    voided: bool,
+    /// Set when a moderator ends the room: its members go once told.
+    closing: bool,
 }
 
 /// Counts what happened in the last `span` before `now`, in `times`
@@ -394,6 +400,9 @@ impl Room {
             for member in self.members.values_mut() {
                 member.flush();
             }
+            if self.closing {
+                self.members.clear();
+            }
             if let Some(at) = self.acted_at.take() {
                 let metrics = &self.context.metrics;
                 metrics.action_time.observe(at.elapsed().as_secs_f64());
@@ -526,6 +535,7 @@ impl Room {
                 let _ = left.send(());
             }
             RoomRequest::Detach { player, connection } => self.detach(&player, connection),
+            RoomRequest::End { reason } => self.end(&reason),
             RoomRequest::Command {
                 player,
                 id,

@@ -155,6 +155,36 @@ impl Room {
         Ok(())
     }
 
+    /// A moderator ends the room: its game stops, counting for no rating
+    /// and as abandoned by no one, everyone in it is told why and sent
+    /// away, and the room closes.
+    pub(super) fn end(&mut self, reason: &str) {
+        if let Some(table) = self.stage.playing() {
+            let (score, game_id) = (table.game.score(), table.id.to_string());
+            self.voided = true;
+            self.emit(spades_engine::SeatSet::EMPTY, |_| EventKind::GameOver {
+                game_id: game_id.clone(),
+                winner: None,
+                score,
+            });
+            self.finish_game();
+        }
+        let notice = ServerMessage::Error {
+            id: None,
+            code: ErrorCode::RoomEnded,
+            message: format!("a moderator closed this room: {reason}"),
+        };
+        let text = Text::from(notice.to_json());
+        for member in self.members.values_mut() {
+            member.batch.push(text.clone());
+            member.urgent = true;
+        }
+        // The members go once these messages are sent, which is after the
+        // game's end is stored, as for every request.
+        self.closing = true;
+        tracing::info!(room = %self.settings.code, "a moderator ended the room");
+    }
+
     /// A player reports another of the room. The report carries the room,
     /// its game and its last chat lines, which the room adds itself; it is
     /// answered once stored.

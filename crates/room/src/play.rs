@@ -295,10 +295,12 @@ impl Room {
                 winner: table.game.winner().map(|team: Team| team.index() as u8),
                 score: table.game.score().as_slice().to_vec(),
                 seating: table.game.rules().seating(),
-                abandoned: Seat::ALL.map(|seat| table.is_away(seat)),
+                // A game a moderator ended was abandoned by no one.
+                abandoned: Seat::ALL.map(|seat| !self.voided && table.is_away(seat)),
                 stats: table.stats.0,
                 finished_at: OffsetDateTime::now_utc(),
                 tournament: self.settings.tournament,
+                voided: self.voided,
             }));
             self.reported = self.settings.tournament.map(TableNote::Finished);
             tracing::info!(

@@ -26,15 +26,12 @@ use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::rejection::ExtensionRejection;
-use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{ConnectInfo, Request, State, WebSocketUpgrade};
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use spades_protocol::schema;
-use spades_protocol::ws::HARD_FRAME_LIMIT;
 use spades_store::Store;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -51,16 +48,6 @@ use spades_lobby::tournament::{self, TournamentHandle};
 use spades_lobby::{self as lobby, LobbyHandle};
 use spades_room::lifecycle::Lifecycle;
 use spades_store::{Journal, JournalTask};
-
-/// Bytes the WebSocket layer reads at a time for a connection. Small, because
-/// client messages are small and this buffer is allocated per connection
-/// (a larger frame grows it as needed).
-const READ_BUFFER: usize = 512;
-
-/// Bytes of outgoing frames gathered before a write. Frames queued together
-/// are written with one system call at the next flush; the buffer keeps its
-/// size once grown, so it is kept small.
-const WRITE_BUFFER: usize = 4 * 1024;
 
 /// What every request handler and connection shares.
 #[derive(Clone, Debug)]
@@ -238,6 +225,11 @@ impl AppState {
         self.shared.shutdown.clone()
     }
 
+    /// The tasks the server waits for when it stops: its connections.
+    fn tracker(&self) -> &TaskTracker {
+        &self.shared.tracker
+    }
+
     /// Open WebSocket connections.
     pub fn connections(&self) -> usize {
         self.shared.connections.load(Ordering::Relaxed)
@@ -269,7 +261,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/schema/client-messages.json", get(client_schema))
         .route("/api/schema/server-messages.json", get(server_schema))
         .route("/api/openapi.json", get(api::openapi::document))
-        .route("/ws", get(websocket))
+        .route("/ws", get(connection::upgrade))
         .merge(api::routes())
         .merge(api::tournament_routes())
         .merge(web::routes(state.web_assets()))
@@ -394,39 +386,6 @@ async fn metrics(State(state): State<AppState>) -> Response {
         text,
     )
         .into_response()
-}
-
-async fn websocket(
-    State(state): State<AppState>,
-    peer: Result<ConnectInfo<SocketAddr>, ExtensionRejection>,
-    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
-) -> Response {
-    let upgrade = match upgrade {
-        Ok(upgrade) => upgrade,
-        Err(rejection) => {
-            return api::ApiError::new(
-                rejection.status(),
-                "not_a_websocket",
-                "this address takes WebSocket connections only (see protocol.md)",
-            )
-            .into_response();
-        }
-    };
-    let address = peer.ok().map(|ConnectInfo(address)| address.ip());
-    let slot = match state.admit(address) {
-        Ok(slot) => slot,
-        Err(refusal) => return refusal.answer(),
-    };
-    let tracker = state.shared.tracker.clone();
-    upgrade
-        .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(WRITE_BUFFER)
-        .max_message_size(HARD_FRAME_LIMIT)
-        .max_frame_size(HARD_FRAME_LIMIT)
-        .on_upgrade(move |socket| {
-            // The connection holds its place until it ends.
-            tracker.track_future(connection::serve(socket, state, slot))
-        })
 }
 
 /// A running server.

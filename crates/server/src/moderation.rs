@@ -159,6 +159,16 @@ impl AppState {
                     self.policy().unblock(*account, *blocked);
                 }
             }
+            ModerationEvent::EndRoom { code, reason } => {
+                let (lobby, code, reason) = (self.lobby().clone(), code.clone(), reason.clone());
+                tokio::spawn(async move {
+                    if let Ok(Some(room)) = lobby.find(&code).await
+                        && room.is_local()
+                    {
+                        let _ = room.send(spades_room::RoomRequest::End { reason }).await;
+                    }
+                });
+            }
             ModerationEvent::Notice { message } => {
                 let notice = ServerMessage::Notice {
                     kind: NoticeKind::Broadcast,

@@ -68,6 +68,8 @@ pub struct FinishedGame {
     /// The tournament table the game was played at: its result is stored
     /// with the game's.
     pub tournament: Option<TableLink>,
+    /// A moderator ended the game: it moves no rating.
+    pub voided: bool,
 }
 
 impl FinishedGame {
@@ -462,6 +464,7 @@ mod tests {
             }),
             finished_at: OffsetDateTime::UNIX_EPOCH,
             tournament: None,
+            voided: false,
         }
     }
 

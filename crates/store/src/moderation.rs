@@ -143,6 +143,9 @@ macro_rules! sanction_columns {
 pub struct Actor {
     pub id: Option<Uuid>,
     pub name: String,
+    /// The address his request came from (the real client's, behind a
+    /// trusted proxy); none for the command line.
+    pub client: Option<String>,
 }
 
 impl Actor {
@@ -150,6 +153,15 @@ impl Actor {
         Actor {
             id: Some(id),
             name: name.to_string(),
+            client: None,
+        }
+    }
+
+    /// The same actor, acting from `client`.
+    pub fn from(self, client: Option<std::net::IpAddr>) -> Actor {
+        Actor {
+            client: client.map(|address| address.to_string()),
+            ..self
         }
     }
 
@@ -158,6 +170,7 @@ impl Actor {
         Actor {
             id: None,
             name: "operator (command line)".to_string(),
+            client: None,
         }
     }
 }
@@ -187,6 +200,7 @@ pub struct AuditEntry {
     pub target_name: Option<String>,
     pub reason: String,
     pub detail: String,
+    pub client: Option<String>,
 }
 
 /// Adds a line to the audit log inside the transaction `$tx`.
@@ -194,8 +208,8 @@ macro_rules! write_audit {
     ($tx:expr, $note:expr, $now:expr) => {{
         let note: &AuditNote = $note;
         sqlx::query(
-            "INSERT INTO audit_log (at, actor_id, actor_name, action, target_id, target_name, reason, detail) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+            "INSERT INTO audit_log (at, actor_id, actor_name, action, target_id, target_name, reason, detail, client) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind($now)
         .bind(note.actor.id)
@@ -205,6 +219,7 @@ macro_rules! write_audit {
         .bind(note.target.as_ref().map(|(_, name)| name.as_str()))
         .bind(&note.reason)
         .bind(&note.detail)
+        .bind(&note.actor.client)
         .execute(&mut *$tx)
         .await?;
     }};
@@ -362,7 +377,7 @@ impl Store {
 
     /// Lines of the audit log before `before` (all, if none), newest first.
     pub async fn audit_log(&self, before: Option<i64>, limit: u32) -> Result<Vec<AuditEntry>> {
-        let sql = "SELECT seq, at, actor_id, actor_name, action, target_id, target_name, reason, detail \
+        let sql = "SELECT seq, at, actor_id, actor_name, action, target_id, target_name, reason, detail, client \
                    FROM audit_log WHERE seq < $1 ORDER BY seq DESC LIMIT $2";
         Ok(on_pool!(self, pool => sqlx::query_as::<_, AuditEntry>(sql)
             .bind(before.unwrap_or(i64::MAX))

@@ -354,7 +354,7 @@ macro_rules! recording {
                 .bind(end.id)
                 .fetch_one(&mut *tx)
                 .await?;
-            if !rated || players.len() != 4 || !rows.iter().all(|(_, row)| row.registered) {
+            if !rated || end.voided || players.len() != 4 || !rows.iter().all(|(_, row)| row.registered) {
                 return Ok(None);
             }
             let ids: Vec<Uuid> = players.iter().map(|(_, account)| *account).collect();

@@ -148,3 +148,67 @@ async fn leaving_a_game_at_a_rated_table_pauses_quick_play() {
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_a_moderator_ends_sends_everyone_away_and_its_game_counts_for_nothing() {
+    let site = Site::start(Config::default()).await;
+    let mut players = registered_players(&site, ["Ann", "Bob", "Cy", "Di"]).await;
+    let code = seat_four_at(&mut players, RulesSpec::default(), true).await;
+    players[0].start_game().await;
+    let path = format!("/api/rooms/{code}/end");
+    let body = serde_json::json!({"reason": "abusive table name"});
+    let refused = site
+        .call(Method::POST, &path, Some(body.clone()), &players[1].token)
+        .await;
+    assert_eq!(refused.status, 403);
+    let missing = site
+        .call(
+            Method::POST,
+            "/api/rooms/NOSUCH/end",
+            Some(body.clone()),
+            &site.moderator.token,
+        )
+        .await;
+    assert_eq!(missing.status, 404);
+    site.call(Method::POST, &path, Some(body), &site.moderator.token)
+        .await
+        .expect(204);
+    for player in players.iter_mut() {
+        let told = player
+            .wait_for(Duration::from_secs(5), |m| {
+                matches!(
+                    m,
+                    ServerMessage::Error {
+                        code: ErrorCode::RoomEnded,
+                        ..
+                    }
+                )
+            })
+            .await;
+        assert!(
+            matches!(told, ServerMessage::Error { ref message, .. } if message.contains("abusive table name"))
+        );
+    }
+    let games = site
+        .api()
+        .get("/api/me/games", Some(&players[0].token))
+        .await
+        .expect(200)
+        .value();
+    assert_eq!(games["games"][0]["status"], "abandoned");
+    for player in &players {
+        let me = site.api().me(&player.token).await;
+        assert_eq!(me.profile.rating, 1500.0, "{}: no rating moved", player.name);
+        assert_eq!(
+            me.quick_play_paused_until, None,
+            "{}: nobody left it",
+            player.name
+        );
+    }
+    let log = site
+        .call(Method::GET, "/api/audit", None, &site.admin.token)
+        .await
+        .value();
+    assert_eq!(log["lines"][0]["action"], "end_room");
+    assert_eq!(log["lines"][0]["detail"], format!("room {code}"));
+}

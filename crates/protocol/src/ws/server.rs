@@ -473,6 +473,8 @@ pub enum ErrorCode {
     Blocked,
     /// The room's owner removed the player from this room.
     Removed,
+    /// A moderator closed the room the player was in.
+    RoomEnded,
     /// The player abandoned games at rated tables lately: quick play is
     /// paused for him until the time the message gives.
     QuickPlayPaused,

@@ -13,7 +13,7 @@ use serde_json::json;
 use spades_lobby::ModerationEvent;
 use spades_protocol::http::{ApiErrorBody, Session};
 use spades_protocol::moderation::{BlockedPlayer, Blocks, DeleteBody, PasswordChange, ResetBody, ResetLink};
-use spades_store::{Actor, AuditNote};
+use spades_store::AuditNote;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
@@ -117,7 +117,7 @@ pub(crate) async fn change_password(
 )]
 pub(crate) async fn reset_link(
     State(state): State<AppState>,
-    Administrator(admin): Administrator,
+    Administrator(_, actor): Administrator,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<(StatusCode, Json<ResetLink>)> {
     let target = state
@@ -127,7 +127,7 @@ pub(crate) async fn reset_link(
         .filter(|target| target.registered)
         .ok_or_else(|| ApiError::not_found("registered player"))?;
     let note = AuditNote {
-        actor: Actor::account(admin.id, &admin.name),
+        actor,
         action: "reset_link".into(),
         target: Some((target.id, target.name.clone())),
         reason: String::new(),

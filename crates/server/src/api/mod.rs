@@ -171,6 +171,7 @@ async fn login(
     let limiter = state.login_limiter();
     let name = identity::normalize(&body.name);
     let attempt = limiter.attempt(&name, address).map_err(|wait| {
+        tracing::warn!(client = ?address, "login refused: too many failed attempts");
         ApiError::new(
             StatusCode::TOO_MANY_REQUESTS,
             "too_many_attempts",
@@ -200,11 +201,16 @@ async fn login(
             moderation::refuse_barred(&state, &account).await?;
             Ok(Json(session_for(&state, account.id, &account.name).await?))
         }
-        None => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "bad_credentials",
-            "wrong name or password",
-        )),
+        None => {
+            // The client, behind a trusted proxy the real one, is what an
+            // operator's fail2ban or firewall acts on.
+            tracing::info!(client = ?address, "failed login");
+            Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "bad_credentials",
+                "wrong name or password",
+            ))
+        }
     }
 }
 

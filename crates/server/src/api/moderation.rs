@@ -36,16 +36,18 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/api/sanctions", get(in_force))
         .route("/api/sanctions/{id}/lift", post(lift))
         .route("/api/audit", get(audit))
+        .route("/api/rooms/{code}/end", post(end_room))
 }
 
 pub(crate) fn forbidden(message: &str) -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, "forbidden", message)
 }
 
-/// The caller, if he is a moderator or an administrator: an extractor
-/// listed before the path and body, so that a stranger is told `401` and a
-/// player `403` before anything else about the request.
-pub(crate) struct Moderator(pub(crate) Account);
+/// The caller, if he is a moderator or an administrator, and who he is for
+/// the audit log: an extractor listed before the path and body, so that a
+/// stranger is told `401` and a player `403` before anything else about
+/// the request.
+pub(crate) struct Moderator(pub(crate) Account, pub(crate) Actor);
 
 impl FromRequestParts<AppState> for Moderator {
     type Rejection = ApiError;
@@ -53,15 +55,16 @@ impl FromRequestParts<AppState> for Moderator {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Moderator, ApiError> {
         let Caller(account) = Caller::from_request_parts(parts, state).await?;
         if account.can_moderate() {
-            Ok(Moderator(account))
+            let actor = acting(&account, parts);
+            Ok(Moderator(account, actor))
         } else {
             Err(forbidden("only moderators and administrators may do that"))
         }
     }
 }
 
-/// The caller, if he is an administrator.
-pub(crate) struct Administrator(pub(crate) Account);
+/// The caller, if he is an administrator, and who he is for the audit log.
+pub(crate) struct Administrator(pub(crate) Account, pub(crate) Actor);
 
 impl FromRequestParts<AppState> for Administrator {
     type Rejection = ApiError;
@@ -69,11 +72,22 @@ impl FromRequestParts<AppState> for Administrator {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Administrator, ApiError> {
         let Caller(account) = Caller::from_request_parts(parts, state).await?;
         if account.is_admin {
-            Ok(Administrator(account))
+            let actor = acting(&account, parts);
+            Ok(Administrator(account, actor))
         } else {
             Err(forbidden("only administrators may do that"))
         }
     }
+}
+
+/// The account acting, from the address the request came from: the real
+/// client's behind a trusted proxy, as the listener set it.
+fn acting(account: &Account, parts: &Parts) -> Actor {
+    let client = parts
+        .extensions
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|info| info.0.ip());
+    Actor::account(account.id, &account.name).from(client)
 }
 
 /// The suspension or ban that keeps an account out now, if any.
@@ -145,9 +159,9 @@ async fn target(state: &AppState, id: Uuid) -> ApiResult<Account> {
         .ok_or_else(|| ApiError::not_found("player"))
 }
 
-fn note(actor: &Account, action: &str, target: &Account, reason: &str, detail: String) -> AuditNote {
+fn note(actor: &Actor, action: &str, target: &Account, reason: &str, detail: String) -> AuditNote {
     AuditNote {
-        actor: Actor::account(actor.id, &actor.name),
+        actor: actor.clone(),
         action: action.to_string(),
         target: Some((target.id, target.name.clone())),
         reason: reason.to_string(),
@@ -176,7 +190,7 @@ fn note(actor: &Account, action: &str, target: &Account, reason: &str, detail: S
 )]
 pub(crate) async fn set_role(
     State(state): State<AppState>,
-    Administrator(admin): Administrator,
+    Administrator(admin, actor): Administrator,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(body): ApiJson<RoleChange>,
 ) -> ApiResult<StatusCode> {
@@ -198,7 +212,7 @@ pub(crate) async fn set_role(
         return Err(forbidden("an administrator cannot change his own role"));
     }
     let note = note(
-        &admin,
+        &actor,
         "role",
         &target,
         &reason,
@@ -229,7 +243,7 @@ pub(crate) async fn set_role(
 )]
 pub(crate) async fn sanction(
     State(state): State<AppState>,
-    Moderator(moderator): Moderator,
+    Moderator(moderator, actor): Moderator,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(body): ApiJson<NewSanction>,
 ) -> ApiResult<(StatusCode, Json<SanctionView>)> {
@@ -272,7 +286,7 @@ pub(crate) async fn sanction(
     };
     let until = ends_at.and_then(rfc3339).unwrap_or_else(|| "none".into());
     let detail = format!("{}, until {until}", kind.as_str());
-    let note = note(&moderator, "sanction", &target, &reason, detail);
+    let note = note(&actor, "sanction", &target, &reason, detail);
     state.store().add_sanction(&sanction, &note).await?;
     tracing::info!(moderator = %moderator.id, player = %target.id, kind = kind.as_str(), "sanction");
     state
@@ -307,7 +321,7 @@ pub(crate) async fn sanction(
 )]
 pub(crate) async fn lift(
     State(state): State<AppState>,
-    Moderator(moderator): Moderator,
+    Moderator(moderator, actor): Moderator,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(body): ApiJson<Lift>,
 ) -> ApiResult<Json<SanctionView>> {
@@ -316,7 +330,7 @@ pub(crate) async fn lift(
     let sanction = found.ok_or_else(|| ApiError::not_found("sanction in force"))?;
     let target = target(&state, sanction.account).await?;
     let note = note(
-        &moderator,
+        &actor,
         "lift",
         &target,
         &reason,
@@ -412,6 +426,50 @@ pub(crate) async fn record(
     }))
 }
 
+/// `POST /api/rooms/{code}/end {reason}`: a moderator ends a room on
+/// whichever node runs it. Its game stops without counting for anyone, and
+/// everyone in it is told why (`room_ended`) and sent away.
+#[utoipa::path(
+    post,
+    path = "/api/rooms/{code}/end",
+    tag = "moderation",
+    params(("code" = String, Path, description = "The room's code")),
+    request_body = Lift,
+    security(("bearer" = [])),
+    responses(
+        (status = 204, description = "The room is being ended, and that is in the audit log"),
+        (status = 400, description = "`bad_request` (a reason too long), `bad_json`", body = ApiErrorBody),
+        (status = 401, description = "`unauthorized`", body = ApiErrorBody),
+        (status = 403, description = "`forbidden`; `suspended` or `banned`", body = ApiErrorBody),
+        (status = 404, description = "`not_found`: no open room has that code", body = ApiErrorBody),
+        (status = 422, description = "`bad_fields`", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
+pub(crate) async fn end_room(
+    State(state): State<AppState>,
+    Moderator(_, actor): Moderator,
+    axum::extract::Path(code): axum::extract::Path<String>,
+    ApiJson(body): ApiJson<Lift>,
+) -> ApiResult<StatusCode> {
+    let reason = checked_text(&body.reason, "reason", true)?;
+    let code = code.trim().to_ascii_uppercase();
+    let found = state.lobby().find(&code).await.ok().flatten();
+    if found.is_none() || code.len() > 16 {
+        return Err(ApiError::not_found("room"));
+    }
+    let note = AuditNote {
+        actor,
+        action: "end_room".into(),
+        target: None,
+        reason: reason.clone(),
+        detail: format!("room {code}"),
+    };
+    state.store().audit(&note).await?;
+    state.moderate(ModerationEvent::EndRoom { code, reason }).await;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 #[derive(Deserialize, utoipa::IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct AuditPage {
@@ -456,6 +514,7 @@ pub(crate) async fn audit(
             target_name: entry.target_name,
             reason: entry.reason,
             detail: entry.detail,
+            client: entry.client,
         })
         .collect();
     Ok(Json(AuditLog { lines }))

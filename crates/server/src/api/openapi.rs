@@ -61,6 +61,7 @@ use utoipa::{Modify, OpenApi};
         crate::api::moderation::in_force,
         crate::api::moderation::record,
         crate::api::moderation::audit,
+        crate::api::moderation::end_room,
         crate::api::reports::report,
         crate::api::reports::open,
         crate::api::reports::resolve,

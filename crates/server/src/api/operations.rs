@@ -9,7 +9,7 @@ use axum::routing::{get, post, put};
 use spades_lobby::ModerationEvent;
 use spades_protocol::http::ApiErrorBody;
 use spades_protocol::moderation::{MaintenanceBody, MaintenanceView, NoticeBody};
-use spades_store::{Account, Actor, AuditNote};
+use spades_store::{Actor, AuditNote};
 use time::OffsetDateTime;
 
 use super::moderation::{Administrator, checked_text};
@@ -26,9 +26,9 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/api/maintenance", get(show))
 }
 
-fn note(admin: &Account, action: &str, detail: String) -> AuditNote {
+fn note(admin: &Actor, action: &str, detail: String) -> AuditNote {
     AuditNote {
-        actor: Actor::account(admin.id, &admin.name),
+        actor: admin.clone(),
         action: action.to_string(),
         target: None,
         reason: String::new(),
@@ -55,7 +55,7 @@ fn note(admin: &Account, action: &str, detail: String) -> AuditNote {
 )]
 pub(crate) async fn notice(
     State(state): State<AppState>,
-    Administrator(admin): Administrator,
+    Administrator(_, admin): Administrator,
     ApiJson(body): ApiJson<NoticeBody>,
 ) -> ApiResult<StatusCode> {
     let message = checked_text(&body.message, "message", false)?;
@@ -85,7 +85,7 @@ pub(crate) async fn notice(
 )]
 pub(crate) async fn begin(
     State(state): State<AppState>,
-    Administrator(admin): Administrator,
+    Administrator(_, admin): Administrator,
     ApiJson(body): ApiJson<MaintenanceBody>,
 ) -> ApiResult<Json<MaintenanceView>> {
     let message = checked_text(&body.message, "message", true)?;
@@ -135,7 +135,7 @@ pub(crate) async fn begin(
 )]
 pub(crate) async fn end(
     State(state): State<AppState>,
-    Administrator(admin): Administrator,
+    Administrator(_, admin): Administrator,
 ) -> ApiResult<StatusCode> {
     state
         .store()

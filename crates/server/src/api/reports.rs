@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use serde_json::json;
 use spades_protocol::http::ApiErrorBody;
 use spades_protocol::moderation::{NewReport, ReportView, Reports, Resolve};
-use spades_store::{Actor, AuditNote, OPEN_REPORTS_PER_REPORTER, Report};
+use spades_store::{AuditNote, OPEN_REPORTS_PER_REPORTER, Report};
 use uuid::Uuid;
 
 use super::moderation::{Moderator, checked_text};
@@ -147,7 +147,7 @@ pub(crate) async fn open(State(state): State<AppState>, _: Moderator) -> ApiResu
 )]
 pub(crate) async fn resolve(
     State(state): State<AppState>,
-    Moderator(moderator): Moderator,
+    Moderator(moderator, actor): Moderator,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(body): ApiJson<Resolve>,
 ) -> ApiResult<StatusCode> {
@@ -159,7 +159,7 @@ pub(crate) async fn resolve(
         .filter(|report| report.resolved_at.is_none())
         .ok_or_else(|| ApiError::not_found("open report"))?;
     let note = AuditNote {
-        actor: Actor::account(moderator.id, &moderator.name),
+        actor,
         action: "resolve_report".into(),
         target: Some((report.target_id, report.target_name.clone())),
         reason: resolution.clone(),

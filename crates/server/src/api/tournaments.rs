@@ -78,22 +78,6 @@ impl FromRequestParts<AppState> for Organizer {
     }
 }
 
-/// The caller, if he is an administrator (see [`Organizer`]).
-struct Admin(Account);
-
-impl FromRequestParts<AppState> for Admin {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Admin, ApiError> {
-        let Caller(account) = Caller::from_request_parts(parts, state).await?;
-        if account.is_admin {
-            Ok(Admin(account))
-        } else {
-            Err(forbidden("only administrators may grant permissions"))
-        }
-    }
-}
-
 fn bad(message: impl Into<String>) -> ApiError {
     ApiError::new(StatusCode::BAD_REQUEST, "bad_request", message)
 }
@@ -469,7 +453,7 @@ async fn history(
 )]
 async fn grant(
     State(state): State<AppState>,
-    Admin(admin): Admin,
+    super::moderation::Administrator(_, actor): super::moderation::Administrator,
     ApiPath(id): ApiPath<Uuid>,
     ApiJson(body): ApiJson<Permissions>,
 ) -> ApiResult<StatusCode> {
@@ -484,7 +468,7 @@ async fn grant(
         .set_permissions(target.id, body.admin, body.organizer || body.admin)
         .await?;
     let note = spades_store::AuditNote {
-        actor: spades_store::Actor::account(admin.id, &admin.name),
+        actor,
         action: "permissions".into(),
         target: Some((target.id, target.name.clone())),
         reason: String::new(),

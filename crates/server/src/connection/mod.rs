@@ -29,7 +29,10 @@ mod link;
 mod queue;
 mod rate_limit;
 mod rooms;
+mod upgrade;
 mod watch;
+
+pub(crate) use upgrade::upgrade;
 
 #[cfg(test)]
 mod tests;

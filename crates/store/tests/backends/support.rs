@@ -147,5 +147,6 @@ pub(crate) fn finished(game: Uuid, winner: Option<u8>) -> FinishedGame {
         }; 4],
         finished_at: now(),
         tournament: None,
+        voided: false,
     }
 }
