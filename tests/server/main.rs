@@ -5,6 +5,7 @@ mod support;
 
 mod accounts;
 mod bad_input;
+mod behind_nginx;
 mod bots;
 mod clock;
 mod cluster;
