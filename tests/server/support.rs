@@ -99,13 +99,30 @@ impl TestServer {
 
 /// Runs `spades admin ARGS` on `database` and returns what it printed.
 pub fn admin_cli(database: &str, args: &[&str]) -> String {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_spades"))
+    admin_cli_with_input(database, args, "")
+}
+
+/// Runs `spades admin ARGS` on `database` with `input` on its standard
+/// input, and returns what it printed.
+pub fn admin_cli_with_input(database: &str, args: &[&str], input: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_spades"))
         .arg("admin")
         .arg("--database")
         .arg(database)
         .args(args)
-        .output()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .expect("spades admin runs");
+    child
+        .stdin
+        .take()
+        .expect("its standard input")
+        .write_all(input.as_bytes())
+        .expect("the input is written");
+    let output = child.wait_with_output().expect("spades admin ends");
     assert!(
         output.status.success(),
         "spades admin {args:?} failed: {}",

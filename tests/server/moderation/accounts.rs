@@ -201,3 +201,21 @@ async fn a_deleted_account_is_anonymous_and_its_data_can_be_downloaded_first() {
         .await;
     assert_eq!(answer.error(), (403, "forbidden".into()));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_operator_sets_a_lost_password_from_the_command_line() {
+    let site = Site::start(Config::default()).await;
+    let api = site.api();
+    let ned = api.account("Ned").await;
+    let database = site.server.server.state().config().database_url.clone();
+    let printed = admin_cli_with_input(&database, &["password", "ned"], "the operator's choice\n");
+    assert!(printed.contains("Ned"), "{printed}");
+    assert_eq!(api.try_me(&ned.token).await.status, 401, "every session ended");
+    api.login("Ned", "the operator's choice").await.expect(200);
+    let log = site
+        .call(Method::GET, "/api/audit", None, &site.admin.token)
+        .await
+        .value();
+    assert_eq!(log["lines"][0]["action"], "password");
+    assert_eq!(log["lines"][0]["target_name"], "Ned");
+}
