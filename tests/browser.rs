@@ -2,9 +2,12 @@
 //! `tests/browser/` (playwright-core): four pages play a whole game with
 //! a blind nil and the exchange, one with the keyboard alone, one
 //! reloading mid-hand, a fifth watching; quick play with bots; a
-//! tournament to its final places; a replay; the first load's weight and
-//! the time a played card takes to show on the other pages. Screenshots
-//! and `metrics.json` go to `target/browser-screenshots/`.
+//! tournament to its final places; a replay; a report from the table, a
+//! moderator's suspension, the audit log and an administrator's notice;
+//! blocking, a player's own account, a reset link and maintenance; the
+//! first load's weight and the time a played card takes to show on
+//! the other pages. Screenshots and `metrics.json` go to
+//! `target/browser-screenshots/`.
 //!
 //! A test binary of its own, so that no other test runs beside it: five
 //! browser pages already fill the machine's cores, and the time a card
@@ -12,6 +15,7 @@
 
 use std::time::Duration;
 
+use serde_json::json;
 use spades_server::Config;
 
 // The server tests' helpers; this binary uses only a few of them.
@@ -19,7 +23,41 @@ use spades_server::Config;
 #[path = "server/support.rs"]
 mod support;
 
+use support::api::PASSWORD;
 use support::{TestServer, node_tests, repository, required};
+
+/// The accounts the pages sign in with, made before the pages start: no
+/// page can make an administrator (only the operator's command line can),
+/// and the moderator is named by that administrator, as on a real site.
+struct Staff {
+    organiser: &'static str,
+    moderator: &'static str,
+    admin: &'static str,
+}
+
+const STAFF: Staff = Staff {
+    organiser: "Olga",
+    moderator: "Mia",
+    admin: "Abe",
+};
+
+/// Registers the staff's accounts through the HTTP API, makes the
+/// organiser and the administrator administrators with `spades admin`,
+/// and has the administrator make the moderator one.
+async fn prepare_staff(server: &TestServer) {
+    let api = server.api();
+    for name in [STAFF.organiser, STAFF.admin] {
+        api.account(name).await;
+        server.make_admin(name);
+    }
+    let admin = api.login(STAFF.admin, PASSWORD).await.expect(200).value();
+    let moderator = api.account(STAFF.moderator).await;
+    let path = format!("/api/players/{}/role", moderator.player.id);
+    let token = admin["token"].as_str().expect("a session token");
+    api.post(&path, Some(json!({"role": "moderator"})), Some(token))
+        .await
+        .expect(204);
+}
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -60,6 +98,7 @@ async fn the_web_client_plays_in_headless_chromium() {
     })
     .await;
     let url = format!("http://{}", server.address());
+    prepare_staff(&server).await;
     let screenshots = repository().join("target/browser-screenshots");
     let _ = std::fs::remove_dir_all(&screenshots);
     let (passed, report) = node_tests(
@@ -71,8 +110,16 @@ async fn the_web_client_plays_in_headless_chromium() {
             "tests/browser/quickplay.test.mjs",
             "tests/browser/tournament.test.mjs",
             "tests/browser/variant.test.mjs",
+            "tests/browser/moderation.test.mjs",
         ],
-        &[("SPADES_URL", url.into()), ("SCREENSHOTS", screenshots.into())],
+        &[
+            ("SPADES_URL", url.into()),
+            ("SCREENSHOTS", screenshots.into()),
+            ("STAFF_PASSWORD", PASSWORD.into()),
+            ("ORGANISER_NAME", STAFF.organiser.into()),
+            ("MODERATOR_NAME", STAFF.moderator.into()),
+            ("ADMIN_NAME", STAFF.admin.into()),
+        ],
     )
     .await;
     // The measurements, and anything the pages noticed on the way, for
@@ -85,7 +132,7 @@ async fn the_web_client_plays_in_headless_chromium() {
     }
     assert!(passed, "{report}");
     assert!(
-        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 8"),
+        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 10"),
         "{report}"
     );
 }

@@ -13,6 +13,20 @@ export const BASE = (process.env.SPADES_URL ?? '').replace(/\/$/, '');
 export const SHOTS = process.env.SCREENSHOTS ?? null;
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
+/**
+ * The accounts tests/browser.rs makes before the pages start, since no
+ * page can make an administrator: the tournament's organiser and the
+ * administrator (both administrators, by the operator's command line) and
+ * the moderator (named by the administrator). Null when the tests run
+ * without that harness.
+ */
+export const STAFF = process.env.STAFF_PASSWORD ? {
+  password: process.env.STAFF_PASSWORD,
+  organiser: process.env.ORGANISER_NAME,
+  moderator: process.env.MODERATOR_NAME,
+  admin: process.env.ADMIN_NAME,
+} : null;
+
 // Without the background-networking flags, Chromium on a machine with no
 // outside network stalls on its own requests.
 export const CHROMIUM_ARGS = [
@@ -51,6 +65,8 @@ export function sharedBrowser() {
 
 export const WIDE = { width: 1280, height: 800 };
 export const NARROW = { width: 360, height: 780 };
+/** A larger phone, for the pages that are read more than played. */
+export const PHONE_TALL = { width: 390, height: 844 };
 /** A phone: its screen's width, touch, and no hover. */
 export const PHONE = { viewport: NARROW, isMobile: true, hasTouch: true };
 
@@ -118,6 +134,16 @@ export async function registerAccount(page, name, password) {
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Password').fill(password);
   await button(form, 'Register').click();
+  await lobbyReady(page);
+}
+
+/** Logs in to an existing account through the page's form. Ends on the lobby. */
+export async function logIn(page, name, password) {
+  await page.goto(`${BASE}/`);
+  const form = formNamed(page, 'Log in');
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Password').fill(password);
+  await button(form, 'Log in').click();
   await lobbyReady(page);
 }
 
@@ -270,21 +296,22 @@ export async function settled(page, what) {
 }
 
 /**
- * Saves a screenshot at the phone's width and the desktop's. At the
- * table, the phone's shot is the screen as the phone shows it (the hand
- * and the controls are docked at its bottom); elsewhere the whole page.
+ * Saves a screenshot at the phone's width and the desktop's (or at
+ * `sizes`, `[viewport, label]` pairs). At the table, the phone's shot is
+ * the screen as the phone shows it (the hand and the controls are docked
+ * at its bottom); elsewhere the whole page.
  */
-export async function shoot(page, name, { table = false } = {}) {
+export async function shoot(page, name, { table = false, sizes = [[NARROW, '360'], [WIDE, '1280']] } = {}) {
   if (!SHOTS) return [];
   mkdirSync(SHOTS, { recursive: true });
   const original = page.viewportSize();
   const files = [];
-  for (const [size, label] of [[NARROW, '360'], [WIDE, '1280']]) {
+  for (const [size, label] of sizes) {
     await page.setViewportSize(size);
     // Two frames so that the layout for the new width is drawn.
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     const file = join(SHOTS, `${name}-${label}.png`);
-    await page.screenshot({ path: file, fullPage: !(table && size === NARROW) });
+    await page.screenshot({ path: file, fullPage: !(table && size.width < 700) });
     files.push(file);
   }
   await page.setViewportSize(original);

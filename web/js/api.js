@@ -20,10 +20,14 @@ export class Api {
    * @param {string} [options.base]  the server's address; '' for the page's own
    * @param {() => (string|null)} [options.token]  the current session token
    * @param {Function} [options.fetch]
+   * @param {(error: ApiError, path: string) => void} [options.refused]  told of every
+   *   refusal before it is thrown, so that the page can react to those that
+   *   concern the whole session (a suspension) wherever they come from
    */
-  constructor({ base = '', token = () => null, fetch = globalThis.fetch } = {}) {
+  constructor({ base = '', token = () => null, fetch = globalThis.fetch, refused = () => {} } = {}) {
     this.base = base.replace(/\/$/, '');
     this.token = token;
+    this.refused = refused;
     // Browsers refuse a fetch called as another object's method, so the
     // function is wrapped rather than stored as is.
     this.fetch = (...args) => fetch(...args);
@@ -54,8 +58,10 @@ export class Api {
         // A proxy's HTML error page, say: keep the status alone.
       }
       const retry = response.headers.get('Retry-After');
-      throw new ApiError(response.status, payload.error ?? `http_${response.status}`,
+      const error = new ApiError(response.status, payload.error ?? `http_${response.status}`,
         payload.message ?? response.statusText, retry ? Number(retry) : null);
+      this.refused(error, path);
+      throw error;
     }
     if (!text) return null;
     if ((response.headers.get('Content-Type') ?? '').includes('ndjson')) return text;
@@ -100,6 +106,68 @@ export class Api {
 
   setPermissions(id, { organizer, admin = false }) {
     return this.call('POST', `/api/players/${encodeURIComponent(id)}/permissions`, { organizer, admin });
+  }
+
+  // The caller's account: its password, its data, its end, and the
+  // players it blocks.
+
+  changePassword(oldPassword, newPassword) {
+    return this.call('POST', '/api/me/password', { old_password: oldPassword, new_password: newPassword });
+  }
+
+  /** Deletes the caller's account; a guest gives an empty password. */
+  deleteAccount(password) { return this.call('POST', '/api/me/delete', { password }); }
+  /** Everything the server keeps about the caller, as one object. */
+  exportData() { return this.call('GET', '/api/me/export'); }
+  /** `{blocked: [{id, name, since}]}`. */
+  blocks() { return this.call('GET', '/api/me/blocks'); }
+  block(id) { return this.call('PUT', `/api/me/blocks/${encodeURIComponent(id)}`); }
+  unblock(id) { return this.call('DELETE', `/api/me/blocks/${encodeURIComponent(id)}`); }
+  reportPlayer(id, reason) { return this.call('POST', `/api/players/${encodeURIComponent(id)}/report`, { reason }); }
+  /** Uses a password reset link: answers `{token, player}`, a new session. */
+  reset(token, password) { return this.call('POST', '/api/reset', { token, password }); }
+  /** `{active, until, message}`, for anyone. */
+  maintenance() { return this.call('GET', '/api/maintenance'); }
+
+  // Moderators.
+
+  /** `{reports: [...]}`: the open reports, oldest first. */
+  reports() { return this.call('GET', '/api/reports'); }
+  resolveReport(id, resolution) { return this.call('POST', `/api/reports/${encodeURIComponent(id)}/resolve`, { resolution }); }
+  /** A player's record: `{player, name, role, sanctions, reports}`. */
+  moderationRecord(id) { return this.call('GET', `/api/players/${encodeURIComponent(id)}/moderation`); }
+  /** `body` is `{kind, reason, minutes}`; answers the sanction. */
+  sanction(id, body) { return this.call('POST', `/api/players/${encodeURIComponent(id)}/sanctions`, body); }
+  /** `{sanctions: [...]}`: those in force, newest first. */
+  sanctions() { return this.call('GET', '/api/sanctions'); }
+  liftSanction(id, reason) {
+    return this.call('POST', `/api/sanctions/${encodeURIComponent(id)}/lift`, reason ? { reason } : {});
+  }
+
+  // Administrators.
+
+  setRole(id, role, reason) {
+    return this.call('POST', `/api/players/${encodeURIComponent(id)}/role`, reason ? { role, reason } : { role });
+  }
+
+  /** A one-time password reset link: `{token, path, expires_at}`. */
+  resetLink(id) { return this.call('POST', `/api/players/${encodeURIComponent(id)}/reset-link`); }
+  notice(message) { return this.call('POST', '/api/admin/notice', { message }); }
+
+  /** Maintenance begins; `minutes` (when it is expected to end) may be left out. */
+  startMaintenance(message, minutes) {
+    const body = { message };
+    if (minutes) body.minutes = minutes;
+    return this.call('PUT', '/api/admin/maintenance', body);
+  }
+
+  endMaintenance() { return this.call('DELETE', '/api/admin/maintenance'); }
+
+  /** `{lines: [...]}`, newest first; `before` a `seq` to page back from. */
+  audit({ before, limit = 50 } = {}) {
+    const query = new URLSearchParams({ limit: String(limit) });
+    if (before !== undefined && before !== null) query.set('before', String(before));
+    return this.call('GET', `/api/audit?${query}`);
   }
 }
 

@@ -30,13 +30,36 @@ export class AppState {
     this.screen = null;
     /** Where to go after signing in, when a screen asked for a session. */
     this.afterSignIn = null;
-    /** True while a guest claims his name, or logs out: the session ends on purpose. */
+    /**
+     * True while the session is replaced on purpose (a guest claims his
+     * name, a player changes his password), or ends on purpose (logging
+     * out, deleting the account): its end is then no surprise to report.
+     */
     this.claiming = false;
     this.loggingOut = false;
     /** Short notices `{id, text, kind}` (`info` or `error`), oldest first. */
     this.toasts = [];
     /** Whether the screen is wide (700 px or more): the table's controls sit on the felt. */
     this.wide = true;
+
+    /** An administrator's notices to everyone, `{id, message}`, shown until dismissed. */
+    this.broadcasts = [];
+    /** Maintenance in force, `{active, message, until}` (GET /api/maintenance or a notice), or null. */
+    this.maintenance = null;
+    /** A `suspended` or `banned` notice, kept until the connection closes with 4009. */
+    this.keptOutNotice = null;
+    /**
+     * A moderator keeps this player out: what the server said (`{kind,
+     * message, until}` from the notice, or `{code, message}` from a refused
+     * hello or request). While set, the page shows only that.
+     */
+    this.keptOut = null;
+    /** The report being written: `{player: {id, name}, via: 'table'|'profile', sending, error}`, or null. */
+    this.report = null;
+    /** The players this player blocks (GET /api/me/blocks), loaded with a profile. */
+    this.blocks = { list: null, error: null };
+    /** Sanctions in force (GET /api/sanctions), for the moderators' and administrators' pages. */
+    this.sanctions = { list: null, error: null };
 
     /** The sign-in screen: the last refusal, in words. */
     this.signin = { error: '' };
@@ -58,11 +81,12 @@ export class AppState {
 
     /**
      * The lobby: the presets from the server (`{name, summary, rules}`),
-     * the presets chosen for quick play and for a new table, and the
+     * the presets chosen for quick play and for a new table, whether the
+     * new table is to be private and rated (a private table never is), and the
      * leaderboard's page with its answer or refusal.
      */
     this.lobbyView = {
-      presets: null, quickPreset: 'classic', roomPreset: 'classic', roomFormat: null,
+      presets: null, quickPreset: 'classic', roomPreset: 'classic', roomFormat: null, roomPrivate: false, roomRated: false,
       leaderboardPage: 1, leaderboard: null, leaderboardError: null,
     };
 
@@ -80,5 +104,23 @@ export class AppState {
 
     /** A profile: whose (`me` or an id), what was loaded, a refusal. */
     this.profile = { param: null, data: null, error: null };
+
+    /** The reset link's page: its token, whether the new password is on its way, a refusal in words. */
+    this.resetView = { token: null, sending: false, error: null };
+
+    /**
+     * The moderation page: the open reports (or the refusal), the
+     * players' records shown (`{data, error}` by player id), each form's
+     * error in words and what was done from it (by form key: a report's
+     * id), which suggests the report's resolution.
+     */
+    this.moderation = { reports: null, error: null, records: {}, formErrors: {}, done: {} };
+
+    /**
+     * The administration page: the player id its role form starts with
+     * (from `#/admin/ID`), the last reset link issued, and the audit log
+     * shown (`lines` newest first, whether `more` are older, a refusal).
+     */
+    this.admin = { playerId: '', resetLink: null, audit: { lines: [], more: false, error: null } };
   }
 }

@@ -88,10 +88,24 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
       changed();
     },
 
-    /** `fields` are the form's; `options` its name, privacy and bots. */
+    /** The new table is to be private (never rated) or not. */
+    setRoomPrivate(value) {
+      lobby.roomPrivate = value;
+      changed();
+    },
+
+    setRoomRated(value) {
+      lobby.roomRated = value;
+      changed();
+    },
+
+    /** `fields` are the form's; `options` its name, privacy, bots and whether its games are rated. */
     async createRoom(fields, choiceKeys) {
       const options = { rules: rulesFromForm(fields, choiceKeys), private: Boolean(fields.private), bots: fields.bots };
       if (fields.name?.trim()) options.name = fields.name.trim();
+      // Only a public table may be rated; `rated` is left out otherwise,
+      // which a server from before rated tables reads as it always did.
+      if (fields.rated && !fields.private) options.rated = true;
       try {
         const snapshot = await client.createRoom(options);
         navigateTo('room', snapshot.state.room);

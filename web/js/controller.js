@@ -6,10 +6,16 @@
 
 import { STATUS } from './protocol.js';
 import { roomCodeFrom } from './router.js';
-import { chatProblem, describe, describeClose } from './messages.js';
+import { chatProblem, describe, describeClose, describeWithDetail } from './messages.js';
 import { sortForProtocol } from './cards.js';
 import { SCORE_POPUP_MS, TRICK_HOLD_MS, describeEntry, expectedText } from './seating.js';
 import { screenActions } from './controller-screens.js';
+import { moderationActions } from './controller-moderation.js';
+import { KEPT_OUT } from './moderation.js';
+
+// How long a short notice stays: errors and a moderator's words longer
+// than the rest, so that they can be read whole.
+const TOAST_MS = { info: 5000, error: 8000, warn: 15000 };
 
 
 /**
@@ -25,14 +31,20 @@ export function createController(app, { client, api, changed, say, navigateTo })
     changed,
     navigate: navigateTo,
 
-    /** Shows a short notice; errors are described in plain words. */
+    /**
+     * Shows a short notice; errors are described in plain words. `kind`
+     * is `info`, `warn` (a moderator's word) or `error`.
+     */
     notify(what, kind = 'info') {
-      const toast = { id: (toastId += 1), text: typeof what === 'string' ? what : describe(what), kind };
+      // A player kept out is told so by the whole page; the requests that
+      // failed because of it need no notice each.
+      if (app.keptOut && typeof what !== 'string' && (KEPT_OUT.has(what?.code) || what?.code === 'closed')) return;
+      const toast = { id: (toastId += 1), text: typeof what === 'string' ? what : describeWithDetail(what), kind };
       app.toasts = [...app.toasts, toast];
       setTimeout(() => {
         app.toasts = app.toasts.filter((other) => other !== toast);
         changed();
-      }, kind === 'error' ? 8000 : 5000);
+      }, TOAST_MS[kind] ?? TOAST_MS.info);
       changed();
     },
 
@@ -205,9 +217,21 @@ export function createController(app, { client, api, changed, say, navigateTo })
       send(client.chat(line));
       return true;
     },
-
-    ...screenActions(app, { client, api, changed, navigateTo, notify: (...args) => actions.notify(...args) }),
   };
+  const notify = (...args) => actions.notify(...args);
+  const screens = screenActions(app, { client, api, changed, navigateTo, notify });
+  const moderation = moderationActions(app, {
+    client, api, changed, navigateTo, notify,
+    signInWith: (token) => connectWith({ token }),
+    signedOut: () => actions.signedOut(),
+  });
+  Object.assign(actions, screens, moderation, {
+    /** A screen is shown: each part of the controller loads what it needs for it. */
+    enter(route) {
+      screens.enter(route);
+      moderation.enter(route);
+    },
+  });
 
   // Requests. Each shows its refusal in plain words; game actions also
   // mark the state as waiting, so the controls cannot be pressed twice.
@@ -240,7 +264,8 @@ export function createController(app, { client, api, changed, say, navigateTo })
       if (next && next.name !== 'signin') navigateTo(next.name, next.param);
       else navigateTo('lobby');
     } catch (failure) {
-      app.signin.error = describe(failure);
+      // A suspended or banned player's login is refused with why and until when.
+      app.signin.error = describeWithDetail(failure);
       changed();
     }
   }
@@ -274,10 +299,19 @@ export function createController(app, { client, api, changed, say, navigateTo })
     }
     client.on('message', () => changed());
     client.on('welcome', (welcome) => {
+      const wasKeptOut = Boolean(app.keptOut);
+      app.keptOut = null;
       app.player = welcome.player;
       table.me = welcome.player.id;
       app.seatRoom = welcome.room ?? null;
       actions.loadMe();
+      if (wasKeptOut) {
+        // The sanction that kept the player out has ended: the screen
+        // behind it loads again what it could not load meanwhile.
+        view.joinError = null;
+        actions.leave(app.route);
+        actions.enter(app.route);
+      }
       changed();
     });
     client.on('status', statusChanged);
@@ -307,7 +341,29 @@ export function createController(app, { client, api, changed, say, navigateTo })
         changed();
       }
     });
-    client.on('error', (error) => actions.notify(error, 'error'));
+    client.on('notice', (notice) => actions.noticeReceived(notice));
+    client.on('error', (error) => {
+      if (error.code === 'removed' || error.code === 'room_ended') putOutOfRoom(error);
+      else actions.notify(error, 'error');
+    });
+  }
+
+  /**
+   * The room's owner removed this player, or a moderator closed the room:
+   * the table screen says so where the table was, with the way back to
+   * the lobby; elsewhere a notice says it.
+   */
+  function putOutOfRoom(error) {
+    const room = table.room;
+    table.clear();
+    if (app.route.name === 'room' && (app.route.param === room || room === null)) {
+      view.code = app.route.param;
+      view.joining = false;
+      view.joinError = error;
+    } else {
+      actions.notify(error, 'error');
+    }
+    changed();
   }
 
   function statusChanged(status, detail) {
@@ -322,8 +378,9 @@ export function createController(app, { client, api, changed, say, navigateTo })
       app.queue = null;
       actions.notify('The connection dropped, which takes you out of the quick-play queue. Queue again when it is back.', 'error');
     }
-    // A refused hello on the sign-in screen is shown by that screen.
-    if (status === STATUS.FAILED && app.route.name !== 'signin') {
+    // A player kept out by a moderator is told so by the whole page; any
+    // other refused hello on the sign-in screen is shown by that screen.
+    if (status === STATUS.FAILED && !actions.connectionFailed(detail) && app.route.name !== 'signin') {
       actions.notify(typeof detail.code === 'number' ? describeClose(detail.code) : describe(detail.code ?? 'closed'), 'error');
     }
     // After a reconnect the client watches the lobby again by itself, but

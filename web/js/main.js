@@ -10,7 +10,9 @@ import { AppState } from './app-state.js';
 import { createController } from './controller.js';
 import { hashFor, parseRoute } from './router.js';
 import { h, render } from './dom.js';
-import { Banners, Connection, Nav, Toasts, User } from './views/shell.js';
+import { Banners, Connection, KeptOut, Nav, Toasts, User } from './views/shell.js';
+import { ReportDialog } from './views/report.js';
+import { roleOf } from './moderation.js';
 
 const SCREENS = {
   signin: () => import('./views/signin.js'),
@@ -20,11 +22,18 @@ const SCREENS = {
   tournament: () => import('./views/tournament.js'),
   replay: () => import('./views/replay.js'),
   profile: () => import('./views/profile.js'),
+  reset: () => import('./views/reset.js'),
+  moderation: () => import('./views/moderation.js'),
+  admin: () => import('./views/admin.js'),
 };
+
+// Screens that work without a session: a reset link is opened by someone
+// who cannot sign in.
+const OPEN_SCREENS = new Set(['signin', 'reset']);
 
 const socketUrl = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/ws`;
 const client = new Client({ url: socketUrl });
-const api = new Api({ token: () => client.token });
+const api = new Api({ token: () => client.token, refused: (error, path) => actions.apiRefused(error, path) });
 const app = new AppState();
 const { actions, listen, beforeDraw } = createController(app, { client, api, changed, say, navigateTo });
 
@@ -55,17 +64,24 @@ const roots = {
   banners: document.getElementById('banners'),
   view: document.getElementById('view'),
   toasts: document.getElementById('toasts'),
+  dialog: document.getElementById('dialog'),
 };
 
 function draw() {
   beforeDraw();
-  render(h(Nav, { route: app.route }), roots.nav);
+  render(h(Nav, { route: app.route, role: roleOf(app.me) }), roots.nav);
   render(h(Connection, { connection: app.connection }), roots.connection);
-  render(h(User, { player: app.player, actions }), roots.user);
+  render(h(User, { player: app.player, keptOut: Boolean(app.keptOut), actions }), roots.user);
   render(h(Banners, { app, actions }), roots.banners);
   render(h(Toasts, { toasts: app.toasts }), roots.toasts);
+  const report = app.report;
+  render(report ? h(ReportDialog, { key: `${report.via}-${report.player.id}`, report, actions }) : null, roots.dialog);
+  // A player a moderator keeps out sees why, and nothing else, whatever
+  // the address says.
   const screen = app.screen;
-  render(screen ? h(screen.Screen, { app, actions }) : h('p', { class: 'loading' }, 'Loading…'), roots.view);
+  let content = screen ? h(screen.Screen, { app, actions }) : h('p', { class: 'loading' }, 'Loading…');
+  if (app.keptOut) content = h(KeptOut, { keptOut: app.keptOut, actions });
+  render(content, roots.view);
 }
 
 /** Says something to screen readers without showing it. */
@@ -101,7 +117,7 @@ async function showRoute() {
     // reloads find their way, with the room in the hash.
     history.replaceState(null, '', `/${hashFor('room', route.param)}`);
   }
-  if (!client.token && !app.player && route.name !== 'signin') {
+  if (!client.token && !app.player && !OPEN_SCREENS.has(route.name)) {
     actions.signInFirst(route);
     route = { name: 'signin', param: null };
   }

@@ -39,9 +39,9 @@ export const SOCKET_ERRORS = {
   maintenance: 'The server is in maintenance: no new tables, games or quick play for now.',
   blocked: 'One of you blocks the other, so you cannot play as partners.',
   removed: 'The owner of this table removed you from it.',
-  room_ended: 'A moderator closed this table.',
   quick_play_paused: 'You left games at rated tables lately, so quick play is paused for you for a while.',
   too_many_reports: 'You have many reports waiting for the moderators. Wait until they are looked at.',
+  room_ended: 'A moderator closed this table.',
   game_over: 'This game is over. Start a new game to play again.',
   wrong_phase: 'That does not belong to this part of the hand.',
   not_your_turn: 'It is not your turn.',
@@ -156,6 +156,24 @@ export function describe(error) {
     }
   }
   return error.message || 'Something went wrong.';
+}
+
+// Refusals whose server message carries what the player needs to know
+// (why, and until when): the page's sentence is followed by the server's.
+const DETAILED = new Set(['muted', 'suspended', 'banned', 'maintenance', 'quick_play_paused', 'room_ended']);
+
+/**
+ * Like `describe`, with the server's own words added for the refusals
+ * whose message says why and until when (a mute, a suspension, a ban,
+ * maintenance, a paused quick play, a room a moderator closed).
+ */
+export function describeWithDetail(error) {
+  const sentence = describe(error);
+  const code = error?.code ?? error?.error;
+  const detail = typeof error === 'object' ? error?.message : null;
+  if (!DETAILED.has(code) || !detail || detail === code || sentence.includes(detail)) return sentence;
+  const words = detail.charAt(0).toUpperCase() + detail.slice(1);
+  return `${sentence} ${words}${/[.!?]$/.test(words) ? '' : '.'}`;
 }
 
 /** A sentence for a WebSocket close code. */

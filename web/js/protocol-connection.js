@@ -97,8 +97,11 @@ export class Connection {
     if (token) {
       this.setToken(token);
     } else if (name) {
-      // A name asks for a new guest, whatever token was kept before.
-      this.setToken(null);
+      // A name asks for a new guest, whatever token was kept before;
+      // except the token of a player a moderator keeps out, which goes
+      // with the hello so that the server says no (protocol.md,
+      // "Moderation": a hello with a token and a name is the token's).
+      if (!(this.keptOut && this.token)) this.setToken(null);
       this.name = name;
     }
     this.stopped = false;
@@ -222,6 +225,7 @@ export class Connection {
     this.welcomes += 1;
     this.player = welcome.player;
     this.welcomeRoom = welcome.room ?? null;
+    this.keptOut = null;
     this.setToken(welcome.token);
     // The session this connection runs under: a 4004 for it ends the
     // session, unless the token has changed since (a claim).
@@ -243,6 +247,9 @@ export class Connection {
       return;
     }
     if (error.code === 'bad_token') this.setToken(null);
+    // A suspended or banned player keeps his token: it is his, and a new
+    // guest in its place would walk round the moderator's decision.
+    if (error.code === 'suspended' || error.code === 'banned') this.keptOut = { code: error.code, message: error.message };
     const fatal = error.code === 'bad_token' ? STATUS.ENDED : STATUS.FAILED;
     this.stopped = true;
     if (this.socket) {
@@ -309,6 +316,7 @@ export class Connection {
       this.setStatus(STATUS.ENDED, { code });
       return;
     }
+    if (code === 4009) this.keptOut ??= { code, message: reason };
     if (FATAL_CLOSES.has(code)) {
       this.stopped = true;
       this.failPending(() => true, 'closed');

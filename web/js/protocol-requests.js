@@ -139,6 +139,9 @@ export class Requests extends Connection {
   }
 
   refusedUnmatched(message) {
+    // Put out of the room by its owner or by a moderator: the room no
+    // longer writes to this connection, and a resync would be refused.
+    if ((message.code === 'removed' || message.code === 'room_ended') && this.room) this.enterRoom(null, 0);
     // A `rate_limited` notice is reported like any other: the server drops
     // nothing over the rate, it reads the next frames later, so the
     // actions in flight are answered in their turn and none is resent.

@@ -90,6 +90,14 @@ export class Client extends RoomEvents {
     this.lastHeard = 0;
     this.stopped = false;
     this.firstWelcome = null;
+    /**
+     * Set when a moderator keeps this player out (a `hello` refused
+     * `suspended` or `banned`, or a 4009 close): `{code, message}`. While
+     * it is set, the kept token goes with every `hello`, even one that
+     * names a new guest, so that the server refuses it rather than this
+     * page starting someone new.
+     */
+    this.keptOut = null;
   }
 
   // One method per client message of protocol.md.
@@ -107,7 +115,10 @@ export class Client extends RoomEvents {
     return this.request('unwatch_lobby');
   }
 
-  /** @param {{name?: string, rules?: object, private?: boolean, bots?: 'basic'|'strong'}} options */
+  /**
+   * @param {{name?: string, rules?: object, private?: boolean, bots?: 'basic'|'strong', rated?: boolean}} options
+   *   `rated` only for a public room (a private one is always casual)
+   */
   createRoom(options = {}) { return this.request('create_room', options); }
   joinRoom(room) { return this.request('join_room', { room }); }
   leaveRoom() { return this.request('leave_room'); }
@@ -138,4 +149,9 @@ export class Client extends RoomEvents {
   passCards(cards) { return this.request('pass_cards', { cards }); }
   play(card) { return this.request('play', { card }); }
   chat(text) { return this.request('chat', { text }); }
+
+  /** Reports a player of the room to the moderators; the ack comes once the report is stored. */
+  report(player, reason) { return this.request('report', { player, reason }); }
+  /** The owner of a private room removes a player from it for good. */
+  removePlayer(player) { return this.request('remove_player', { player }); }
 }

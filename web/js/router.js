@@ -9,6 +9,12 @@ const ROUTES = [
   ['tournament', /^\/tournament\/([0-9a-fA-F-]+)$/],
   ['replay', /^\/replay\/([0-9a-fA-F-]+)$/],
   ['profile', /^\/profile\/([0-9a-fA-F-]+|me)$/],
+  // The page a password reset link opens; the token is the link's secret.
+  ['reset', /^\/reset\/([A-Za-z0-9_-]+)$/],
+  ['moderation', /^\/moderation$/],
+  // The administration page, with a player's id when it is opened to
+  // change that player's role.
+  ['admin', /^\/admin(?:\/([0-9a-fA-F-]+))?$/],
 ];
 
 /**

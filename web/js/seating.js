@@ -100,6 +100,7 @@ export function describeEntry(state, entry) {
     case 'play_started': return `${name(entry.leader)} leads.`;
     case 'hand_scored': return `Hand ${entry.hand + 1} is scored.`;
     case 'game_started': return 'A new game starts.';
+    case 'removed': return `${entry.player.name} was removed from the table by its host.`;
     case 'game_over': return entry.winner === null ? 'The game was abandoned.' : `Game over: ${teamName(state, entry.winner)} win.`;
     default: return '';
   }

@@ -69,6 +69,9 @@ export class TableState {
     this.room = null;
     this.name = '';
     this.private = false;
+    // Whether the room's games count for the ratings; a server from
+    // before rated rooms sends nothing, and its rooms are casual.
+    this.rated = false;
     this.rules = null;
     this.botLevel = 'basic';
     this.status = 'waiting';
@@ -158,6 +161,16 @@ export class TableState {
     if (!this.turn) return;
     const seats = this.turn.seats.filter((s) => s !== seat);
     this.turn = seats.length ? { ...this.turn, seats } : null;
+  }
+
+  /**
+   * Adds a line to the chat: `{seq, from, seat, text, hidden}` for what a
+   * player said, `{seq, event, player, seat}` for what happened to a
+   * player that the table should read in its flow (`removed`).
+   */
+  addChat(line) {
+    this.chat.push(line);
+    if (this.chat.length > MAX_CHAT) this.chat.shift();
   }
 
   addLog(entry) {
@@ -306,6 +319,7 @@ const HANDLERS = {
     this.room = state.room;
     this.name = state.name;
     this.private = state.private;
+    this.rated = Boolean(state.rated);
     this.rules = state.rules;
     this.botLevel = state.bots;
     this.status = state.status;
@@ -519,8 +533,20 @@ const HANDLERS = {
   },
 
   chat_message(message) {
-    this.chat.push({ seq: message.seq, from: message.from, seat: message.seat ?? null, text: message.text });
-    if (this.chat.length > MAX_CHAT) this.chat.shift();
+    // A line from a player this one blocks comes without its text; it is
+    // kept as such, so that the chat can say a line was hidden.
+    this.addChat({
+      seq: message.seq, from: message.from, seat: message.seat ?? null,
+      text: message.hidden ? '' : message.text, hidden: Boolean(message.hidden),
+    });
+  },
+
+  player_removed(message) {
+    const seat = message.seat ?? null;
+    // Between games his seat is freed (a `seats` event follows); during
+    // one the server plays it and `player_away` follows.
+    this.addLog({ seq: message.seq, kind: 'removed', seat, player: message.player });
+    this.addChat({ seq: message.seq, event: 'removed', player: message.player, seat });
   },
 };
 

@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { API_ERRORS, CLOSE_REASONS, SOCKET_ERRORS, chatProblem, describe, describeClose } from '../js/messages.js';
+import { API_ERRORS, CLOSE_REASONS, SOCKET_ERRORS, chatProblem, describe, describeClose, describeWithDetail } from '../js/messages.js';
 import { readDoc } from './support.mjs';
 
 /** The codes in the first column of the table under `heading`. */
@@ -56,4 +56,16 @@ test('chat lines the server would refuse are caught before sending', () => {
   for (const text of ['well played', 'gg \u{1F468}\u200D\u{1F469}\u200D\u{1F467}', '\u05E9\u05DC\u05D5\u05DD\u200F!', 'x'.repeat(300)]) {
     assert.equal(chatProblem(text), null, JSON.stringify(text));
   }
+});
+
+test('refusals that say why and until when keep the server\'s words', () => {
+  const muted = { code: 'muted', source: 'ws', message: 'you are muted until 2026-11-28 17:47 UTC: spam' };
+  assert.equal(describeWithDetail(muted), `${SOCKET_ERRORS.muted} You are muted until 2026-11-28 17:47 UTC: spam.`);
+  const suspended = { code: 'suspended', source: 'api', message: 'you are suspended until 2026-11-29 16:47 UTC: cheating' };
+  assert.match(describeWithDetail(suspended), /^Your account is suspended\. You are suspended until .*: cheating\.$/);
+  // The page's own failures carry only their code as a message: nothing is added.
+  assert.equal(describeWithDetail({ code: 'suspended', source: 'ws', message: 'suspended' }), SOCKET_ERRORS.suspended);
+  // Other refusals are described as before.
+  assert.equal(describeWithDetail({ code: 'seat_taken', source: 'ws', message: 'seat 2 is taken' }), SOCKET_ERRORS.seat_taken);
+  assert.equal(describeWithDetail('removed'), SOCKET_ERRORS.removed);
 });

@@ -330,3 +330,73 @@ test('a room moving to another server (1012, then server_busy) is waited for, no
   assert.equal(t.client.status, STATUS.READY);
   assert.equal(t.room.at(-1).seq, 1500);
 });
+
+test('a hello refused for a suspension keeps the token and does not reconnect', async () => {
+  const t = setup({ token: 'a_held' });
+  const connected = t.client.connect();
+  t.socket().open();
+  t.socket().receive({
+    type: 'error', id: t.socket().last('hello').id, code: 'suspended', message: 'you are suspended until 2026-11-29 16:47 UTC: cheating',
+  });
+  await assert.rejects(connected, (error) => error.code === 'suspended' && /cheating/.test(error.message));
+  assert.equal(t.client.status, STATUS.FAILED);
+  assert.equal(t.storage.getItem('spades.token'), 'a_held');
+  t.clock.advance(60_000);
+  assert.equal(t.sockets.length, 1);
+});
+
+test('after a 4009 close, signing in as a new guest still sends the kept token', async () => {
+  const t = setup();
+  await inRoom(t, 5);
+  const notices = [];
+  t.client.on('notice', (notice) => notices.push(notice));
+  t.socket().receive({ type: 'notice', kind: 'suspended', message: 'You are suspended until …: cheating', until: '2026-11-29T16:47:40Z' });
+  t.socket().serverClose(4009);
+  assert.equal(notices[0].kind, 'suspended');
+  assert.equal(t.client.status, STATUS.FAILED);
+  t.clock.advance(60_000);
+  assert.equal(t.sockets.length, 1, 'no reconnect after 4009');
+  // The page is asked for a new guest: the server must see the token, and say no.
+  const again = t.client.connect({ name: 'Someone else' });
+  t.socket().open();
+  assert.equal(t.socket().last('hello').token, 'g_tok');
+  t.socket().receive({ type: 'error', id: t.socket().last('hello').id, code: 'suspended', message: 'you are suspended' });
+  await assert.rejects(again, (error) => error.code === 'suspended');
+  assert.equal(t.storage.getItem('spades.token'), 'g_tok');
+});
+
+test('once welcomed again, a new guest is a new guest', async () => {
+  const t = setup({ token: 'g_tok' });
+  const first = t.client.connect();
+  t.socket().open();
+  t.socket().receive({ type: 'error', id: t.socket().last('hello').id, code: 'banned', message: 'banned' });
+  await assert.rejects(first);
+  // The ban was lifted: the kept token is welcomed, and the page may then start afresh.
+  const second = t.client.connect();
+  await t.welcome();
+  await second;
+  assert.equal(t.client.keptOut, null);
+  const third = t.client.connect({ name: 'Ann' });
+  t.socket().open();
+  assert.equal(t.socket().last('hello').token, undefined);
+  assert.equal(t.socket().last('hello').name, 'Ann');
+  t.socket().receive({ type: 'welcome', id: t.socket().last('hello').id, version: 1, player: PLAYER, token: 'g_new' });
+  await third;
+});
+
+test('a player removed from the room, or a room a moderator closed, is out of it', async () => {
+  for (const code of ['removed', 'room_ended']) {
+    const t = setup();
+    await inRoom(t, 5);
+    const errors = [];
+    t.client.on('error', (error) => errors.push(error.code));
+    t.socket().receive({ type: 'error', code, message: 'out' });
+    assert.deepEqual(errors, [code]);
+    assert.equal(t.client.room, null, code);
+    // A reconnect does not try to come back to it.
+    t.socket().serverClose(1006);
+    t.clock.advance(1000);
+    await t.welcome();
+    assert.equal(t.socket().last('resync'), undefined, code);
+  }
+});

@@ -289,3 +289,26 @@ test('without a snapshot, the teams follow the rules as the server sets them', (
   assert.deepEqual(teamsFromRules({ partners: false }), [[0], [1], [2], [3]]);
   assert.deepEqual(teamsFromRules({ partners: false, players: 3 }), [[0], [1], [2]]);
 });
+
+test('rated or casual, a hidden chat line, and a player the host removed', () => {
+  const { me, messages } = exampleSession();
+  const snapshot = messages.find((m) => m.type === 'snapshot');
+  const state = new TableState({ me });
+  // The example's server may say nothing of `rated`: a room is then casual.
+  state.apply({ ...snapshot, state: { ...snapshot.state, rated: undefined } });
+  assert.equal(state.rated, false);
+  state.apply({ ...snapshot, state: { ...snapshot.state, rated: true } });
+  assert.equal(state.rated, true);
+
+  const room = snapshot.state.room;
+  let seq = snapshot.seq;
+  const tom = { id: 'tom', name: 'Tom' };
+  state.apply({ type: 'chat_message', room, seq: (seq += 1), from: tom, seat: 1, text: 'hello' });
+  state.apply({ type: 'chat_message', room, seq: (seq += 1), from: tom, seat: 1, text: '', hidden: true });
+  state.apply({ type: 'player_removed', room, seq: (seq += 1), seat: 1, player: tom });
+  assert.deepEqual(state.chat.map((line) => [line.hidden ?? null, line.event ?? null, line.text ?? null]), [
+    [false, null, 'hello'], [true, null, ''], [null, 'removed', null],
+  ]);
+  const removed = state.log.at(-1);
+  assert.deepEqual({ kind: removed.kind, seat: removed.seat, player: removed.player }, { kind: 'removed', seat: 1, player: tom });
+});

@@ -177,8 +177,22 @@ function CreateRoom({ app, actions }) {
   h(Field, { id: 'room-bots', label: 'Bot level' },
     h('select', { id: 'room-bots', name: 'bots' }, h('option', { value: 'basic' }, 'Basic'), h('option', { value: 'strong' }, 'Strong'))),
   h('div', { class: 'field check' },
-    h('input', { id: 'room-private', name: 'private', type: 'checkbox' }),
+    h('input', {
+      id: 'room-private', name: 'private', type: 'checkbox',
+      onchange: (event) => actions.setRoomPrivate(event.currentTarget.checked),
+    }),
     h('label', { for: 'room-private' }, 'Private (not listed; share the link)')),
+  // A private table is always casual, so the box is offered for a public one only.
+  h('div', { class: 'field check' },
+    h('input', {
+      id: 'room-rated', name: 'rated', type: 'checkbox', disabled: lobby.roomPrivate,
+      'aria-describedby': 'room-rated-hint', checked: lobby.roomRated && !lobby.roomPrivate,
+      onchange: (event) => actions.setRoomRated(event.currentTarget.checked),
+    }),
+    h('label', { for: 'room-rated' }, 'Rated (the games count for the ratings)')),
+  h('p', { class: 'hint', id: 'room-rated-hint' }, lobby.roomPrivate
+    ? 'A private table is always casual.'
+    : 'Rated games count only with four registered players.'),
   h(RuleOptions, { defaults }),
   h('button', { type: 'submit', class: 'primary' }, 'Open table'));
 }
@@ -188,7 +202,8 @@ function RoomRow({ room, actions }) {
   const canSit = room.status !== 'playing' && seated.length < room.seats.length;
   return h('tr', {},
     h('th', { scope: 'row' }, h('span', { class: 'room-name' }, room.name), ' ', h('code', {}, room.room)),
-    h('td', {}, room.rules),
+    // A server from before rated tables sends no `rated`: its tables are casual.
+    h('td', {}, `${room.rules} · `, h('span', { class: room.rated ? 'rated' : 'casual' }, room.rated ? 'Rated' : 'Casual')),
     h('td', {}, `${seated.length}/${room.seats.length} `,
       h('span', { class: 'hint' }, seated.map((p) => (p.bot ? `${p.name} (bot)` : p.name)).join(', ')),
       room.spectators ? h('span', { class: 'hint' }, ` · ${room.spectators} watching`) : null),

@@ -1,10 +1,13 @@
-// A player's profile: rating and record, tournaments entered, and for
-// one's own profile the recent games (with their replays) and, for a
-// guest, the form that keeps the name with a password.
+// A player's profile: rating and record, tournaments entered; on another
+// player's, blocking him and reporting him; on one's own, the recent
+// games (with their replays), for a guest the form that keeps the name
+// with a password, and the account's care: its password, its data, the
+// players it blocks, and its deletion.
 
 import { formatDate, h } from '../dom.js';
 import { describe } from '../messages.js';
 import { hashFor } from '../router.js';
+import { shortTime } from '../moderation.js';
 
 function stat(label, value) {
   return [h('dt', {}, label), h('dd', {}, value)];
@@ -50,6 +53,87 @@ function Tournaments({ tournaments }) {
       ` · ${t.status}${t.place ? ` · place ${t.place}` : ''} · ${t.points} points`))));
 }
 
+/** Another player: block or unblock him, report him. */
+function PlayerTools({ app, actions, profile }) {
+  const list = app.blocks.list;
+  const player = { id: profile.id, name: profile.name };
+  const blocked = Boolean(list?.some((entry) => entry.id === profile.id));
+  return h('div', { class: 'button-row' },
+    list ? h('button', {
+      type: 'button', onclick: () => actions.setBlocked(player, !blocked),
+      'aria-describedby': 'block-hint',
+    }, blocked ? `Unblock ${profile.name}` : `Block ${profile.name}`) : null,
+    h('button', { type: 'button', onclick: () => actions.openReport(player, 'profile') }, `Report ${profile.name}`),
+    h('p', { class: 'hint', id: 'block-hint' }, blocked
+      ? 'You block this player: his chat lines are hidden from you, and quick play never seats you together.'
+      : 'Blocking hides his chat lines from you and keeps quick play from seating you together.'));
+}
+
+function PasswordForm({ actions }) {
+  const submit = (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const { old_password: old, new_password: fresh } = form.elements;
+    actions.changePassword(old.value, fresh.value).then((done) => done && form.reset());
+  };
+  return h('form', { class: 'account-part', 'aria-labelledby': 'password-title', onsubmit: submit },
+    h('h3', { id: 'password-title' }, 'Change password'),
+    h('p', { class: 'hint' }, 'Your other devices are signed out; this one stays signed in.'),
+    h('label', { for: 'old-password' }, 'Current password'),
+    h('input', { id: 'old-password', name: 'old_password', type: 'password', required: true, autocomplete: 'current-password' }),
+    h('label', { for: 'new-password' }, 'New password (8 characters or more)'),
+    h('input', { id: 'new-password', name: 'new_password', type: 'password', required: true, minlength: 8, maxlength: 256, autocomplete: 'new-password' }),
+    h('button', { type: 'submit' }, 'Change password'));
+}
+
+function BlockedList({ blocks, actions }) {
+  const { list, error } = blocks;
+  let body;
+  if (error) body = h('p', { class: 'error' }, describe(error));
+  else if (!list) body = h('p', { class: 'hint' }, 'Loading…');
+  else if (!list.length) body = h('p', { class: 'hint' }, 'You block nobody.');
+  else {
+    body = h('ul', { class: 'plain-list' }, list.map((entry) => h('li', { key: entry.id },
+      h('a', { href: hashFor('profile', entry.id) }, entry.name),
+      h('span', { class: 'hint' }, ` since ${shortTime(entry.since)} `),
+      h('button', { type: 'button', class: 'link', onclick: () => actions.setBlocked(entry, false) }, `Unblock ${entry.name}`))));
+  }
+  return h('section', { class: 'account-part', 'aria-labelledby': 'blocked-title' },
+    h('h3', { id: 'blocked-title' }, 'Blocked players'), body);
+}
+
+function DeleteForm({ registered, actions }) {
+  const submit = (event) => {
+    event.preventDefault();
+    actions.deleteAccount(registered ? event.currentTarget.elements.password.value : '');
+  };
+  return h('form', { class: 'account-part danger-zone', 'aria-labelledby': 'delete-title', onsubmit: submit },
+    h('h3', { id: 'delete-title' }, 'Delete my account'),
+    h('p', { class: 'hint' }, 'Your name, password and blocks are removed for good. Your games stay, under "Deleted player", and the name becomes free.'),
+    registered ? [
+      h('label', { for: 'delete-password' }, 'Password, to confirm'),
+      h('input', { id: 'delete-password', name: 'password', type: 'password', required: true, autocomplete: 'current-password' }),
+    ] : null,
+    h('button', { type: 'submit', class: 'danger' }, 'Delete my account'));
+}
+
+/** One's own account: password, data, blocks, deletion. */
+function Account({ app, actions, profile }) {
+  return h('section', { class: 'card-panel account', 'aria-labelledby': 'account-title' },
+    h('h2', { id: 'account-title' }, 'Account'),
+    // Names can be shared by guests; the id is what the staff's tools take.
+    h('p', { class: 'player-id' }, 'Your player id: ', h('code', {}, profile.id),
+      h('span', { class: 'hint' }, ' (a moderator or an administrator may ask you for it)')),
+    h('div', { class: 'account-grid' },
+      profile.registered ? h(PasswordForm, { actions }) : null,
+      h('section', { class: 'account-part', 'aria-labelledby': 'data-title' },
+        h('h3', { id: 'data-title' }, 'Your data'),
+        h('p', { class: 'hint' }, 'Everything the server keeps about you (account, profile, games, sanctions, blocks), as one JSON file.'),
+        h('button', { type: 'button', onclick: actions.downloadData }, 'Download my data')),
+      h(BlockedList, { blocks: app.blocks, actions }),
+      h(DeleteForm, { registered: profile.registered, actions })));
+}
+
 export function Screen({ app, actions }) {
   const { data, error } = app.profile;
   if (!data) {
@@ -66,9 +150,11 @@ export function Screen({ app, actions }) {
       stat('Games abandoned', String(p.games_abandoned)),
       stat('Bids made', `${p.bids_made} of ${p.bids_total} (${percent(p.bids_made, p.bids_total)})`),
       stat('Nils made', `${p.nils_made} of ${p.nils_tried} (${percent(p.nils_made, p.nils_tried)})`)),
+    !own && app.player ? h(PlayerTools, { app, actions, profile: p }) : null,
     own && !p.registered ? h(ClaimForm, { app, actions }) : null,
     !own && app.me?.is_admin && p.registered ? h('div', { class: 'button-row' },
       h('button', { type: 'button', onclick: () => actions.grantOrganizer(p) }, 'Allow to run tournaments')) : null,
     games ? h(GamesTable, { games }) : null,
-    tournaments && tournaments.length ? h(Tournaments, { tournaments }) : null);
+    tournaments && tournaments.length ? h(Tournaments, { tournaments }) : null,
+    own ? h(Account, { app, actions, profile: p }) : null);
 }

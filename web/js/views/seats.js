@@ -1,6 +1,7 @@
 // A seat around the felt: who sits there, his badges, bid and tricks, the
-// cards he holds, his clock while he must act, and the buttons to sit or
-// to add and remove bots between games.
+// cards he holds, his clock while he must act, the buttons to sit or to
+// add and remove bots between games, and at any time those to report the
+// player or (the host of a private table) to remove him.
 
 import { cx, h } from '../dom.js';
 import { bidText, positionOf, seatRole } from '../seating.js';
@@ -54,6 +55,26 @@ function SeatControls({ state, seat, actions }) {
   return controls.length ? h('div', { class: 'seat-controls' }, controls) : null;
 }
 
+/**
+ * Reporting the player in a seat, and removing him for the host of a
+ * private table. The buttons show a sign on a phone's narrow seat and a
+ * word beside it where there is room; their names say the whole.
+ */
+function SeatTools({ state, seat, actions }) {
+  const info = state.seats[seat];
+  if (!info || info.player.bot || info.player.id === state.me) return null;
+  const player = { id: info.player.id, name: info.player.name };
+  return h('div', { class: 'seat-tools' },
+    h('button', {
+      type: 'button', class: 'seat-tool', 'aria-label': `Report ${player.name}`, title: 'Report to the moderators',
+      onclick: () => actions.openReport(player, 'table'),
+    }, h('span', { 'aria-hidden': 'true' }, '⚑'), h('span', { class: 'tool-word', 'aria-hidden': 'true' }, 'Report')),
+    state.isOwner && state.private ? h('button', {
+      type: 'button', class: 'seat-tool', 'aria-label': `Remove ${player.name} from the table`, title: 'Remove from the table',
+      onclick: () => actions.removePlayer(player),
+    }, h('span', { 'aria-hidden': 'true' }, '✕'), h('span', { class: 'tool-word', 'aria-hidden': 'true' }, 'Remove')) : null);
+}
+
 /** The line under a seat while it must act: its clock. */
 function SeatTurn({ state, turn }) {
   if (turn) {
@@ -81,5 +102,6 @@ export function Seat({ state, seat, actions }) {
     : h('div', { class: 'seat-name empty', 'aria-hidden': 'true' }, 'Empty seat'),
   state.phase !== 'waiting' && state.hand !== null ? h(HandCount, { state, seat }) : null,
   h(SeatTurn, { state, turn }),
-  h(SeatControls, { state, seat, actions }));
+  h(SeatControls, { state, seat, actions }),
+  h(SeatTools, { state, seat, actions }));
 }

@@ -1,15 +1,19 @@
 // The parts of the page around the screen: the main navigation, the
-// connection's state, the signed-in player, the banners and the notices.
+// connection's state, the signed-in player, the banners, the notices, and
+// what a player kept out by a moderator sees instead of any screen.
 
 import { Component, h } from '../dom.js';
 import { hashFor } from '../router.js';
 import { describeClose } from '../messages.js';
+import { keptOutView, localTime, staffLinks } from '../moderation.js';
 
 const LINKS = [['lobby', 'Lobby'], ['tournaments', 'Tournaments'], ['profile', 'Profile', 'me']];
 
-export function Nav({ route }) {
+/** The main navigation; moderators and administrators also get their pages. */
+export function Nav({ route, role }) {
   const current = route.name === 'tournament' ? 'tournaments' : route.name;
-  return LINKS.map(([name, label, param]) => h('a', {
+  const links = [...LINKS, ...staffLinks(role)];
+  return links.map(([name, label, param]) => h('a', {
     key: name, href: hashFor(name, param), 'aria-current': current === name ? 'page' : null,
   }, label));
 }
@@ -28,12 +32,33 @@ export function Connection({ connection }) {
   ];
 }
 
-export function User({ player, actions }) {
+/**
+ * The signed-in player. One kept out by a moderator is not offered to log
+ * out: this browser would then start a new guest in his place.
+ */
+export function User({ player, keptOut, actions }) {
   if (!player) return null;
   return [
     h('a', { href: hashFor('profile', 'me'), 'aria-label': `Your profile: ${player.name}` }, player.name),
-    h('button', { type: 'button', class: 'link', onclick: actions.logOut }, 'Log out'),
+    keptOut ? null : h('button', { type: 'button', class: 'link', onclick: actions.logOut }, 'Log out'),
   ];
+}
+
+/**
+ * What a player suspended or banned sees instead of any screen: the
+ * server's words (why, and until when) and the end in his own time. It
+ * stays until a hello is welcomed again.
+ */
+export function KeptOut({ keptOut, actions }) {
+  const view = keptOutView(keptOut);
+  return h('section', { class: 'kept-out card-panel', 'aria-labelledby': 'kept-out-title' },
+    h(FocusOnShow, { now: true }, h('h1', { id: 'kept-out-title', tabIndex: -1 }, view.heading)),
+    h('div', { role: 'alert' },
+      h('p', { class: 'kept-out-message' }, view.message),
+      h('p', { class: 'kept-out-until' }, view.untilText)),
+    h('p', { class: 'hint' },
+      'Until then this account cannot play, chat or sign in, and this browser cannot start a guest in its place. If you think this is a mistake, ask the site\'s moderators.'),
+    h('button', { type: 'button', onclick: actions.retryKeptOut }, 'Try again'));
 }
 
 /**
@@ -59,6 +84,22 @@ export function Banners({ app, actions }) {
   const { table, route } = app;
   const { status, shuttingDown } = app.connection;
   const list = [];
+  // An administrator's notice to everyone stays until the player has read it.
+  for (const notice of app.broadcasts) {
+    list.push(banner(`broadcast-${notice.id}`, 'notice', 'alert',
+      h('span', {}, h('strong', {}, 'Notice from the administrators: '), notice.message),
+      h('button', { type: 'button', 'aria-label': 'Dismiss the notice', onclick: () => actions.dismissBroadcast(notice.id) }, 'Dismiss')));
+  }
+  const maintenance = app.maintenance;
+  if (maintenance?.active) {
+    list.push(banner('maintenance', 'warn', 'status',
+      h('span', {},
+        h('strong', {}, 'Maintenance. '),
+        maintenance.message ? `${maintenance.message}${/[.!?]$/.test(maintenance.message) ? '' : '.'} ` : '',
+        'No new tables, games or quick play meanwhile; games being played go on.',
+        maintenance.until ? ` Expected to end ${localTime(maintenance.until)}.` : ''),
+      null));
+  }
   if (status === 'reconnecting') {
     list.push(banner('reconnecting', 'warn', 'status',
       shuttingDown ? 'The server is restarting. Reconnecting…' : 'Connection lost. Reconnecting…',

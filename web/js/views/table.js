@@ -4,9 +4,9 @@
 // the controller's actions; the state changes when the server's events
 // come back.
 
-import { Component, h } from '../dom.js';
+import { Component, cx, h } from '../dom.js';
 import { hashFor } from '../router.js';
-import { describe } from '../messages.js';
+import { describeWithDetail } from '../messages.js';
 import { Seat } from './seats.js';
 import { Trick, TurnIndicator } from './trick.js';
 import { Hand } from './hand.js';
@@ -21,6 +21,9 @@ function Bar({ state, actions }) {
     h('span', { class: 'room-code' }, 'Code ', h('code', {}, state.room)),
     h('button', { type: 'button', onclick: actions.copyLink }, 'Copy link'),
     state.private ? h('span', { class: 'badge' }, 'Private') : null,
+    // Whether the games here move the ratings, said in words (not by colour alone).
+    h('span', { class: cx('badge', state.rated ? 'rated' : 'casual'), title: state.rated ? 'The games here count for the ratings.' : 'The games here do not count for the ratings.' },
+      state.rated ? 'Rated' : 'Casual'),
     h('span', { class: 'hint' }, state.isSpectator ? `Watching · ${state.spectators} watching` : `${state.spectators} watching`),
     h('span', { class: 'spacer' }),
     seated && !state.playing ? h('button', { type: 'button', onclick: actions.stand }, 'Stand up') : null,
@@ -31,7 +34,7 @@ function Bar({ state, actions }) {
 function Joining({ view, code }) {
   if (!view.joinError) return h('p', { class: 'loading' }, `Joining table ${code}…`);
   return h('div', { class: 'card-panel', role: 'alert' },
-    h('p', {}, describe(view.joinError)),
+    h('p', {}, describeWithDetail(view.joinError)),
     h('a', { class: 'button', href: hashFor('lobby') }, 'Back to the lobby'));
 }
 
