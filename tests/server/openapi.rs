@@ -236,6 +236,18 @@ async fn real_answers_fit_the_document() {
     check("GET", "/api/players/{id}", api.get(&profile, None).await, 200);
     let nobody = format!("/api/players/{}", uuid_like());
     check("GET", "/api/players/{id}", api.get(&nobody, None).await, 404);
+    check(
+        "GET",
+        "/api/players",
+        api.get("/api/players?name=ann", None).await,
+        200,
+    );
+    check(
+        "GET",
+        "/api/players",
+        api.get("/api/players?name=Zed", None).await,
+        404,
+    );
     let board = api.get("/api/leaderboard?page=1&per_page=5", None).await;
     check("GET", "/api/leaderboard", board, 200);
     let bad_page = api.get("/api/leaderboard?page=first", None).await;

@@ -129,6 +129,11 @@ impl Room {
                 urgent: true,
             });
         }
+        // The others learn why before they see the seat change.
+        self.emit(spades_engine::SeatSet::EMPTY, |_| EventKind::PlayerRemoved {
+            seat,
+            player: info.clone(),
+        });
         match seat {
             Some(seat) if self.playing() => {
                 if let Some(table) = self.stage.table_mut() {
@@ -141,10 +146,6 @@ impl Room {
                 self.spectators_changed();
             }
         }
-        self.emit(spades_engine::SeatSet::EMPTY, |_| EventKind::PlayerRemoved {
-            seat,
-            player: info.clone(),
-        });
         if let Some(seat) = seat.filter(|_| self.playing()) {
             // As when a player leaves a game: the server plays his seat.
             self.emit(spades_engine::SeatSet::EMPTY, |_| EventKind::PlayerAway {

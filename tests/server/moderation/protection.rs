@@ -275,3 +275,48 @@ async fn only_a_private_rooms_owner_removes_and_not_from_a_public_room() {
         "a public room, whoever is named"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_others_learn_of_a_removal_before_they_see_the_seat_freed() {
+    let site = Site::start(Config::default()).await;
+    let mut owner = Player::connect(&site.server.url, "Owen").await;
+    let mut pia = Player::connect(&site.server.url, "Pia").await;
+    let mut quin = Player::connect(&site.server.url, "Quin").await;
+    let code = owner.create_room(Default::default(), true).await;
+    pia.join_room(&code).await;
+    quin.join_room(&code).await;
+    pia.sit(1).await;
+    let target = pia.id.clone();
+    owner
+        .request(|id| ClientMessage::RemovePlayer { id, player: target })
+        .await
+        .expect("removed between games");
+    quin.wait_for(Duration::from_secs(5), |m| {
+        matches!(m.event(), Some(EventKind::PlayerRemoved { seat: Some(_), .. }))
+    })
+    .await;
+    // Every look at the seats before the removal still shows her seated.
+    let last_seats = quin
+        .received
+        .iter()
+        .rev()
+        .skip(1)
+        .find_map(|m| match m.event() {
+            Some(EventKind::Seats { seats, .. }) => Some(seats.clone()),
+            _ => None,
+        })
+        .expect("the seats were shown before");
+    assert!(
+        last_seats[1].is_some(),
+        "the seat looked free before the reason came"
+    );
+    let freed = quin
+        .wait_for(Duration::from_secs(5), |m| {
+            matches!(m.event(), Some(EventKind::Seats { .. }))
+        })
+        .await;
+    let Some(EventKind::Seats { seats, .. }) = freed.event() else {
+        panic!("{freed:?}");
+    };
+    assert!(seats[1].is_none(), "Pia's seat is free");
+}

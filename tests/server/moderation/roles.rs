@@ -214,3 +214,30 @@ async fn the_audit_log_records_who_did_what_and_cannot_be_changed_through_the_ap
         "unchanged"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_moderator_finds_a_player_by_the_name_he_plays_under() {
+    let site = Site::start(Config::default()).await;
+    let pat = site.api().account("Pat Smith").await;
+    let found = site
+        .api()
+        .get("/api/players?name=pat%20SMITH", None)
+        .await
+        .expect(200)
+        .value();
+    assert_eq!(found["id"], pat.player.id.as_str());
+    let warn = json!({"kind": "warn", "reason": "found by name"});
+    let id = found["id"].as_str().unwrap();
+    site.sanction(&site.moderator.token, id, warn).await.expect(201);
+    let missing = site.api().get("/api/players?name=Nobody", None).await;
+    assert_eq!(missing.error(), (404, "not_found".into()));
+    let nameless = site.api().get("/api/players", None).await;
+    assert_eq!(nameless.error(), (400, "bad_query".into()));
+    // A guest of the same name is not a registered player.
+    let guest = Player::connect(&site.server.url, "Wanderer").await;
+    assert!(!guest.token.is_empty());
+    assert_eq!(
+        site.api().get("/api/players?name=Wanderer", None).await.status,
+        404
+    );
+}

@@ -55,6 +55,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/api/claim", post(claim))
         .route("/api/me", get(me))
         .route("/api/me/games", get(my_games))
+        .route("/api/players", get(player_named))
         .route("/api/players/{id}", get(player))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/presets", get(presets))
@@ -378,6 +379,44 @@ async fn player(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> Ap
         .profile(id)
         .await?
         .ok_or_else(|| ApiError::not_found("player"))?;
+    Ok(Json(spades_lobby::views::profile(profile)?))
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+struct Named {
+    /// A registered player's name, in any case.
+    name: String,
+}
+
+/// `GET /api/players?name=NAME`: the registered player of that name, so
+/// that a moderator (or anyone) can find someone by the name he plays
+/// under; registered names are public, on the leaderboard too.
+#[utoipa::path(
+    get,
+    path = "/api/players",
+    tag = "players",
+    params(Named),
+    responses(
+        (status = 200, description = "The registered player's profile", body = Profile),
+        (status = 400, description = "`bad_query`: no `name`", body = ApiErrorBody),
+        (status = 404, description = "`not_found`: no registered player has that name", body = ApiErrorBody),
+        (status = 503, description = "`unavailable`", body = ApiErrorBody),
+    )
+)]
+async fn player_named(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<Named>,
+) -> ApiResult<Json<Profile>> {
+    let name = identity::normalize(&query.name);
+    let account = registered_account(&state, &query.name, &name)
+        .await?
+        .ok_or_else(|| ApiError::not_found("registered player"))?;
+    let profile = state
+        .store()
+        .profile(account.id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("registered player"))?;
     Ok(Json(spades_lobby::views::profile(profile)?))
 }
 

@@ -34,6 +34,7 @@ use utoipa::{Modify, OpenApi};
         super::me,
         super::my_games,
         super::player,
+        super::player_named,
         super::leaderboard,
         super::game,
         super::history,
