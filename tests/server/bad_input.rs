@@ -154,6 +154,7 @@ async fn malformed_messages_get_their_codes_and_the_connection_carries_on() {
         ..RulesSpec::default()
     };
     let bad = player.request(|id| ClientMessage::CreateRoom {
+        speed: Default::default(),
         id,
         name: None,
         rules: bad_rules,

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use spades_engine::Seat;
 use spades_protocol::event::{EventKind, RoomEvent};
-use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, RulesSpec, ServerMessage};
+use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, PlayerInfo, RulesSpec, ServerMessage};
 use spades_server::Config;
 
 use crate::metrics::Scrape;
@@ -30,6 +30,15 @@ async fn remove_bot(player: &mut Player, seat: u8) -> Result<ServerMessage, spad
 
 /// The seats as the last `seats` event (or snapshot) the player got shows them.
 fn seats_seen(player: &Player) -> Vec<Option<(String, bool)>> {
+    seat_players(player)
+        .into_iter()
+        .map(|seat| seat.map(|(player, connected)| (player.name, player.bot && connected)))
+        .collect()
+}
+
+/// The players in the seats as `player` saw them last, with whether each
+/// is connected.
+fn seat_players(player: &Player) -> Vec<Option<(PlayerInfo, bool)>> {
     let seats = player
         .received
         .iter()
@@ -45,13 +54,14 @@ fn seats_seen(player: &Player) -> Vec<Option<(String, bool)>> {
         .expect("the player has seen the seats");
     seats
         .into_iter()
-        .map(|seat| seat.map(|seat| (seat.player.name, seat.player.bot && seat.connected)))
+        .map(|seat| seat.map(|seat| (seat.player, seat.connected)))
         .collect()
 }
 
 async fn create_room_with(player: &mut Player, rules: RulesSpec, bots: BotLevel) -> String {
     let reply = player
         .request(|id| ClientMessage::CreateRoom {
+            speed: Default::default(),
             id,
             name: None,
             rules,
@@ -100,9 +110,16 @@ async fn the_owner_seats_bots_that_play_whole_games_with_him() {
         .await;
     let seats = seats_seen(&guest);
     assert_eq!(seats[0], Some(("Owner".to_string(), false)));
-    for seat in &seats[1..] {
-        assert_eq!(seat, &Some(("Basic bot".to_string(), true)), "{seats:?}");
+    // Each bot has a name of its own and says its level.
+    let bots: Vec<PlayerInfo> = seat_players(&guest)[1..]
+        .iter()
+        .map(|seat| seat.clone().expect("a bot sits there").0)
+        .collect();
+    for bot in &bots {
+        assert!(bot.bot && bot.level == Some(BotLevel::Basic), "{bots:?}");
     }
+    let names: std::collections::HashSet<&str> = bots.iter().map(|bot| bot.name.as_str()).collect();
+    assert_eq!(names.len(), 3, "three names for three bots: {bots:?}");
 
     owner.start_game().await;
     assert_eq!(
@@ -154,11 +171,10 @@ async fn play_a_hand_with_strong_bots(server: &TestServer) -> Player {
             seats_seen(owner).iter().all(Option::is_some)
         })
         .await;
-    assert!(
-        seats_seen(&owner)[1..]
-            .iter()
-            .all(|seat| seat.as_ref().is_some_and(|(name, _)| name == "Strong bot"))
-    );
+    assert!(seat_players(&owner)[1..].iter().all(|seat| {
+        seat.as_ref()
+            .is_some_and(|(bot, _)| bot.level == Some(BotLevel::Strong))
+    }));
     owner.start_game().await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
     while owner.table.hands_scored == 0 {

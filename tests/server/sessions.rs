@@ -72,6 +72,7 @@ async fn logging_out_closes_the_sessions_websocket() {
 
     let mut socket = signed_in(&server, &token).await;
     let create = ClientMessage::CreateRoom {
+        speed: Default::default(),
         id: MessageId::Number(2),
         name: None,
         rules: Default::default(),

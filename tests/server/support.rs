@@ -60,8 +60,18 @@ pub const CHEAP_PASSWORDS: PasswordCost = PasswordCost {
 
 impl TestServer {
     /// Starts a server on a free port. Unless the settings name a database,
-    /// it gets a fresh SQLite file; passwords are hashed cheaply.
+    /// it gets a fresh SQLite file; passwords are hashed cheaply, and bots
+    /// act at once (see [`TestServer::start_paced`]).
     pub async fn start(config: Config) -> TestServer {
+        TestServer::start_paced(Config {
+            bot_delay: spades_server::BotDelay::NONE,
+            ..config
+        })
+        .await
+    }
+
+    /// Starts a server whose bots keep the pace `config` gives them.
+    pub async fn start_paced(config: Config) -> TestServer {
         let database_url = if config.database_url == Config::default().database_url {
             fresh_database()
         } else {
@@ -340,6 +350,7 @@ impl Player {
     /// refused.
     pub async fn try_create_room(&mut self) -> Result<ServerMessage, ClientError> {
         self.request(|id| ClientMessage::CreateRoom {
+            speed: Default::default(),
             id,
             name: None,
             rules: RulesSpec::default(),
@@ -353,6 +364,7 @@ impl Player {
     pub async fn create_room(&mut self, rules: RulesSpec, private: bool) -> String {
         let reply = self
             .request(|id| ClientMessage::CreateRoom {
+                speed: Default::default(),
                 id,
                 name: None,
                 rules,
@@ -445,6 +457,7 @@ pub async fn seat_four(players: &mut [Player], rules: RulesSpec) -> String {
 pub async fn seat_four_at(players: &mut [Player], rules: RulesSpec, rated: bool) -> String {
     let reply = players[0]
         .request(|id| ClientMessage::CreateRoom {
+            speed: Default::default(),
             id,
             name: None,
             rules,

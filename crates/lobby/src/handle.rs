@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use spades_engine::RuleSet;
-use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomSummary};
+use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomSummary, TableSpeed};
 use spades_store::TableLink;
 use tokio::sync::{mpsc, oneshot};
 
@@ -92,6 +92,7 @@ pub struct NewRoom {
     /// Whether its games count for the ratings; the caller has checked
     /// that a private room is not rated.
     pub rated: bool,
+    pub speed: TableSpeed,
 }
 
 /// A tournament table to open.

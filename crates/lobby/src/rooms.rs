@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use spades_engine::RuleSet;
-use spades_protocol::ws::{BotLevel, RoomStatus, RoomSummary, ServerMessage};
+use spades_protocol::ws::{BotLevel, RoomStatus, RoomSummary, ServerMessage, TableSpeed};
 use spades_room::Text;
 use spades_store::TableLink;
 use tokio::time::Instant;
@@ -52,6 +52,7 @@ impl Lobby {
             bots: new.bots,
             tournament: None,
             rated: new.rated,
+            speed: new.speed,
         };
         // Watchers first hear of the room once its creator is in it, when
         // the room itself announces how it looks.
@@ -130,6 +131,7 @@ impl Lobby {
             // Quick play and tournament tables are rated; they are private
             // only in that the lobby does not list them.
             rated: true,
+            speed: TableSpeed::Normal,
         };
         self.open_room(settings, room::Opening::Matched(players));
     }
@@ -279,6 +281,7 @@ mod tests {
             rules: "standard".into(),
             private,
             rated: false,
+            speed: TableSpeed::Normal,
             status,
             seats: vec![None; 4],
             spectators: 0,

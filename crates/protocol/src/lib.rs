@@ -13,4 +13,5 @@ pub mod ws;
 
 /// The room events, a part of the WebSocket protocol that the rooms make
 /// and the clients read, named at the top for both.
+pub use player::AVATARS;
 pub use ws::event;

@@ -71,6 +71,7 @@ impl Room {
             rules: self.settings.rules.name().to_string(),
             private: self.settings.private,
             rated: self.settings.rated,
+            speed: self.settings.speed,
             status: self.status(),
             seats: self
                 .seat_list()

@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use spades_engine::{Action, Seat};
+use spades_protocol::ws::QuickPhrase;
 
 /// A command of a player already in the room.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +39,10 @@ pub enum RoomCommand {
     Chat {
         text: String,
     },
+    QuickChat {
+        phrase: QuickPhrase,
+    },
+    Rematch,
 }
 
 /// An action as the text the journal stores (`Action`'s `Display` and

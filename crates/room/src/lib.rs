@@ -24,7 +24,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use spades_engine::{BySeat, RuleSet};
-use spades_protocol::ws::{BotLevel, ErrorCode, MessageId, RoomStatus, RoomSummary, ServerMessage};
+use spades_protocol::ws::{
+    BotLevel, ErrorCode, MessageId, RoomStatus, RoomSummary, ServerMessage, TableSpeed,
+};
 use spades_store::{RoomSeqs, Store, TableLink, Write};
 use tokio::sync::{Semaphore, mpsc};
 use tokio::time::Instant;
@@ -49,6 +51,7 @@ pub mod outbox;
 mod play;
 mod player;
 mod policy;
+mod rematch;
 pub mod render;
 mod resume;
 mod seat_life;
@@ -58,7 +61,7 @@ mod table;
 mod text;
 pub mod unavailable;
 
-pub use config::RoomConfig;
+pub use config::{BotDelay, RoomConfig};
 use metrics::Counted;
 pub use metrics::RoomMetrics;
 pub use player::{PlayerRef, bot_level};
@@ -68,7 +71,7 @@ pub use chat_limit::ChatLimits;
 pub use command::RoomCommand;
 use handle::Route;
 pub use handle::{Answer, LobbyNote, RemoteRoute, RoomGone, RoomHandle, RoomRequest, TableNote};
-use member::{Applied, Member};
+use member::{Applied, Member, Said};
 pub use policy::{Maintenance, Mute, Policy, maintenance_words, until_words};
 pub use resume::Resumed;
 use stand_in::Thought;
@@ -91,6 +94,8 @@ pub struct Settings {
     /// Whether its games count for the ratings: quick play, tournaments
     /// and public rooms opened as rated; private rooms never.
     pub rated: bool,
+    /// How long its turn clock runs and its bots wait.
+    pub speed: TableSpeed,
 }
 
 /// How a room begins.
@@ -200,6 +205,7 @@ fn opening_summary(settings: &Settings, opening: &Opening) -> RoomSummary {
         rules: settings.rules.name().to_string(),
         private: settings.private,
         rated: settings.rated,
+        speed: settings.speed,
         status,
         seats,
         spectators: 0,
@@ -553,6 +559,7 @@ impl Room {
             RoomCommand::Sit { seat } => self.sit(player, seat),
             RoomCommand::Stand => self.stand(player),
             RoomCommand::Start => self.start(player),
+            RoomCommand::Rematch => self.rematch(player),
             RoomCommand::AddBot { seat } => self.add_bot(player, seat),
             RoomCommand::RemoveBot { seat } => self.remove_bot(player, seat),
             // An action and a chat line answer for themselves: an action's
@@ -565,7 +572,8 @@ impl Room {
                 }
                 return;
             }
-            RoomCommand::Chat { text } => return self.chat(player, id, text),
+            RoomCommand::Chat { text } => return self.chat(player, id, Said::Text(text)),
+            RoomCommand::QuickChat { phrase } => return self.chat(player, id, Said::Quick(phrase)),
             RoomCommand::RemovePlayer { player: target } => self.remove_player(player, &target),
             RoomCommand::Report {
                 player: target,

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use crate::Text;
 use spades_engine::{Action, Seat, SeatSet, Viewer};
 use spades_protocol::event::EventKind;
-use spades_protocol::ws::{ErrorCode, MAX_CHAT_CHARS, MessageId, RoomState, ServerMessage};
+use spades_protocol::ws::{ErrorCode, MAX_CHAT_CHARS, MessageId, QuickPhrase, RoomState, ServerMessage};
 use time::OffsetDateTime;
 use tokio::time::Instant;
 
@@ -48,6 +48,13 @@ pub(super) fn retry_key(id: &MessageId, request: &Applied) -> u64 {
     id.hash(&mut hasher);
     request.hash(&mut hasher);
     hasher.finish()
+}
+
+/// What a player says at the table: his own words, or a set phrase.
+#[derive(Debug)]
+pub(super) enum Said {
+    Text(String),
+    Quick(QuickPhrase),
 }
 
 /// A request whose retry must not be applied again.
@@ -136,6 +143,8 @@ impl Room {
             rated: self.settings.rated,
             rules: self.settings.rules,
             bots: self.settings.bots,
+            speed: self.settings.speed,
+            turn_seconds: u32::try_from(self.turn_time().as_secs()).unwrap_or(u32::MAX),
             status: self.status(),
             owner: self.settings.owner.info(),
             seats: self.seat_infos(),
@@ -217,7 +226,7 @@ impl Room {
 
         if let Some(seat) = seat {
             let mut returned = was_detached && !first_arrival;
-            let turn_time = self.context.config.turn_time;
+            let turn_time = self.turn_time();
             if let Some(table) = self.stage.table_mut() {
                 returned |= table.seat_present(seat, Instant::now(), turn_time, first_arrival);
             }
@@ -322,12 +331,16 @@ impl Room {
         }
     }
 
-    pub(super) fn chat(&mut self, player: &str, id: MessageId, text: String) {
+    pub(super) fn chat(&mut self, player: &str, id: MessageId, said: Said) {
         let Some(member) = self.members.get_mut(player) else {
             let refusal = Refusal::new(ErrorCode::NotInRoom, "you are not in this room");
             return self.refuse(player, Some(id), refusal);
         };
-        let applied = Applied::Chat(text.trim().to_string());
+        let (text, quick) = match said {
+            Said::Text(text) => (text.trim().to_string(), None),
+            Said::Quick(phrase) => (phrase.words().to_string(), Some(phrase)),
+        };
+        let applied = Applied::Chat(text.clone());
         if let Some(seq) = member.already_done(&id, &applied) {
             let message = ServerMessage::Ack {
                 id,
@@ -336,7 +349,6 @@ impl Room {
             };
             return member.send(&message);
         }
-        let text = text.trim().to_string();
         let refusal = if text.is_empty() {
             Some(Refusal::new(
                 ErrorCode::BadMessage,
@@ -388,6 +400,7 @@ impl Room {
             seat,
             text: text.clone(),
             hidden: false,
+            quick,
         });
         let seq = self.log.seq();
         self.hide_from_blockers(sender, &from, seat, seq);

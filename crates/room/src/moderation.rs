@@ -281,6 +281,7 @@ impl Room {
             seat,
             text: String::new(),
             hidden: true,
+            quick: None,
         };
         let text = Text::from(RoomEvent::json(&room, seq, &hidden));
         for member in self.members.values_mut() {

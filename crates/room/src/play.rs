@@ -7,7 +7,9 @@ use spades_protocol::event::EventKind;
 use spades_protocol::history::HandLine;
 use spades_protocol::ws::{ErrorCode, MessageId, ServerMessage};
 use spades_store::{FinishedGame, Write};
+use std::time::Duration;
 use time::OffsetDateTime;
+
 use tokio::time::Instant;
 
 use crate::render;
@@ -222,14 +224,22 @@ impl Room {
     /// everyone whose turn it is. `acted` is the seat that just acted, whose
     /// clock starts afresh if it must act again.
     pub(super) fn schedule_turn(&mut self, acted: Option<Seat>) {
-        let turn_time = self.context.config.turn_time;
+        let turn_time = self.turn_time();
+        let delay = self.context.config.bot_delay;
+        let speed = self.settings.speed;
         let Some(table) = self.stage.playing_mut() else {
             return;
         };
-        let changed = table.start_clocks(acted, Instant::now(), turn_time);
+        let bot_wait = speed.bot_wait(table.bot_wait(&delay));
+        let changed = table.start_clocks(acted, Instant::now(), turn_time, bot_wait);
         if changed {
             self.emit_turn();
         }
+    }
+
+    /// The turn clock of this room's speed.
+    pub(super) fn turn_time(&self) -> Duration {
+        self.settings.speed.turn_time(self.context.config.turn_time)
     }
 
     pub(super) fn emit_turn_if_playing(&mut self) {

@@ -15,7 +15,14 @@ pub struct PlayerRef {
     pub name: Arc<str>,
     /// The level of a bot; `None` for a person.
     pub bot: Option<BotLevel>,
+    /// The picture he chose, one of `spades_protocol::AVATARS`.
+    pub avatar: Option<Arc<str>>,
 }
+
+/// The bots' names, by level: each bot of a room has its own, so that
+/// people can tell them apart at the table and in the results.
+const BASIC_NAMES: [&str; 4] = ["Clover", "Juniper", "Maple", "Rowan"];
+const STRONG_NAMES: [&str; 4] = ["Atlas", "Orion", "Vega", "Lyra"];
 
 impl PlayerRef {
     pub fn new(account: Uuid, name: &str) -> PlayerRef {
@@ -27,21 +34,23 @@ impl PlayerRef {
                 id: account.to_string().into(),
                 name: name.into(),
                 bot: None,
+                avatar: None,
             },
         }
     }
 
     /// A bot of `level`; `number` tells the bots of one room apart.
     pub fn bot(level: BotLevel, number: u8) -> PlayerRef {
-        let (account, name) = match level {
-            BotLevel::Basic => (spades_store::BASIC_BOT_ACCOUNT, "Basic bot"),
-            BotLevel::Strong => (spades_store::STRONG_BOT_ACCOUNT, "Strong bot"),
+        let (account, names) = match level {
+            BotLevel::Basic => (spades_store::BASIC_BOT_ACCOUNT, BASIC_NAMES),
+            BotLevel::Strong => (spades_store::STRONG_BOT_ACCOUNT, STRONG_NAMES),
         };
         PlayerRef {
             account,
             id: format!("bot-{number}").into(),
-            name: name.into(),
+            name: names[usize::from(number) % names.len()].into(),
             bot: Some(level),
+            avatar: None,
         }
     }
 
@@ -58,6 +67,8 @@ impl PlayerRef {
             id: self.id.to_string(),
             name: self.name.to_string(),
             bot: self.bot.is_some(),
+            level: self.bot,
+            avatar: self.avatar.as_deref().map(str::to_string),
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use spades_engine::{Action, BySeat, Event, Game, RuleSet, Seat, SeatSet};
-use spades_protocol::ws::{BotLevel, MessageId};
+use spades_protocol::ws::{BotLevel, MessageId, TableSpeed};
 use spades_store::{PlayerStats, RoomSeqs, StoredGame};
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -89,6 +89,7 @@ impl Resumed {
             rules,
             owner,
             bots,
+            speed: TableSpeed::from_name(&summary.speed),
         };
         let resumed = Resumed {
             id: summary.id,
@@ -189,6 +190,7 @@ impl Room {
             stats: resumed.stats,
             actions: resumed.actions,
             lives: SeatLife::new_game(bots),
+            rematch: Vec::new(),
         };
         for seat in Seat::ALL.into_iter().filter(|&seat| !bots.contains(seat)) {
             table.hold_seat(seat, hold);
@@ -270,6 +272,7 @@ mod tests {
                 room_name: "New York, stored".into(),
                 private: false,
                 rated: false,
+                speed: "normal".into(),
                 number: 0,
                 status: "playing".into(),
                 started_at: time::OffsetDateTime::UNIX_EPOCH,

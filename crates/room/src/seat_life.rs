@@ -125,12 +125,18 @@ impl Table {
         returned
     }
 
-    /// Starts the clock of every seat that must act and has none, now for
-    /// a seat the server plays and `turn_time` from `now` for a player, and
-    /// stops the others. `acted` just acted: if it must act again, its
-    /// clock starts afresh. Returns whether a clock started, which is a new
-    /// turn to announce.
-    pub(super) fn start_clocks(&mut self, acted: Option<Seat>, now: Instant, turn_time: Duration) -> bool {
+    /// Starts the clock of every seat that must act and has none,
+    /// `bot_wait` from `now` for a seat the server plays and `turn_time`
+    /// for a player, and stops the others. `acted` just acted: if it must
+    /// act again, its clock starts afresh. Returns whether a clock started,
+    /// which is a new turn to announce.
+    pub(super) fn start_clocks(
+        &mut self,
+        acted: Option<Seat>,
+        now: Instant,
+        turn_time: Duration,
+        bot_wait: Duration,
+    ) -> bool {
         if let Some(seat) = acted {
             let life = &mut self.lives[seat];
             life.deadline = None;
@@ -147,7 +153,7 @@ impl Table {
                 life.forget_clock_left();
             } else if life.deadline.is_none() {
                 let wait = if server_plays.contains(seat) {
-                    Duration::ZERO
+                    bot_wait
                 } else {
                     turn_time
                 };
@@ -317,7 +323,7 @@ mod tests {
 
         // Once his turn is over, the clock he left with is forgotten.
         table.seat_away(EAST, at(start, 31));
-        table.start_clocks(Some(EAST), at(start, 31), TURN);
+        table.start_clocks(Some(EAST), at(start, 31), TURN, Duration::ZERO);
         assert_eq!(table.lives[EAST].presence, Presence::Away { clock_left: None });
     }
 
@@ -379,13 +385,16 @@ mod tests {
         let start = Instant::now();
         let mut table = Table::sample();
         let first = table.game.to_act();
-        assert!(table.start_clocks(None, start, TURN), "a new turn");
+        assert!(
+            table.start_clocks(None, start, TURN, Duration::ZERO),
+            "a new turn"
+        );
         for seat in Seat::ALL {
             let expected = first.contains(seat).then(|| at(start, 30));
             assert_eq!(table.lives[seat].deadline, expected);
         }
         assert!(
-            !table.start_clocks(None, at(start, 1), TURN),
+            !table.start_clocks(None, at(start, 1), TURN, Duration::ZERO),
             "the same turn: clocks run on"
         );
 
@@ -393,11 +402,26 @@ mod tests {
         for seat in first.iter() {
             table.seat_away(seat, start);
         }
-        table.start_clocks(None, at(start, 2), TURN);
+        table.start_clocks(None, at(start, 2), TURN, Duration::ZERO);
         assert_eq!(
             table.clocks_out(at(start, 2)),
             first.iter().collect::<Vec<_>>(),
             "the server acts at once"
+        );
+
+        let mut table = Table::sample();
+        for seat in first.iter() {
+            table.seat_away(seat, start);
+        }
+        table.start_clocks(None, start, TURN, Duration::from_millis(900));
+        assert!(
+            table.clocks_out(start + Duration::from_millis(899)).is_empty(),
+            "a paced server waits"
+        );
+        assert_eq!(
+            table.clocks_out(start + Duration::from_millis(900)),
+            first.iter().collect::<Vec<_>>(),
+            "and then acts"
         );
     }
 

@@ -2,12 +2,13 @@
 //! turn's clock runs out, a seat's hold ends, or a bot's decision comes.
 
 use spades_bots::{BasicBot, Budget, Player, StrongBot};
-use spades_engine::{Action, Legal, Seat, SeatSet, Viewer};
+use spades_engine::{Action, Legal, Phase, Seat, SeatSet, Viewer};
 use spades_protocol::event::EventKind;
 use spades_protocol::ws::{AutoReason, BotLevel};
 use tokio::time::Instant;
 
-use super::{Room, Stage};
+use super::config::BotDelay;
+use super::{Room, Stage, Table};
 
 /// A decision a strong bot made away from the room's task.
 #[derive(Debug)]
@@ -20,6 +21,34 @@ pub(super) struct Thought {
     /// being a bot's or an absent player's).
     pub(super) for_clock: bool,
     pub(super) action: Option<Action>,
+}
+
+impl Table {
+    /// How long the server waits before it acts for a seat now, at a
+    /// table of normal speed: a time that varies from one action to the
+    /// next, shorter when there is one card to play, and longer after a
+    /// trick or a hand, so that people see what happened.
+    pub(super) fn bot_wait(&self, delay: &BotDelay) -> std::time::Duration {
+        if delay.max.is_zero() && delay.trick_pause.is_zero() {
+            return std::time::Duration::ZERO;
+        }
+        let game = &self.game;
+        let forced = game
+            .to_act()
+            .iter()
+            .any(|seat| matches!(game.legal(seat), Legal::Play(cards) if cards.len() == 1));
+        let pauses = match game.phase() {
+            Phase::Playing if game.current_trick().1.is_empty() && !game.tricks().is_empty() => 1,
+            Phase::Bidding if game.bids().iter().all(|(_, bid)| bid.is_none()) && self.actions > 0 => 2,
+            _ => 0,
+        };
+        // The wait varies with the game and its progress, the way a
+        // person's does, and is the same again when a game is replayed.
+        let mixed = (self.seed ^ u64::from(self.actions).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let draw = (mixed >> 40) as f64 / (1u64 << 24) as f64;
+        delay.wait(draw, forced, pauses)
+    }
 }
 
 impl Room {

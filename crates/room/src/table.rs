@@ -37,6 +37,9 @@ pub(super) struct Table {
     /// Each seat's life: its player there, held, away or a bot, and its
     /// turn clock (see `seat_life.rs`).
     pub(super) lives: BySeat<SeatLife>,
+    /// The players who asked, once the game is over, for another game with
+    /// the same seats (see `rematch.rs`).
+    pub(super) rematch: Vec<Arc<str>>,
 }
 
 /// Where a room's game is. A game over stays, for its final view and
@@ -221,6 +224,7 @@ impl Room {
             started_at: OffsetDateTime::now_utc(),
             tournament: self.settings.tournament,
             rated: self.settings.rated,
+            speed: self.settings.speed.name().into(),
         }));
         self.reported = self.settings.tournament.map(TableNote::Started);
         self.stage = Stage::Playing(Table {
@@ -231,6 +235,7 @@ impl Room {
             stats: BySeat::default(),
             actions: 0,
             lives: SeatLife::new_game(bots),
+            rematch: Vec::new(),
         });
         self.announce_start(number, id);
         Ok(())
@@ -390,6 +395,7 @@ impl Table {
             stats: BySeat::default(),
             actions: 0,
             lives: SeatLife::new_game(SeatSet::EMPTY),
+            rematch: Vec::new(),
         }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use spades_lobby::{LobbyConfig, matchmaking};
-use spades_room::{Policy, RoomConfig};
+use spades_room::{BotDelay, Policy, RoomConfig};
 
 use crate::listener::TrustedProxies;
 
@@ -17,6 +17,10 @@ pub struct Config {
     /// How long a disconnected player's seat is held before the server plays
     /// for him at once on every turn.
     pub seat_hold: Duration,
+    /// How long bots (and the server, for absent players) wait before each
+    /// action at a table of normal speed, so that people can follow their
+    /// play.
+    pub bot_delay: BotDelay,
     /// How often the server checks that it heard from each client: one it
     /// did not hear from since the last check gets a WebSocket ping, and
     /// one still silent at the next check is taken for gone and
@@ -127,6 +131,7 @@ impl Default for Config {
         Config {
             turn_time: Duration::from_secs(30),
             seat_hold: Duration::from_secs(60),
+            bot_delay: BotDelay::HUMAN,
             keepalive: Duration::from_secs(15),
             hello_timeout: Duration::from_secs(10),
             max_connections: 25_000,
@@ -180,6 +185,7 @@ impl Config {
         RoomConfig {
             turn_time: self.turn_time,
             seat_hold: self.seat_hold,
+            bot_delay: self.bot_delay,
             resync_window: self.resync_window,
             bot_time: self.bot_time,
             strong_bots_at_once: self.strong_bots_at_once,

@@ -46,6 +46,7 @@ use metrics::{JournalMetrics, Metrics, Readings};
 use spades_lobby::Online;
 use spades_lobby::tournament::{self, TournamentHandle};
 use spades_lobby::{self as lobby, LobbyHandle};
+pub use spades_room::BotDelay;
 use spades_room::lifecycle::Lifecycle;
 use spades_store::{Journal, JournalTask};
 

@@ -31,7 +31,7 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run the server (the default).
-    Serve(serve::Args),
+    Serve(Box<serve::Args>),
     /// Play complete games between built-in players and write every hand's
     /// history as JSON lines.
     Simulate(simulate::Args),
@@ -59,7 +59,7 @@ fn main() -> anyhow::Result<()> {
         .init();
     match cli.command {
         None => serve::run(cli.serve),
-        Some(Command::Serve(args)) => serve::run(args),
+        Some(Command::Serve(args)) => serve::run(*args),
         Some(Command::Simulate(args)) => simulate::run(args),
         Some(Command::Loadtest(args)) => loadtest::run(args),
         Some(Command::Bot(args)) => bot::run(args),

@@ -90,6 +90,17 @@ pub struct Args {
     /// minutes old. An IPv6 address counts by its /64 network.
     #[arg(long, env = "SPADES_LOGIN_FAILURES_PER_ADDRESS", default_value_t = 20)]
     login_failures_per_address: usize,
+    /// Milliseconds bots wait before each action at a table of normal
+    /// speed, as MIN-MAX (each action's wait falls between the two) or one
+    /// number; 0 makes them act at once. Fast tables halve it, slow ones
+    /// add half.
+    #[arg(long, env = "SPADES_BOT_DELAY_MS", default_value = "600-1200", value_parser = millisecond_range)]
+    bot_delay_ms: (u64, u64),
+    /// Milliseconds a bot waits on top of that before it leads a trick,
+    /// so that the last one stays in view (twice this before the first
+    /// bid of a hand).
+    #[arg(long, env = "SPADES_TRICK_PAUSE_MS", default_value_t = 800)]
+    trick_pause_ms: u64,
     /// Milliseconds a strong bot may think about one card.
     #[arg(long, env = "SPADES_BOT_TIME_MS", default_value_t = 250)]
     bot_time_ms: u64,
@@ -153,6 +164,23 @@ fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A span of milliseconds, `MIN-MAX` or one number for both.
+fn millisecond_range(text: &str) -> Result<(u64, u64), String> {
+    let number = |part: &str| {
+        part.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("{text:?} is not MIN-MAX in milliseconds, such as 600-1200"))
+    };
+    let (min, max) = match text.split_once('-') {
+        Some((min, max)) => (number(min)?, number(max)?),
+        None => (number(text)?, number(text)?),
+    };
+    if min > max {
+        return Err(format!("{text:?}: the shortest wait is longer than the longest"));
+    }
+    Ok((min, max))
+}
+
 /// A cap given on the command line, where 0 stands for none.
 fn no_limit_at_zero(cap: usize) -> usize {
     if cap == 0 { usize::MAX } else { cap }
@@ -181,6 +209,11 @@ impl Args {
             login_window: Duration::from_secs(15 * 60),
             turn_time: Duration::from_secs_f64(self.turn_time),
             seat_hold: Duration::from_secs_f64(self.seat_hold),
+            bot_delay: spades_server::BotDelay {
+                min: Duration::from_millis(self.bot_delay_ms.0),
+                max: Duration::from_millis(self.bot_delay_ms.1),
+                trick_pause: Duration::from_millis(self.trick_pause_ms),
+            },
             keepalive: Duration::from_secs_f64(self.keepalive),
             hello_timeout: Duration::from_secs_f64(self.hello_timeout),
             max_connections: self.max_connections,

@@ -14,7 +14,7 @@ use crate::{Finish, Pool, Rating, Result, Store, TableLink, rate_game};
 // SQL.
 macro_rules! game_columns {
     () => {
-        "id, room, room_name, private, rated, number, status, started_at, finished_at, winner, score0, score1, score2, score3"
+        "id, room, room_name, private, rated, speed, number, status, started_at, finished_at, winner, score0, score1, score2, score3"
     };
 }
 
@@ -38,6 +38,8 @@ pub struct NewGame {
     /// Whether its table is rated: quick play, tournaments, and public
     /// rooms opened as rated.
     pub rated: bool,
+    /// The speed its room was opened with (`fast`, `normal` or `slow`).
+    pub speed: String,
 }
 
 /// One player's counts over a game.
@@ -136,6 +138,8 @@ pub struct GameSummary {
     /// Whether its table was rated (whether the ratings moved also depends
     /// on who played; see `Store::write`).
     pub rated: bool,
+    /// The speed its room was opened with.
+    pub speed: String,
     pub number: i32,
     pub status: String,
     pub started_at: OffsetDateTime,
@@ -428,7 +432,7 @@ impl Store {
 
     /// A player's most recent games, newest first.
     pub async fn recent_games(&self, account: Uuid, limit: u32) -> Result<Vec<GameSummary>> {
-        let sql = "SELECT g.id, g.room, g.room_name, g.private, g.rated, g.number, g.status, g.started_at, g.finished_at, \
+        let sql = "SELECT g.id, g.room, g.room_name, g.private, g.rated, g.speed, g.number, g.status, g.started_at, g.finished_at, \
                    g.winner, g.score0, g.score1, g.score2, g.score3 FROM games g JOIN game_players p ON p.game_id = g.id \
                    WHERE p.account_id = $1 ORDER BY g.started_at DESC LIMIT $2";
         Ok(

@@ -205,6 +205,7 @@ async fn invisible_and_direction_changing_names_are_refused() {
     let mut owner = Player::connect(&server.url, "Ivy").await;
     let reply = owner
         .request(|id| ClientMessage::CreateRoom {
+            speed: Default::default(),
             id,
             name: Some("\u{202E}moor".into()),
             rules: RulesSpec::default(),

@@ -76,6 +76,12 @@ impl ServerProcess {
             .append(true)
             .open(&log)
             .unwrap();
+        // Bots act at once unless a test asks for their human pace.
+        for (name, value) in [("SPADES_BOT_DELAY_MS", "0"), ("SPADES_TRICK_PAUSE_MS", "0")] {
+            if !command.get_envs().any(|(set, _)| set == name) {
+                command.env(name, value);
+            }
+        }
         let child = command
             .args([
                 "serve",

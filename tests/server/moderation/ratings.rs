@@ -23,6 +23,7 @@ async fn registered_players(site: &Site, names: [&str; 4]) -> Vec<Player> {
 async fn open(owner: &mut Player, private: bool, rated: bool) -> Result<ServerMessage, ClientError> {
     owner
         .request(|id| ClientMessage::CreateRoom {
+            speed: Default::default(),
             id,
             name: None,
             rules: RulesSpec::default(),

@@ -95,6 +95,7 @@ async fn impossible_house_rules_are_refused_and_the_presets_are_listed() {
             private: false,
             bots: spades_protocol::ws::BotLevel::Basic,
             rated: false,
+            speed: Default::default(),
         })
         .await;
     let Err(spades_client::ClientError::Refused { code, message }) = answer else {

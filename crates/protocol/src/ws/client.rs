@@ -170,23 +170,97 @@ where
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
-/// How well the server's bots play in a room: at its bot seats and for its
-/// absent players.
+pub use crate::player::BotLevel;
+
+/// How fast a table plays: the length of its turn clock, and how long its
+/// bots take over each action.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum BotLevel {
-    /// Rule-based play, decided in microseconds.
+pub enum TableSpeed {
+    /// Half the server's turn clock; bots wait half as long.
+    Fast,
+    /// The server's turn clock and bot pace.
     #[default]
-    Basic,
-    /// Looks ahead over guesses at the hidden hands before each card.
-    Strong,
+    Normal,
+    /// Twice the server's turn clock; bots wait half as long again.
+    Slow,
 }
 
-impl BotLevel {
+impl TableSpeed {
+    pub const ALL: [TableSpeed; 3] = [TableSpeed::Fast, TableSpeed::Normal, TableSpeed::Slow];
+
     pub const fn name(self) -> &'static str {
         match self {
-            BotLevel::Basic => "basic",
-            BotLevel::Strong => "strong",
+            TableSpeed::Fast => "fast",
+            TableSpeed::Normal => "normal",
+            TableSpeed::Slow => "slow",
+        }
+    }
+
+    /// The speed a stored name stands for; an unknown one is normal, so
+    /// that a room stored by a later version still opens.
+    pub fn from_name(name: &str) -> TableSpeed {
+        TableSpeed::ALL
+            .into_iter()
+            .find(|speed| speed.name() == name)
+            .unwrap_or_default()
+    }
+
+    /// The turn clock of a table of this speed, from the server's.
+    pub fn turn_time(self, normal: std::time::Duration) -> std::time::Duration {
+        match self {
+            TableSpeed::Fast => normal / 2,
+            TableSpeed::Normal => normal,
+            TableSpeed::Slow => normal * 2,
+        }
+    }
+
+    /// A bot's wait at a table of this speed, from the server's.
+    pub fn bot_wait(self, normal: std::time::Duration) -> std::time::Duration {
+        match self {
+            TableSpeed::Fast => normal / 2,
+            TableSpeed::Normal => normal,
+            TableSpeed::Slow => normal * 3 / 2,
+        }
+    }
+}
+
+/// The set phrases and emotes of quick chat. Clients may draw them as
+/// they like; [`QuickPhrase::words`] is what a chat line says for them.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, JsonSchema, VariantNames)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+pub enum QuickPhrase {
+    Hello,
+    GoodLuck,
+    NicePlay,
+    WellPlayed,
+    Thanks,
+    Sorry,
+    Oops,
+    HurryUp,
+    GoodGame,
+    ThumbsUp,
+    Laugh,
+    Wow,
+}
+
+impl QuickPhrase {
+    /// The phrase as a chat line says it.
+    pub const fn words(self) -> &'static str {
+        match self {
+            QuickPhrase::Hello => "Hello!",
+            QuickPhrase::GoodLuck => "Good luck!",
+            QuickPhrase::NicePlay => "Nice play!",
+            QuickPhrase::WellPlayed => "Well played, partner!",
+            QuickPhrase::Thanks => "Thanks!",
+            QuickPhrase::Sorry => "Sorry!",
+            QuickPhrase::Oops => "Oops!",
+            QuickPhrase::HurryUp => "Your turn, please!",
+            QuickPhrase::GoodGame => "Good game!",
+            QuickPhrase::ThumbsUp => "👍",
+            QuickPhrase::Laugh => "😄",
+            QuickPhrase::Wow => "😮",
         }
     }
 }
@@ -233,6 +307,9 @@ pub enum ClientMessage {
         /// be rated.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         rated: bool,
+        /// How fast its table plays.
+        #[serde(default)]
+        speed: TableSpeed,
     },
     JoinRoom {
         id: MessageId,
@@ -250,6 +327,11 @@ pub enum ClientMessage {
         id: MessageId,
     },
     StartGame {
+        id: MessageId,
+    },
+    /// After a game, asks for another with the same players in the same
+    /// seats; it starts once every seated person has asked.
+    Rematch {
         id: MessageId,
     },
     /// The room's owner seats a bot, in the given seat or the first free one.
@@ -318,6 +400,11 @@ pub enum ClientMessage {
         id: MessageId,
         text: String,
     },
+    /// One of the set phrases and emotes, for players who do not type.
+    QuickChat {
+        id: MessageId,
+        phrase: QuickPhrase,
+    },
     Resync {
         id: MessageId,
         room: String,
@@ -339,6 +426,7 @@ impl ClientMessage {
             | ClientMessage::Sit { id, .. }
             | ClientMessage::Stand { id }
             | ClientMessage::StartGame { id }
+            | ClientMessage::Rematch { id }
             | ClientMessage::AddBot { id, .. }
             | ClientMessage::RemoveBot { id, .. }
             | ClientMessage::RemovePlayer { id, .. }
@@ -352,6 +440,7 @@ impl ClientMessage {
             | ClientMessage::PassCards { id, .. }
             | ClientMessage::Play { id, .. }
             | ClientMessage::Chat { id, .. }
+            | ClientMessage::QuickChat { id, .. }
             | ClientMessage::Resync { id, .. } => id,
         }
     }

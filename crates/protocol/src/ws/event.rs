@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use spades_engine::{ByTeam, Card, CardSet, RuleSet, Seat, Team};
 use strum::VariantNames;
 
-use super::{AutoReason, PlayerInfo, SeatInfo, ServerMessage, TeamScoreView};
+use super::{AutoReason, PlayerInfo, QuickPhrase, SeatInfo, ServerMessage, TeamScoreView};
 
 /// One event of a room, with the room's code and its sequence number.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, JsonSchema)]
@@ -155,6 +155,10 @@ pub enum EventKind {
         /// to him, only that one was said.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         hidden: bool,
+        /// The quick-chat phrase the line is, if it is one; `text` then
+        /// holds its words. Absent when `hidden`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        quick: Option<QuickPhrase>,
     },
     /// The owner of a private room removed a player: he is out of the
     /// room and may not come back; during a game the server plays his
@@ -162,5 +166,12 @@ pub enum EventKind {
     PlayerRemoved {
         seat: Option<Seat>,
         player: PlayerInfo,
+    },
+    /// A seated player asked for another game with the same seats, once
+    /// the last is over. `waiting_for` are the seats whose players have
+    /// not asked yet; when none is left, the new game starts.
+    RematchAsked {
+        seat: Seat,
+        waiting_for: Vec<Seat>,
     },
 }

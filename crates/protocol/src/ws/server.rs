@@ -6,7 +6,7 @@ use spades_engine::{ByTeam, Card, CardSet, Preset, RuleSet, Seat, Team};
 use strum::VariantNames;
 
 use super::event::{EventKind, RoomEvent};
-use super::{BotLevel, MessageId};
+use super::{BotLevel, MessageId, TableSpeed};
 use crate::http::TournamentView;
 pub use crate::player::PlayerInfo;
 
@@ -45,6 +45,9 @@ pub struct RoomSummary {
     #[serde(default)]
     pub rated: bool,
     pub status: RoomStatus,
+    /// How fast its table plays.
+    #[serde(default)]
+    pub speed: TableSpeed,
     /// The seated players, seat 0 first, one entry per seat of the game
     /// (four, or three in a three-player room); `null` for a free seat.
     pub seats: Vec<Option<PlayerInfo>>,
@@ -190,6 +193,11 @@ pub struct RoomState {
     pub rules: RuleSet,
     /// The level of the room's bots.
     pub bots: BotLevel,
+    /// How fast its table plays, and the length of its turn clock.
+    #[serde(default)]
+    pub speed: TableSpeed,
+    #[serde(default)]
+    pub turn_seconds: u32,
     pub status: RoomStatus,
     pub owner: PlayerInfo,
     /// One entry per seat of the game (four, or three in a three-player

@@ -80,10 +80,13 @@ fn text_event(text: &str) -> EventKind {
             id: "p".into(),
             name: "P".into(),
             bot: false,
+            level: None,
+            avatar: None,
         },
         seat: None,
         text: text.into(),
         hidden: false,
+        quick: None,
     }
 }
 

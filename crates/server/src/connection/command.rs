@@ -4,7 +4,7 @@
 //! in its own file, and a room's commands travel on as they are.
 
 use spades_engine::{Action, Bid, Preset};
-use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, MessageId, RulesSpec};
+use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, MessageId, RulesSpec, TableSpeed};
 
 use spades_room::RoomCommand;
 
@@ -32,6 +32,7 @@ pub(super) struct NewRoomRequest {
     pub(super) private: bool,
     pub(super) bots: BotLevel,
     pub(super) rated: bool,
+    pub(super) speed: TableSpeed,
 }
 
 /// The lobby: its list of rooms, and going into and out of a room.
@@ -89,6 +90,7 @@ impl Command {
                 private,
                 bots,
                 rated,
+                speed,
                 ..
             } => Ok(Command::Lobby(LobbyCommand::CreateRoom(NewRoomRequest {
                 name,
@@ -96,6 +98,7 @@ impl Command {
                 private,
                 bots,
                 rated,
+                speed,
             }))),
             ClientMessage::JoinRoom { room, .. } => {
                 Ok(Command::Lobby(LobbyCommand::Enter { room, last_seq: None }))
@@ -108,9 +111,11 @@ impl Command {
             ClientMessage::Sit { seat, .. } => room(RoomCommand::Sit { seat }),
             ClientMessage::Stand { .. } => room(RoomCommand::Stand),
             ClientMessage::StartGame { .. } => room(RoomCommand::Start),
+            ClientMessage::Rematch { .. } => room(RoomCommand::Rematch),
             ClientMessage::AddBot { seat, .. } => room(RoomCommand::AddBot { seat }),
             ClientMessage::RemoveBot { seat, .. } => room(RoomCommand::RemoveBot { seat }),
             ClientMessage::Chat { text, .. } => room(RoomCommand::Chat { text }),
+            ClientMessage::QuickChat { phrase, .. } => room(RoomCommand::QuickChat { phrase }),
             ClientMessage::RemovePlayer { player, .. } => room(RoomCommand::RemovePlayer { player }),
             ClientMessage::Report { player, reason, .. } => room(RoomCommand::Report { player, reason }),
             ClientMessage::Bid { bid, blind, .. } => match Bid::from_parts(bid, blind) {

@@ -54,6 +54,7 @@ impl Session {
             private,
             bots,
             rated,
+            speed,
         } = request;
         if rated && private {
             let message = "a private room is casual: only a public room can be rated";
@@ -74,6 +75,7 @@ impl Session {
             private,
             bots,
             rated,
+            speed,
         };
         match self.state.lobby().create(room).await {
             Ok(room) => self.enter(room, id, None).await,

@@ -101,6 +101,7 @@ pub(super) async fn seat_table(
     let created = clients[0]
         .0
         .request(|id| ClientMessage::CreateRoom {
+            speed: Default::default(),
             id,
             name: None,
             rules: RulesSpec::default(),

@@ -41,6 +41,7 @@ async fn store_with_game() -> (Store, uuid::Uuid) {
         started_at: now,
         tournament: None,
         rated: true,
+        speed: "normal".into(),
     };
     let id = game.id;
     store.write(&[Write::Started(game)]).await.unwrap();
@@ -154,6 +155,7 @@ async fn a_commit_whose_data_is_refused_takes_no_other_room_s_writes_with_it() {
         started_at: time::OffsetDateTime::now_utc(),
         tournament: None,
         rated: false,
+        speed: "normal".into(),
     };
     let (requests, receiver) = mpsc::unbounded_channel();
     let (refused, refused_answer) = commit(vec![Write::Started(orphan)]);

@@ -300,6 +300,7 @@ pub(crate) async fn rated_games_count_less_when_repeated_and_not_at_all_when_cas
     let before = rating(store, players[0]).await;
     let casual = NewGame {
         rated: false,
+        speed: "normal".into(),
         ..new_game(players)
     };
     store.write(&[Write::Started(casual.clone())]).await.unwrap();

@@ -129,6 +129,7 @@ pub(crate) fn new_game(players: [Uuid; 4]) -> NewGame {
         started_at: now(),
         tournament: None,
         rated: true,
+        speed: "normal".into(),
     }
 }
 
