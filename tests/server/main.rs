@@ -12,6 +12,7 @@ mod cluster;
 mod durability;
 mod flood;
 mod frames;
+mod friends;
 mod keepalive;
 mod limits;
 mod lobby_updates;

@@ -61,6 +61,7 @@ mod directory;
 mod logins;
 mod network;
 mod owner;
+mod presence;
 mod queue;
 mod relay;
 mod tournaments;
@@ -317,6 +318,7 @@ impl Cluster {
         let hellos = subscribe("spades.hello.*".to_string()).await?;
         let logins = subscribe("spades.login.*".to_string()).await?;
         let moderation = subscribe("spades.moderation.*".to_string()).await?;
+        let presence = subscribe(presence::SUBJECT.to_string()).await?;
         let registry = lock(&self.inner.registry_rx).take();
         let stop = parts.stop.clone();
         // The fence counts from here: joining may have been a while ago.
@@ -345,6 +347,7 @@ impl Cluster {
         tokio::spawn(self.clone().replace_elsewhere(hellos, parts.clone()));
         tokio::spawn(self.clone().hear_logins(logins, parts.clone()));
         tokio::spawn(self.clone().hear_moderation(moderation, parts.clone()));
+        tokio::spawn(self.clone().answer_presence(presence, parts.clone()));
         tokio::spawn(self.clone().take_over(parts));
         Ok(())
     }

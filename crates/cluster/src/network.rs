@@ -12,7 +12,7 @@ use spades_lobby::Online;
 use spades_lobby::SharedAttempt;
 use spades_lobby::matchmaking::Entry;
 use spades_lobby::{LobbyHandle, Table, TournamentTable};
-use spades_lobby::{Network, RegistryNote, Unrouted};
+use spades_lobby::{Network, RegistryNote, Unrouted, Whereabouts};
 use spades_room::Answer;
 use spades_room::PlayerRef;
 use spades_room::RoomHandle;
@@ -37,6 +37,20 @@ impl Network for Cluster {
     /// The player's node delivers it, this one included, through NATS.
     fn notify<'a>(&'a self, _: &'a Online, player: &'a str, message: Text) -> Answer<'a, ()> {
         Box::pin(Cluster::notify(self, player, message))
+    }
+
+    fn whereabouts<'a>(&'a self, players: &'a [String]) -> Answer<'a, Vec<Whereabouts>> {
+        Box::pin(async move {
+            let online = self.online_elsewhere(players).await;
+            let mut found = Vec::with_capacity(players.len());
+            for player in players {
+                found.push(Whereabouts {
+                    online: online.contains(player),
+                    room: self.seated_room(player).await,
+                });
+            }
+            found
+        })
     }
 
     fn is_code_taken(&self, code: &str) -> bool {

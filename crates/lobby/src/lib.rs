@@ -54,7 +54,7 @@ pub use moderation::ModerationEvent;
 pub use online::{Online, SessionHash};
 pub use quick_play::{Table, tell};
 pub use room_code::new_code;
-pub use route::{Alone, Network, RegistryNote, SharedAttempt, Unrouted};
+pub use route::{Alone, Network, RegistryNote, SharedAttempt, Unrouted, Whereabouts};
 
 /// What the lobby is tuned by.
 #[derive(Clone, Debug)]

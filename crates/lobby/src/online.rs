@@ -96,6 +96,11 @@ impl Online {
         outbox.is_some_and(|outbox| outbox.send(message))
     }
 
+    /// Whether the player has a connection on this node.
+    pub fn is_connected(&self, player: &str) -> bool {
+        self.connections().contains_key(player)
+    }
+
     #[cfg(test)]
     pub fn count(&self) -> usize {
         self.connections().len()

@@ -48,6 +48,13 @@ pub enum RegistryNote {
     },
 }
 
+/// Where a player is beyond this node, for his friends' lists.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Whereabouts {
+    pub online: bool,
+    pub room: Option<String>,
+}
+
 /// The nodes a server works among, and how each kind of request reaches
 /// the one that serves it.
 pub trait Network: Send + Sync + fmt::Debug {
@@ -71,6 +78,11 @@ pub trait Network: Send + Sync + fmt::Debug {
     fn notify<'a>(&'a self, here: &'a crate::Online, player: &'a str, message: Text) -> Answer<'a, ()>;
 
     // Rooms.
+
+    /// Where each of `players` is beyond this node: whether he has a
+    /// connection on another node, and the room where he holds a seat if
+    /// another node plays it.
+    fn whereabouts<'a>(&'a self, players: &'a [String]) -> Answer<'a, Vec<Whereabouts>>;
 
     /// Whether a room of another node has `code`, as far as this node
     /// knows.
@@ -159,6 +171,10 @@ impl Network for Alone {
     fn notify<'a>(&'a self, here: &'a crate::Online, player: &'a str, message: Text) -> Answer<'a, ()> {
         here.send(player, message);
         Box::pin(async {})
+    }
+
+    fn whereabouts<'a>(&'a self, players: &'a [String]) -> Answer<'a, Vec<Whereabouts>> {
+        Box::pin(std::future::ready(vec![Whereabouts::default(); players.len()]))
     }
 
     fn is_code_taken(&self, _: &str) -> bool {

@@ -90,6 +90,7 @@ mod tests {
             rules: "standard".into(),
             private: false,
             rated: false,
+            speed: Default::default(),
             status: RoomStatus::Waiting,
             seats: vec![None; 4],
             spectators,

@@ -52,6 +52,7 @@ pub fn profile(profile: store::Profile) -> Result<Profile> {
         bids_total: count("bids", profile.bids_total)?,
         nils_made: count("nils made", profile.nils_made)?,
         nils_tried: count("nils", profile.nils_tried)?,
+        avatar: profile.avatar,
     })
 }
 

@@ -72,6 +72,11 @@ pub struct Profile {
     pub bids_total: u32,
     pub nils_made: u32,
     pub nils_tried: u32,
+    /// The picture he chose, one of `spade`, `heart`, `diamond`, `club`,
+    /// `fox`, `owl`, `cat`, `bear`, `rocket`, `star`, `moon` and `sun`;
+    /// absent when he chose none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub avatar: Option<String>,
 }
 
 /// `GET /api/me`: the caller's profile, with his permissions.
@@ -552,6 +557,7 @@ mod tests {
                 bids_total: 0,
                 nils_made: 0,
                 nils_tried: 0,
+                avatar: None,
             },
             rank: 1,
         };

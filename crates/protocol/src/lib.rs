@@ -2,6 +2,7 @@
 //! nothing of JSON; these types borrow or copy its values and give them
 //! their wire shape.
 
+pub mod friends;
 pub mod history;
 pub mod http;
 pub mod moderation;

@@ -84,6 +84,9 @@ pub fn bot_level(account: Uuid) -> Option<BotLevel> {
 
 impl From<&Account> for PlayerRef {
     fn from(account: &Account) -> PlayerRef {
-        PlayerRef::new(account.id, &account.name)
+        PlayerRef {
+            avatar: account.avatar.as_deref().map(Arc::from),
+            ..PlayerRef::new(account.id, &account.name)
+        }
     }
 }

@@ -11,13 +11,13 @@ use crate::{Pool, Result, Store, StoreError};
 // SQL.
 macro_rules! account_columns {
     () => {
-        "id, name, registered, password_hash, is_admin, can_organize, is_moderator, deleted_at"
+        "id, name, registered, password_hash, is_admin, can_organize, is_moderator, deleted_at, avatar"
     };
 }
 macro_rules! profile_columns {
     () => {
         "id, name, registered, created_at, rating, rating_deviation, games_played, games_won, \
-         games_abandoned, bids_made, bids_total, nils_made, nils_tried"
+         games_abandoned, bids_made, bids_total, nils_made, nils_tried, avatar"
     };
 }
 
@@ -49,6 +49,8 @@ pub struct Account {
     /// When the account was deleted: it keeps its row, anonymous, so that
     /// its games still read, but nobody can log into it.
     pub deleted_at: Option<OffsetDateTime>,
+    /// The picture the player chose (see `spades_protocol::AVATARS`).
+    pub avatar: Option<String>,
 }
 
 impl Account {
@@ -88,6 +90,7 @@ pub struct Profile {
     pub bids_total: i32,
     pub nils_made: i32,
     pub nils_tried: i32,
+    pub avatar: Option<String>,
 }
 
 impl Store {
@@ -201,7 +204,7 @@ impl Store {
             expires_at: OffsetDateTime,
         }
         let sql = "SELECT a.id, a.name, a.registered, a.password_hash, a.is_admin, a.can_organize, \
-             a.is_moderator, a.deleted_at, s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id \
+             a.is_moderator, a.deleted_at, a.avatar, s.expires_at FROM sessions s JOIN accounts a ON a.id = s.account_id \
              WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2";
         let row = on_pool!(self, pool => sqlx::query_as::<_, Row>(sql).bind(&token_hash[..]).bind(now)
             .fetch_optional(pool).await?);

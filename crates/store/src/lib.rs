@@ -70,6 +70,7 @@ mod accounts;
 mod care;
 mod conduct;
 mod fence;
+mod friends;
 mod games;
 mod journal;
 mod lease;
@@ -80,6 +81,7 @@ mod tournament;
 
 pub use accounts::{Account, Profile};
 pub use care::DELETED_NAME;
+pub use friends::{Friend, FriendAsk, FriendState, MAX_FRIENDS};
 pub use games::{
     FinishedGame, GamePlayer, GameSummary, NewGame, PlayerStats, REPEAT_WINDOW_DAYS, RoomSeqs, StoredAction,
     StoredGame, Write, rating_weight,

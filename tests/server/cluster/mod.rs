@@ -16,6 +16,7 @@ use crate::durability::{ServerProcess, check_against_replay, free_port, game_ove
 use crate::support::*;
 
 mod faults;
+mod friends;
 mod moderation;
 mod queue;
 mod restarts;

@@ -400,6 +400,17 @@ pub enum ClientMessage {
         id: MessageId,
         text: String,
     },
+    /// Invites a friend to the inviter's room, or to quick play as his
+    /// partner; the friend gets an `invitation`.
+    Invite {
+        id: MessageId,
+        /// The friend's player id.
+        player: String,
+        to: crate::friends::InviteTo,
+        /// For quick play: the preset they would queue for.
+        #[serde(default = "default_preset")]
+        rules: Preset,
+    },
     /// One of the set phrases and emotes, for players who do not type.
     QuickChat {
         id: MessageId,
@@ -441,6 +452,7 @@ impl ClientMessage {
             | ClientMessage::Play { id, .. }
             | ClientMessage::Chat { id, .. }
             | ClientMessage::QuickChat { id, .. }
+            | ClientMessage::Invite { id, .. }
             | ClientMessage::Resync { id, .. } => id,
         }
     }

@@ -319,6 +319,22 @@ pub enum ServerMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         until: Option<String>,
     },
+    /// A registered player asked this one to be his friend
+    /// (`POST /api/friends`); the answer is given over HTTP.
+    FriendRequest {
+        from: PlayerInfo,
+    },
+    /// A friend invites this player: to his room (`room`, to enter with
+    /// `join_room`), or to quick play as his partner (`rules`, to queue
+    /// with `partner` naming him).
+    Invitation {
+        from: PlayerInfo,
+        to: crate::friends::InviteTo,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rules: Option<Preset>,
+    },
     /// The server is stopping; the connection closes next (status 1001).
     ShuttingDown {
         message: String,
@@ -488,6 +504,13 @@ pub enum ErrorCode {
     QuickPlayPaused,
     /// The player has as many reports open as the server takes from one.
     TooManyReports,
+    // Friends.
+    /// The player named is not the sender's friend.
+    NotFriends,
+    /// The friend named is not connected.
+    PlayerOffline,
+    /// The connection sent as many invitations as a minute allows.
+    TooManyInvitations,
     // The rules of the game.
     GameOver,
     WrongPhase,

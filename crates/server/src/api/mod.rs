@@ -7,6 +7,7 @@
 mod account;
 mod caller;
 mod error;
+mod friends;
 mod login;
 pub(crate) mod moderation;
 pub(crate) mod openapi;
@@ -62,6 +63,7 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/history", get(history))
         .merge(account::routes())
+        .merge(friends::routes())
         .merge(moderation::routes())
         .merge(operations::routes())
         .merge(reports::routes())

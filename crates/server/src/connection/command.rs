@@ -4,6 +4,7 @@
 //! in its own file, and a room's commands travel on as they are.
 
 use spades_engine::{Action, Bid, Preset};
+use spades_protocol::friends::InviteTo;
 use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, MessageId, RulesSpec, TableSpeed};
 
 use spades_room::RoomCommand;
@@ -22,6 +23,12 @@ pub(super) enum Command {
     Room(RoomCommand),
     Queue(QueueCommand),
     Tournament(TournamentCommand),
+    /// Invite a friend to this room or to quick play.
+    Invite {
+        player: String,
+        to: InviteTo,
+        rules: Preset,
+    },
 }
 
 /// A room a player asks to open, as he asked for it.
@@ -129,6 +136,9 @@ impl Command {
                 Ok(Command::Queue(QueueCommand::Join { rules, partner }))
             }
             ClientMessage::LeaveQueue { .. } => Ok(Command::Queue(QueueCommand::Leave)),
+            ClientMessage::Invite {
+                player, to, rules, ..
+            } => Ok(Command::Invite { player, to, rules }),
             ClientMessage::WatchTournament { tournament, .. } => {
                 Ok(Command::Tournament(TournamentCommand::Watch { tournament }))
             }

@@ -25,6 +25,7 @@ use spades_room::{RoomHandle, RoomRequest};
 
 mod command;
 mod hello;
+mod invite;
 mod link;
 mod queue;
 mod rate_limit;
@@ -140,6 +141,8 @@ struct Session {
     /// The node of the cluster whose queue he joined, when not this one.
     queue_node: Option<std::sync::Arc<str>>,
     limit: RateLimit,
+    /// When the connection's recent invitations were sent.
+    invites_sent: Vec<std::time::Instant>,
     /// The connection's place under the server's caps.
     slot: ConnectionSlot,
 }
@@ -156,6 +159,7 @@ impl Session {
             queued: false,
             queue_node: None,
             limit,
+            invites_sent: Vec::new(),
             slot,
         }
     }
@@ -272,6 +276,11 @@ impl Session {
             Command::Room(command) => self.room_command(id, &player, command).await,
             Command::Queue(command) => self.queue_command(id, player, command).await,
             Command::Tournament(command) => self.tournament_command(id, command).await,
+            Command::Invite {
+                player: friend,
+                to,
+                rules,
+            } => self.invite(id, &player, friend, to, rules).await,
         }
     }
 

@@ -14,6 +14,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 mod accounts_and_games;
+mod friends;
 mod journal;
 mod moderation;
 mod openings;
@@ -22,6 +23,7 @@ mod support;
 mod tournaments;
 
 use accounts_and_games::*;
+use friends::*;
 use journal::*;
 use moderation::*;
 use openings::*;
@@ -64,6 +66,7 @@ macro_rules! suite {
             case!(blocks_and_reports_are_kept);
             case!(rated_games_count_less_when_repeated_and_not_at_all_when_casual);
             case!(abandoned_rated_games_are_listed_for_the_pause);
+            case!(friends_ask_accept_and_part);
 
             #[tokio::test]
             async fn the_audit_log_refuses_changes_and_removals() {
