@@ -230,7 +230,18 @@ impl Room {
         let Some(table) = self.stage.playing_mut() else {
             return;
         };
-        let bot_wait = speed.bot_wait(table.bot_wait(&delay));
+        // The wait is worked out only when the server is to act: a table
+        // of people pays nothing for the bots' pace.
+        let server_acts = table
+            .game
+            .to_act()
+            .iter()
+            .any(|seat| table.played_by_server().contains(seat));
+        let bot_wait = if server_acts {
+            speed.bot_wait(table.bot_wait(&delay))
+        } else {
+            Duration::ZERO
+        };
         let changed = table.start_clocks(acted, Instant::now(), turn_time, bot_wait);
         if changed {
             self.emit_turn();
