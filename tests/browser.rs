@@ -6,7 +6,9 @@
 //! moderator's suspension, the audit log and an administrator's notice;
 //! blocking, a player's own account, a reset link and maintenance; the
 //! first load's weight and the time a played card takes to show on
-//! the other pages. Screenshots and `metrics.json` go to
+//! the other pages; the table fitting the window at five sizes; the
+//! turn alert of a page in the background; and, against a second server
+//! whose bots keep their human pace, the felt's pace. Screenshots and `metrics.json` go to
 //! `target/browser-screenshots/`.
 //!
 //! A test binary of its own, so that no other test runs beside it: five
@@ -111,10 +113,13 @@ async fn the_web_client_plays_in_headless_chromium() {
             "tests/browser/tournament.test.mjs",
             "tests/browser/variant.test.mjs",
             "tests/browser/moderation.test.mjs",
+            "tests/browser/layout.test.mjs",
+            "tests/browser/alerts.test.mjs",
+            "tests/browser/friends.test.mjs",
         ],
         &[
             ("SPADES_URL", url.into()),
-            ("SCREENSHOTS", screenshots.into()),
+            ("SCREENSHOTS", screenshots.clone().into()),
             ("STAFF_PASSWORD", PASSWORD.into()),
             ("ORGANISER_NAME", STAFF.organiser.into()),
             ("MODERATOR_NAME", STAFF.moderator.into()),
@@ -132,7 +137,31 @@ async fn the_web_client_plays_in_headless_chromium() {
     }
     assert!(passed, "{report}");
     assert!(
-        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 10"),
+        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 13"),
+        "{report}"
+    );
+
+    // The felt's pace is measured against bots at their own pace: a
+    // second server that keeps the default bot delay.
+    let paced = TestServer::start_paced(Config {
+        turn_time: Duration::from_secs(60),
+        ..Config::default()
+    })
+    .await;
+    let (passed, report) = node_tests(
+        &["--test", "tests/browser/pace.test.mjs"],
+        &[
+            ("SPADES_URL", format!("http://{}", paced.address()).into()),
+            ("SCREENSHOTS", screenshots.into()),
+        ],
+    )
+    .await;
+    for line in report.lines().filter(|line| line.contains("metrics:")) {
+        eprintln!("{}", line.trim_start_matches(['#', ' ', '\\']));
+    }
+    assert!(passed, "{report}");
+    assert!(
+        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 1"),
         "{report}"
     );
 }

@@ -163,7 +163,7 @@ test('four pages play a whole tournament game; a fifth watches; the game is repl
   await button(form, 'Open table').click();
   await ann.page.getByRole('heading', { name: 'Browser game' }).waitFor();
   const code = await roomCodeOf(ann.page);
-  await button(seatNamed(ann.page, 'Empty seat (North)'), 'Sit here').click();
+  // Whoever opens a table sits at it by himself, in the first seat (North).
   await seatNamed(ann.page, 'Ann (you)').waitFor();
 
   // Ben does everything with the keyboard: his name, Enter; Tab to the

@@ -54,10 +54,12 @@ test('a report from the table, a suspension, the audit log and a notice to every
   const code = await roomCodeOf(host.page);
   await host.page.locator('.table-bar').getByText('Casual', { exact: true }).waitFor();
 
-  // Tom comes by the link, sits, and insults the table.
+  // Rhea sat down by herself, in the first seat. Tom comes by the
+  // link, sits on her left, and insults the table.
+  await seatNamed(host.page, 'Rhea (you)').waitFor();
   await rude.page.goto(`${BASE}/r/${code}`);
-  await button(seatNamed(rude.page, 'Empty seat (North)'), 'Sit here').click();
-  await seatNamed(host.page, 'Tom (North)').waitFor();
+  await button(seatNamed(rude.page, 'Empty seat (East)'), 'Sit here').click();
+  await seatNamed(host.page, 'Tom (left opponent)').waitFor();
   await rude.page.getByRole('textbox', { name: 'Chat message' }).fill(INSULT);
   await button(rude.page, 'Send').click();
 
@@ -75,9 +77,9 @@ test('a report from the table, a suspension, the audit log and a notice to every
   // As the host of a private table she removes him from his seat; both
   // pages say so.
   host.page.once('dialog', (question) => question.accept());
-  await button(seatNamed(host.page, 'Tom (North)'), 'Remove Tom from the table').click();
+  await button(seatNamed(host.page, 'Tom (left opponent)'), 'Remove Tom from the table').click();
   await chat.getByText('Tom was removed from the table by its host.').waitFor();
-  await seatNamed(host.page, 'Empty seat (North)').waitFor();
+  await seatNamed(host.page, 'Empty seat (left opponent)').waitFor();
   await rude.page.getByRole('alert').getByText('The owner of this table removed you from it.').waitFor();
   await rude.page.getByRole('link', { name: 'Back to the lobby' }).click();
 
@@ -195,7 +197,8 @@ test('a player looks after himself and his account; the staff warn, mute, reset 
 
   // At his table, his chat reaches her hidden.
   await nora.page.goto(`${BASE}/#/room/${code}`);
-  await seatNamed(nora.page, 'Empty seat (North)').waitFor();
+  // Ozzy sat at North by himself when he opened it.
+  await seatNamed(nora.page, 'Empty seat (East)').waitFor();
   await ozzy.page.getByRole('textbox', { name: 'Chat message' }).fill('hello from Ozzy');
   await button(ozzy.page, 'Send').click();
   const chat = nora.page.getByRole('region', { name: 'Chat' });

@@ -32,14 +32,16 @@ async function fourPages(names) {
 }
 
 /**
- * The host opens the table his form describes and sits in seat 0; the
+ * The host opens the table his form describes and sits in seat 0 (by
+ * himself, as the page does for whoever opens a table); the
  * other pages sign in, join it from the lobby and take their seats.
  */
 async function openAndFill(host, players) {
   await button(formNamed(host.page, 'Open a table'), 'Open table').click();
   await host.page.getByRole('button', { name: 'Copy link' }).waitFor();
   const code = await roomCodeOf(host.page);
-  await button(seatNamed(host.page, 'Empty seat (North)'), 'Sit here').click();
+  // He sits down by himself, in the first seat.
+  await seatNamed(host.page, `${host.name} (you)`).waitFor();
   for (const player of players.slice(1)) {
     await guestSignIn(player.page, player.name);
     await player.page.getByRole('button', { name: new RegExp(`^Join .*, table ${code}$`) }).click();

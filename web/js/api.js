@@ -123,6 +123,14 @@ export class Api {
   blocks() { return this.call('GET', '/api/me/blocks'); }
   block(id) { return this.call('PUT', `/api/me/blocks/${encodeURIComponent(id)}`); }
   unblock(id) { return this.call('DELETE', `/api/me/blocks/${encodeURIComponent(id)}`); }
+
+  // Friends (README, "HTTP API"): the list with each friend's presence,
+  // asking (or accepting) by name, parting, and what the player shows.
+  friends() { return this.call('GET', '/api/friends'); }
+  askFriend(name) { return this.call('POST', '/api/friends', { name }); }
+  removeFriend(id) { return this.call('DELETE', `/api/friends/${encodeURIComponent(id)}`); }
+  setAvatar(avatar) { return this.call('PUT', '/api/me/avatar', { avatar }); }
+  setHideTable(hideTable) { return this.call('PUT', '/api/me/presence', { hide_table: hideTable }); }
   reportPlayer(id, reason) { return this.call('POST', `/api/players/${encodeURIComponent(id)}/report`, { reason }); }
   /** Uses a password reset link: answers `{token, player}`, a new session. */
   reset(token, password) { return this.call('POST', '/api/reset', { token, password }); }

@@ -5,6 +5,7 @@
 
 import { LobbyState, TableState } from './state.js';
 import { parseRoute } from './router.js';
+import { FeltPace } from './pace.js';
 
 export class AppState {
   constructor() {
@@ -39,8 +40,10 @@ export class AppState {
     this.loggingOut = false;
     /** Short notices `{id, text, kind}` (`info` or `error`), oldest first. */
     this.toasts = [];
-    /** Whether the screen is wide (700 px or more): the table's controls sit on the felt. */
-    this.wide = true;
+    /** The table's preferences (prefs.js): `{sound, motion, notifications}`, the last the permission. */
+    this.prefs = { sound: false, motion: false, notifications: 'unsupported' };
+    /** When the felt shows each card and gathers each trick (pace.js), queued as the events arrive. */
+    this.felt = new FeltPace();
 
     /** An administrator's notices to everyone, `{id, message}`, shown until dismissed. */
     this.broadcasts = [];
@@ -61,6 +64,13 @@ export class AppState {
     /** Sanctions in force (GET /api/sanctions), for the moderators' and administrators' pages. */
     this.sanctions = { list: null, error: null };
 
+    /**
+     * Friends (GET /api/friends: `{friends, incoming, outgoing,
+     * hide_table}`) or a refusal in words, and the invitations friends
+     * sent that wait for an answer (the server's `invitation`, with an `id`).
+     */
+    this.social = { friends: null, error: null, loading: false, invitations: [] };
+
     /** The sign-in screen: the last refusal, in words. */
     this.signin = { error: '' };
 
@@ -69,13 +79,14 @@ export class AppState {
      * `joinError` while entering it; `leaving` once the player asked to
      * leave; `selected` cards chosen to give; `handFocus` the card the
      * hand's tab stop is on; `showLastTrick`; `popupClosed` the hand whose
-     * score summary the player closed; `announced` the last log entry read
+     * score summary the player closed; `sideOpen` whether the drawer of
+     * scores and chat is open on a small screen; `announced` the last log entry read
      * to screen readers; `focusTurn` the turn (its `after`) to which
      * focus should move, set when a turn of this seat begins.
      */
     this.tableView = {
       code: null, joining: false, joinError: null, leaving: false,
-      selected: [], handFocus: null, showLastTrick: false, popupClosed: null,
+      selected: [], handFocus: null, showLastTrick: false, popupClosed: null, sideOpen: false,
       announced: 0, focusTurn: null,
     };
 

@@ -103,12 +103,19 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
     async createRoom(fields, choiceKeys) {
       const options = { rules: rulesFromForm(fields, choiceKeys), private: Boolean(fields.private), bots: fields.bots };
       if (fields.name?.trim()) options.name = fields.name.trim();
+      // Normal is the server's default; leaving it out keeps the request
+      // readable by a server from before speeds.
+      if (fields.speed && fields.speed !== 'normal') options.speed = fields.speed;
       // Only a public table may be rated; `rated` is left out otherwise,
       // which a server from before rated tables reads as it always did.
       if (fields.rated && !fields.private) options.rated = true;
       try {
         const snapshot = await client.createRoom(options);
         navigateTo('room', snapshot.state.room);
+        // Whoever opens a table means to play at it: he sits at once, in
+        // the first free seat, rather than being left watching. A refusal
+        // leaves him watching, with the seats' buttons to try again.
+        client.sit().catch((error) => notify(describe(error), 'error'));
       } catch (error) {
         notify(describe(error), 'error');
       }

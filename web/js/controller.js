@@ -8,9 +8,14 @@ import { STATUS } from './protocol.js';
 import { roomCodeFrom } from './router.js';
 import { chatProblem, describe, describeClose, describeWithDetail } from './messages.js';
 import { sortForProtocol } from './cards.js';
-import { SCORE_POPUP_MS, TRICK_HOLD_MS, describeEntry, expectedText } from './seating.js';
+import { SCORE_POPUP_MS, describeEntry, expectedText } from './seating.js';
+import { cardKey } from './pace.js';
+import { playSound } from './sound.js';
+import { alertTurn } from './alerts.js';
+import { loadPrefs, notificationPermission, saveSound } from './prefs.js';
 import { screenActions } from './controller-screens.js';
 import { moderationActions } from './controller-moderation.js';
+import { socialActions } from './controller-social.js';
 import { KEPT_OUT } from './moderation.js';
 
 // How long a short notice stays: errors and a moderator's words longer
@@ -26,6 +31,8 @@ export function createController(app, { client, api, changed, say, navigateTo })
   const table = app.table;
   const view = app.tableView;
   let toastId = 0;
+  app.prefs = loadPrefs();
+  const sound = (name, at) => playSound(name, () => app.prefs.sound, at);
 
   const actions = {
     changed,
@@ -59,8 +66,29 @@ export function createController(app, { client, api, changed, say, navigateTo })
       app.afterSignIn = route;
     },
 
-    setWide(wide) {
-      app.wide = wide;
+    /** Sound on or off, remembered; turned on, it says so with a sound (which also wakes the page's audio). */
+    toggleSound() {
+      app.prefs.sound = !app.prefs.sound;
+      saveSound(app.prefs.sound);
+      if (app.prefs.sound) sound('turn');
+      changed();
+    },
+
+    /** Asks the browser, at the player's request only, to allow turn notifications. */
+    async allowNotifications() {
+      if (!globalThis.Notification) return;
+      try {
+        await globalThis.Notification.requestPermission();
+      } catch {
+        // An old browser's callback form, or a refusal: the permission says which.
+      }
+      app.prefs.notifications = notificationPermission();
+      changed();
+    },
+
+    /** The drawer of scores and chat on a small screen. */
+    toggleSide() {
+      view.sideOpen = !view.sideOpen;
       changed();
     },
 
@@ -71,6 +99,9 @@ export function createController(app, { client, api, changed, say, navigateTo })
       } catch {
         app.me = null;
       }
+      // The friends list waits for the profile, which says whether the
+      // player is registered.
+      if (app.route.name === 'lobby' || app.route.name === 'room') actions.loadFriends();
       changed();
     },
 
@@ -225,11 +256,17 @@ export function createController(app, { client, api, changed, say, navigateTo })
     signInWith: (token) => connectWith({ token }),
     signedOut: () => actions.signedOut(),
   });
-  Object.assign(actions, screens, moderation, {
+  const social = socialActions(app, { client, api, changed, navigateTo, notify });
+  Object.assign(actions, screens, moderation, social, {
     /** A screen is shown: each part of the controller loads what it needs for it. */
     enter(route) {
       screens.enter(route);
       moderation.enter(route);
+      social.enter(route);
+    },
+    leave(route) {
+      screens.leave(route);
+      social.leave(route);
     },
   });
 
@@ -289,10 +326,11 @@ export function createController(app, { client, api, changed, say, navigateTo })
 
   function listen() {
     client.on('room', (message) => {
+      const room = table.room;
+      const spadesBroken = table.spadesBroken;
       table.apply(message);
-      // A held trick and a score summary leave the felt by themselves.
-      if (message.type === 'trick_won') setTimeout(changed, TRICK_HOLD_MS + 20);
-      if (message.type === 'hand_scored') setTimeout(changed, SCORE_POPUP_MS + 20);
+      if (table.room !== room) app.felt.reset();
+      present(message, spadesBroken);
     });
     for (const type of ['rooms', 'lobby_room', 'lobby_room_closed']) {
       client.on(type, (message) => app.lobby.apply(message));
@@ -346,6 +384,34 @@ export function createController(app, { client, api, changed, say, navigateTo })
       if (error.code === 'removed' || error.code === 'room_ended') putOutOfRoom(error);
       else actions.notify(error, 'error');
     });
+  }
+
+  /**
+   * Queues what the felt shows of an event (pace.js), with its sound at
+   * the moment it is shown, and asks for a drawing when something shown
+   * is to leave by itself: a gathered trick, a hand's score.
+   */
+  function present(message, spadesBroken) {
+    const now = Date.now();
+    const felt = app.felt;
+    if (message.type === 'card_played') {
+      const at = felt.card(cardKey(table.wonCount, message.card), now);
+      sound('card', at);
+      if (!spadesBroken && table.spadesBroken && table.phase === 'playing') sound('spades', at + 120);
+    } else if (message.type === 'trick_won' && table.lastWon) {
+      const index = table.wonCount - 1;
+      const last = table.lastWon.plays[table.lastWon.plays.length - 1];
+      const lastAt = last ? (felt.startOf(cardKey(index, last.card)) ?? now) : now;
+      const { gatherAt, goneAt } = felt.won(index, now, lastAt);
+      sound('trick', gatherAt);
+      setTimeout(changed, goneAt - now + 20);
+    } else if (message.type === 'hand_scored') {
+      const scored = table.lastHandScore;
+      const nils = scored.bids.map((bid, seat) => (bid && bid.bid === 0 ? scored.tricksWon[seat] === 0 : null)).filter((made) => made !== null);
+      if (nils.includes(false)) sound('nilSet', felt.free);
+      else if (nils.length) sound('nilMade', felt.free);
+      setTimeout(changed, SCORE_POPUP_MS + 20);
+    }
   }
 
   /**
@@ -413,14 +479,18 @@ export function createController(app, { client, api, changed, say, navigateTo })
     }
     if (table.myTurn && view.focusTurn !== table.turn.after) {
       view.focusTurn = table.turn.after;
-      lines.push(`Your turn: ${expectedText(table.turn.expected, table.turn.passCount)}.`);
+      const what = `Your turn: ${expectedText(table.turn.expected, table.turn.passCount)}.`;
+      lines.push(what);
+      // The bell rings when the cards before this turn have been shown.
+      sound('turn', app.felt.free);
+      if (globalThis.document) alertTurn(document, what);
     }
     if (lines.length) say(lines.join(' '));
   }
 
   function resetTableView(code) {
     Object.assign(view, {
-      code, joining: false, joinError: null, leaving: false, selected: [], handFocus: null, showLastTrick: false,
+      code, joining: false, joinError: null, leaving: false, selected: [], handFocus: null, showLastTrick: false, sideOpen: false,
       popupClosed: table.lastHandScore?.hand ?? null,
       announced: table.log.length ? table.log[table.log.length - 1].seq : 0,
       focusTurn: null,

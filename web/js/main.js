@@ -9,9 +9,10 @@ import { Api } from './api.js';
 import { AppState } from './app-state.js';
 import { createController } from './controller.js';
 import { hashFor, parseRoute } from './router.js';
-import { h, render } from './dom.js';
+import { Fragment, h, render } from './dom.js';
 import { Banners, Connection, KeptOut, Nav, Toasts, User } from './views/shell.js';
 import { ReportDialog } from './views/report.js';
+import { Invitations } from './views/social-bits.js';
 import { roleOf } from './moderation.js';
 
 const SCREENS = {
@@ -72,7 +73,7 @@ function draw() {
   render(h(Nav, { route: app.route, role: roleOf(app.me) }), roots.nav);
   render(h(Connection, { connection: app.connection }), roots.connection);
   render(h(User, { player: app.player, keptOut: Boolean(app.keptOut), actions }), roots.user);
-  render(h(Banners, { app, actions }), roots.banners);
+  render(h(Fragment, {}, h(Banners, { app, actions }), h(Invitations, { app, actions })), roots.banners);
   render(h(Toasts, { toasts: app.toasts }), roots.toasts);
   const report = app.report;
   render(report ? h(ReportDialog, { key: `${report.via}-${report.player.id}`, report, actions }) : null, roots.dialog);
@@ -128,6 +129,8 @@ async function showRoute() {
   }
   if (shownKey) actions.leave(app.route);
   shownKey = key;
+  // The table fills the window exactly; other screens scroll as pages do.
+  document.body.dataset.screen = route.name;
   actions.showing(route, null);
   draw();
   const screen = await SCREENS[route.name]();
@@ -147,13 +150,6 @@ window.addEventListener('hashchange', showRoute);
 window.addEventListener('online', () => {
   if (client.status === STATUS.RECONNECTING) client.reconnect();
 });
-// On a wide screen the table's controls sit in the middle of the felt,
-// where the eye already is; on a phone the middle is too narrow for them.
-const wide = globalThis.matchMedia ? matchMedia('(min-width: 700px)') : null;
-if (wide) {
-  actions.setWide(wide.matches);
-  wide.addEventListener('change', () => actions.setWide(wide.matches));
-}
 
 if (client.token) {
   client.connect().catch(() => {

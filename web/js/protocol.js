@@ -149,6 +149,12 @@ export class Client extends RoomEvents {
   passCards(cards) { return this.request('pass_cards', { cards }); }
   play(card) { return this.request('play', { card }); }
   chat(text) { return this.request('chat', { text }); }
+  /** One of the set phrases (protocol.md, `quick_chat`). */
+  quickChat(phrase) { return this.request('quick_chat', { phrase }); }
+  /** After a game, asks for another with the same seats. */
+  rematch() { return this.request('rematch'); }
+  /** Invites a friend (his id) to this room (`table`) or to quick play as partners (`queue`). */
+  invite(player, to, rules = 'classic') { return this.request('invite', { player, to, rules }); }
 
   /** Reports a player of the room to the moderators; the ack comes once the report is stored. */
   report(player, reason) { return this.request('report', { player, reason }); }

@@ -6,10 +6,9 @@
 import { cardName, shortName } from './cards.js';
 import { playersOf } from './state.js';
 
-// A won trick stays on the felt this long, so that people see who took it;
-// a hand's score summary stays this long.
-export const TRICK_HOLD_MS = 1200;
-export const SCORE_POPUP_MS = 8000;
+// A hand's score summary stays this long, unless the next hand's bidding
+// starts first. (How long a won trick stays is the felt's pace, pace.js.)
+export const SCORE_POPUP_MS = 7000;
 
 export const SEAT_NAMES = ['North', 'East', 'South', 'West'];
 export const POSITIONS = ['bottom', 'left', 'top', 'right'];
@@ -30,11 +29,26 @@ export function positionOf(state, seat) {
 }
 
 /**
- * A team's name: its players' names ("Ann & Cy"), or while a seat is
- * empty its seats' compass names ("North–South"); a player alone is his
- * own team.
+ * A team's name. To a seated player of a partnership game, his own team is
+ * "You & Partner" and the other "Opponents", which is how he thinks of
+ * them; to a watcher, its players' names ("Ann & Cy"), or while a seat is
+ * empty its seats' compass names ("North–South"). A player alone is his
+ * own team, under his name.
  */
 export function teamName(state, team) {
+  const seats = state.teams[team] ?? [];
+  if (seats.length === 1) return state.seats[seats[0]]?.player.name ?? `Seat ${seats[0] + 1}`;
+  if (state.seat !== null && state.seat !== undefined && state.teams.length === 2 && state.teams.some((t) => t.includes(state.seat))) {
+    return seats.includes(state.seat) ? 'You & Partner' : 'Opponents';
+  }
+  return teamPlayers(state, team);
+}
+
+/**
+ * A team by its players' names ("Ann & Cy"), the same on every page: for
+ * what players compare between them, such as a game's final score.
+ */
+export function teamPlayers(state, team) {
   const seats = state.teams[team] ?? [];
   if (seats.length === 1) return state.seats[seats[0]]?.player.name ?? `Seat ${seats[0] + 1}`;
   const players = seats.map((seat) => state.seats[seat]);

@@ -74,6 +74,10 @@ export class TableState {
     this.rated = false;
     this.rules = null;
     this.botLevel = 'basic';
+    // The table's pace and full turn clock; a server from before speeds
+    // sends neither.
+    this.speed = 'normal';
+    this.turnSeconds = null;
     this.status = 'waiting';
     this.owner = null;
     this.seats = [null, null, null, null];
@@ -106,6 +110,8 @@ export class TableState {
     this.handScores = [];
     this.winner = null;
     this.abandoned = false;
+    /** After a game, who asked for a rematch: `{asked: [seat], waitingFor: [seat]}`, or null. */
+    this.rematch = null;
     this.resetHand();
   }
 
@@ -322,6 +328,8 @@ const HANDLERS = {
     this.rated = Boolean(state.rated);
     this.rules = state.rules;
     this.botLevel = state.bots;
+    this.speed = state.speed ?? 'normal';
+    this.turnSeconds = state.turn_seconds ?? null;
     this.status = state.status;
     this.owner = state.owner;
     this.seats = state.seats.map((info) => (info ? { ...info } : null));
@@ -535,10 +543,18 @@ const HANDLERS = {
   chat_message(message) {
     // A line from a player this one blocks comes without its text; it is
     // kept as such, so that the chat can say a line was hidden.
+    // A quick phrase keeps its name, and when it came, for the bubble
+    // beside its seat.
     this.addChat({
       seq: message.seq, from: message.from, seat: message.seat ?? null,
       text: message.hidden ? '' : message.text, hidden: Boolean(message.hidden),
+      quick: message.hidden ? null : (message.quick ?? null), at: Date.now(),
     });
+  },
+
+  rematch_asked(message) {
+    const asked = [...(this.rematch?.asked ?? []), message.seat];
+    this.rematch = { asked, waitingFor: message.waiting_for ?? [] };
   },
 
   player_removed(message) {

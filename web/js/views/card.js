@@ -24,7 +24,10 @@ function faceClass(card, extra) {
  * A card that is only looked at (a trick, a replay): an image named after
  * the card, or `label` ("Ann (partner) played queen of hearts").
  */
-export function CardFace({ card, label, extra }) {
+export function CardFace({ card, label, extra, hidden = false }) {
+  // A hidden face is only drawn (a trick on its way to its winner while
+  // the next is already played): the page's words are about the new one.
+  if (hidden) return h('div', { class: faceClass(card, extra), 'aria-hidden': 'true' }, faceParts(card));
   return h('div', { class: faceClass(card, extra), role: 'img', 'aria-label': label ?? cardName(card) }, faceParts(card));
 }
 

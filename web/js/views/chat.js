@@ -5,6 +5,7 @@
 // in the flow of the table.
 
 import { Component, h } from '../dom.js';
+import { QuickChat } from './social-bits.js';
 
 class ChatLog extends Component {
   // Reading the scroll position makes the browser lay the page out at
@@ -54,5 +55,6 @@ export function Chat({ state, actions }) {
     h('form', { class: 'chat-form', onsubmit: (event) => submit(event, actions) },
       h('label', { for: 'chat-input', class: 'visually-hidden' }, 'Chat message'),
       h('input', { id: 'chat-input', name: 'text', maxlength: 300, autocomplete: 'off' }),
-      h('button', { type: 'submit' }, 'Send')));
+      h('button', { type: 'submit' }, 'Send'),
+      h(QuickChat, { actions })));
 }

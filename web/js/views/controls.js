@@ -1,14 +1,12 @@
 // The table's controls: starting a game, the blind bid and the look, the
 // bidding box, choosing the cards to give, the exchange, the end of the
-// game, the last trick on request, and the short score of a hand just
-// scored. On a wide screen they sit in the middle of the felt; on a phone,
-// under it.
+// game, and the last trick on request. They sit under the felt, above
+// one's hand, where the hand's player looks.
 
 import { h } from '../dom.js';
 import { shortName } from '../cards.js';
 import { hashFor } from '../router.js';
-import { SCORE_POPUP_MS, bidText, teamName } from '../seating.js';
-import { handScoreSummary } from './scores.js';
+import { bidText, teamName, teamPlayers } from '../seating.js';
 
 function StartPanel({ state, actions }) {
   const missing = state.seatedCount < state.seats.length;
@@ -87,7 +85,9 @@ function GameOver({ state, actions }) {
   const won = state.winner;
   let headline = 'The game was abandoned.';
   if (won !== null) headline = state.teamOf(state.seat) === won ? 'You won!' : `${teamName(state, won)} won.`;
-  const scores = state.teams.map((_, team) => `${teamName(state, team)} ${state.score[team]}`).join(', ');
+  // The final score names the players, so that it reads the same on
+  // every page, the watchers' too.
+  const scores = state.teams.map((_, team) => `${teamPlayers(state, team)} ${state.score[team]}`).join(', ');
   return h('div', { class: 'game-over', role: 'alert', 'aria-labelledby': 'game-over-title' },
     h('h2', { id: 'game-over-title' }, headline),
     h('p', {}, `Final score: ${scores}.`),
@@ -120,13 +120,4 @@ export function Controls({ state, view, actions }) {
     state.playing && state.tricks.length ? h('button', {
       type: 'button', class: 'link', 'aria-expanded': String(view.showLastTrick), onclick: actions.toggleLastTrick,
     }, view.showLastTrick ? 'Hide the last trick' : 'Show the last trick') : null);
-}
-
-/** A hand's score in short, for a few seconds after it is scored. */
-export function ScorePopup({ state, view, actions }) {
-  const scored = state.lastHandScore;
-  const open = scored && view.popupClosed !== scored.hand && state.now() < scored.scoredAt + SCORE_POPUP_MS;
-  return h('div', { class: 'popup-slot' }, open ? h('div', { class: 'score-popup', role: 'status', 'aria-label': `Hand ${scored.hand + 1} scored` },
-    handScoreSummary(state, scored),
-    h('button', { type: 'button', class: 'link', 'aria-label': 'Close the hand\'s score', onclick: actions.closeScorePopup }, 'Close')) : null);
 }

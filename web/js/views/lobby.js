@@ -5,6 +5,8 @@ import { formatClock, h } from '../dom.js';
 import { describe } from '../messages.js';
 import { hashFor } from '../router.js';
 import { Ticking } from './clock.js';
+import { FriendsPanel } from './friends.js';
+import { Avatar } from './avatar.js';
 
 // The rule fields a room may change, with the label shown and the
 // bounds the server accepts (RuleSet::validate in the engine), so that the
@@ -52,6 +54,14 @@ const PRESET_DEFAULTS = {
   classic: { target: 500, mercy: -500, max_hands: '', nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_team_bid: '', max_overtricks: '', sets_to_lose: '', team_blind: 0, team_blind_min_deficit: 100 },
   tournament: { target: 300, mercy: -300, max_hands: 7, nil_value: 100, blind_nil_value: 200, blind_nil_min_deficit: 100, nil_pass: 0, blind_nil_pass: 2, bag_limit: 10, bag_penalty: 100, bag_value: 1, min_team_bid: 0, max_team_bid: '', max_overtricks: '', sets_to_lose: '', team_blind: 0, team_blind_min_deficit: 100 },
 };
+
+// A table's speed sets its turn clock and how long its bots wait.
+const SPEEDS = [['fast', 'Fast (half the clock)'], ['normal', 'Normal'], ['slow', 'Slow (twice the clock)']];
+
+/** A room's speed in a word, for the list of tables. */
+export function speedWord(speed) {
+  return { fast: 'Fast', slow: 'Slow' }[speed] ?? 'Normal';
+}
 
 const FALLBACK_PRESETS = [
   { name: 'classic', summary: '' },
@@ -176,6 +186,8 @@ function CreateRoom({ app, actions }) {
   h('p', { class: 'hint', id: 'room-preset-summary' }, chosen?.summary ?? ''),
   h(Field, { id: 'room-bots', label: 'Bot level' },
     h('select', { id: 'room-bots', name: 'bots' }, h('option', { value: 'basic' }, 'Basic'), h('option', { value: 'strong' }, 'Strong'))),
+  h(Field, { id: 'room-speed', label: 'Speed' },
+    h('select', { id: 'room-speed', name: 'speed', value: 'normal' }, SPEEDS.map(([value, label]) => h('option', { key: value, value }, label)))),
   h('div', { class: 'field check' },
     h('input', {
       id: 'room-private', name: 'private', type: 'checkbox',
@@ -203,9 +215,12 @@ function RoomRow({ room, actions }) {
   return h('tr', {},
     h('th', { scope: 'row' }, h('span', { class: 'room-name' }, room.name), ' ', h('code', {}, room.room)),
     // A server from before rated tables sends no `rated`: its tables are casual.
-    h('td', {}, `${room.rules} · `, h('span', { class: room.rated ? 'rated' : 'casual' }, room.rated ? 'Rated' : 'Casual')),
+    h('td', {}, `${room.rules} · `, h('span', { class: room.rated ? 'rated' : 'casual' }, room.rated ? 'Rated' : 'Casual'),
+      // A server from before speeds sends none: its tables play at normal speed.
+      ` · ${speedWord(room.speed)}`),
     h('td', {}, `${seated.length}/${room.seats.length} `,
-      h('span', { class: 'hint' }, seated.map((p) => (p.bot ? `${p.name} (bot)` : p.name)).join(', ')),
+      h('span', { class: 'hint seated-list' }, seated.map((p, at) => h('span', { key: p.id ?? at, class: 'seated' },
+        h(Avatar, { player: p }), p.bot ? `${p.name} (bot)` : p.name))),
       room.spectators ? h('span', { class: 'hint' }, ` · ${room.spectators} watching`) : null),
     h('td', {}, room.status),
     h('td', {}, h('button', {
@@ -263,5 +278,5 @@ export function Screen({ app, actions }) {
     h('h1', { id: 'lobby-title', class: 'visually-hidden' }, 'Lobby'),
     h('div', { class: 'lobby-grid' },
       h('div', { class: 'lobby-side' }, h(QuickPlay, { app, actions }), h(JoinByCode, { actions }), h(CreateRoom, { app, actions })),
-      h('div', { class: 'lobby-main' }, h(Rooms, { app, actions }), h(Leaderboard, { app, actions }))));
+      h('div', { class: 'lobby-main' }, h(Rooms, { app, actions }), h(FriendsPanel, { app, actions }), h(Leaderboard, { app, actions }))));
 }

@@ -8,6 +8,8 @@ import { formatDate, h } from '../dom.js';
 import { describe } from '../messages.js';
 import { hashFor } from '../router.js';
 import { shortTime } from '../moderation.js';
+import { Avatar } from './avatar.js';
+import { AvatarPicker } from './social-bits.js';
 
 function stat(label, value) {
   return [h('dt', {}, label), h('dd', {}, value)];
@@ -143,7 +145,9 @@ export function Screen({ app, actions }) {
   const { own, profile: p, games, tournaments } = data;
   const percent = (a, b) => (b ? `${Math.round((100 * a) / b)}%` : '–');
   return h('section', { class: 'profile', 'aria-labelledby': 'profile-title' },
-    h('h1', { id: 'profile-title' }, p.name, p.registered ? null : h('span', { class: 'badge' }, 'Guest')),
+    h('h1', { id: 'profile-title', class: 'profile-title' },
+      h(Avatar, { player: { id: p.id, name: p.name, avatar: p.avatar }, size: 'large' }), p.name,
+      p.registered ? null : h('span', { class: 'badge' }, 'Guest')),
     h('dl', { class: 'stats' },
       stat('Rating', `${Math.round(p.rating)} ± ${Math.round(p.rating_deviation)}`),
       stat('Games', `${p.games_won} won of ${p.games_played}`),
@@ -152,6 +156,9 @@ export function Screen({ app, actions }) {
       stat('Nils made', `${p.nils_made} of ${p.nils_tried} (${percent(p.nils_made, p.nils_tried)})`)),
     !own && app.player ? h(PlayerTools, { app, actions, profile: p }) : null,
     own && !p.registered ? h(ClaimForm, { app, actions }) : null,
+    own && p.registered ? h(AvatarPicker, { current: p.avatar ?? null, actions }) : null,
+    !own && p.registered && app.me?.registered ? h('div', { class: 'button-row' },
+      h('button', { type: 'button', onclick: () => actions.askFriend(p.name) }, 'Add friend')) : null,
     !own && app.me?.is_admin && p.registered ? h('div', { class: 'button-row' },
       h('button', { type: 'button', onclick: () => actions.grantOrganizer(p) }, 'Allow to run tournaments')) : null,
     games ? h(GamesTable, { games }) : null,

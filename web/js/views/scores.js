@@ -1,6 +1,5 @@
 // The scores: the running score and bags with the game's limits and house
-// rules in words, each hand's breakdown, the short summary of a hand just
-// scored, and the last trick on request.
+// rules in words, each hand's breakdown, and the last trick on request.
 
 import { cx, h } from '../dom.js';
 import { fullPackForThree } from '../cards.js';
@@ -118,16 +117,6 @@ export function HandScores({ state }) {
   return h('section', { class: 'card-panel', 'aria-labelledby': 'hands-title' },
     h('h2', { id: 'hands-title' }, 'Hands'),
     [...state.handScores].reverse().map((scored) => h(HandScoreTable, { key: `${scored.gameId} ${scored.hand}`, state, scored })));
-}
-
-/** A hand's score in a line per team, for the moment it is scored. */
-export function handScoreSummary(state, scored) {
-  return h('div', { class: 'score-summary' },
-    h('h3', {}, `Hand ${scored.hand + 1} scored`),
-    h('ul', {}, scored.teams.map((t, team) => h('li', {},
-      h('strong', {}, `${teamName(state, team)}: ${signed(t.change)}`),
-      ` (bid ${t.contract}, took ${t.tricks}: contract ${signed(t.contract_points)}, nil ${signed(t.nil_points)}, `,
-      `${t.bags_taken} bags, penalty ${signed(-Math.abs(t.bag_penalty))}) → ${t.score}`))));
 }
 
 function signed(value) {

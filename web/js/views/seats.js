@@ -4,7 +4,9 @@
 // player or (the host of a private table) to remove him.
 
 import { cx, h } from '../dom.js';
-import { bidText, positionOf, seatRole } from '../seating.js';
+import { positionOf, seatRole } from '../seating.js';
+import { seatTally } from '../tally.js';
+import { Avatar } from './avatar.js';
 import { Clock } from './clock.js';
 
 /** The seat's name for screen readers: "Ann (partner)", "Empty seat (North)". */
@@ -19,7 +21,10 @@ function Badges({ state, seat }) {
   const info = state.seats[seat];
   const absence = state.absence(seat);
   const badges = [];
-  if (info.player.bot) badges.push(h('span', { class: 'badge bot' }, 'Bot'));
+  if (info.player.bot) {
+    const level = info.player.level ?? state.botLevel;
+    badges.push(h('span', { class: cx('badge bot', `bot-${level}`), title: level === 'strong' ? 'A strong bot' : 'A basic bot' }, 'Bot'));
+  }
   if (absence === 'away') badges.push(h('span', { class: 'badge away' }, 'Away: played by a bot'));
   if (absence === 'disconnected') badges.push(h('span', { class: 'badge away' }, 'Disconnected'));
   if (state.dealer === seat && state.phase !== 'waiting') badges.push(h('span', { class: 'badge dealer', title: 'Dealer' }, 'Dealer'));
@@ -27,17 +32,27 @@ function Badges({ state, seat }) {
   return badges.length ? h('div', { class: 'badges' }, badges) : null;
 }
 
+/**
+ * The cards a player holds, as backs fanned by their count (one's own
+ * hand is shown below the felt); the count in words for screen readers.
+ */
+function Fan({ count }) {
+  const backs = Math.min(count, 18);
+  return h('div', { class: 'seat-cards' },
+    h('span', { class: 'fan', 'data-count': backs, 'aria-hidden': 'true' },
+      Array.from({ length: backs }, (_, at) => h('span', { key: at, class: 'fan-back' }))),
+    h('span', { class: 'visually-hidden' }, `${count} cards`));
+}
+
+/** Tricks taken against the bid ("2/4"), and the cards still held. */
 function HandCount({ state, seat }) {
-  const bid = bidText(state.bids[seat]);
+  const tally = seatTally(state, seat);
   const mine = seat === state.seat;
   return [
     h('div', { class: 'seat-score' },
-      h('span', {}, bid ?? (state.unbidHand ? 'No bids this hand' : 'No bid yet')),
-      ' · ',
-      h('span', {}, `Took ${state.tricksWon[seat]}`)),
-    !mine && state.handSizes[seat] > 0 && state.phase !== 'game over'
-      ? h('div', { class: 'seat-cards' }, h('span', { class: 'mini-backs', 'aria-hidden': 'true' }), `${state.handSizes[seat]} cards`)
-      : null,
+      h('span', { class: 'visually-hidden' }, tally.words),
+      h('span', { class: 'tally', 'aria-hidden': 'true', title: 'Tricks taken / bid' }, tally.short)),
+    !mine && state.handSizes[seat] > 0 && state.phase !== 'game over' ? h(Fan, { count: state.handSizes[seat] }) : null,
   ];
 }
 
@@ -98,8 +113,9 @@ export function Seat({ state, seat, actions }) {
   },
   h('div', { class: 'seat-compass', 'aria-hidden': 'true' }, seatRole(state, seat)),
   info
-    ? [h('div', { class: 'seat-name', 'aria-hidden': 'true' }, info.player.name), h(Badges, { state, seat })]
-    : h('div', { class: 'seat-name empty', 'aria-hidden': 'true' }, 'Empty seat'),
+    ? [h('div', { class: 'seat-who', 'aria-hidden': 'true' }, h(Avatar, { player: info.player }), h('span', { class: 'seat-name' }, info.player.name)),
+      h(Badges, { state, seat })]
+    : h('div', { class: 'seat-who', 'aria-hidden': 'true' }, h('span', { class: 'seat-name empty' }, 'Empty seat')),
   state.phase !== 'waiting' && state.hand !== null ? h(HandCount, { state, seat }) : null,
   h(SeatTurn, { state, turn }),
   h(SeatControls, { state, seat, actions }),

@@ -28,7 +28,7 @@ export function Connection({ connection }) {
   const { status } = connection;
   return [
     h('span', { class: `dot dot-${status}`, 'aria-hidden': 'true' }),
-    h('span', { role: 'status', 'aria-label': 'Connection' }, STATUS_WORDS[status] ?? status),
+    h('span', { role: 'status', 'aria-label': 'Connection', class: 'connection-word' }, STATUS_WORDS[status] ?? status),
   ];
 }
 

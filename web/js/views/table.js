@@ -1,6 +1,8 @@
-// The table screen: four seats around the felt, the trick, one's hand,
-// the controls, the scores and the chat, each drawn by its own component
-// from app.table (a TableState) and app.tableView. Clicks and keys call
+// The table screen: the score strip, four seats around the felt, the
+// trick, the controls and one's hand, all within the window, and beside
+// them (or, on a small screen, in a drawer) the scores and the chat, each
+// drawn by its own component from app.table (a TableState) and
+// app.tableView. Clicks and keys call
 // the controller's actions; the state changes when the server's events
 // come back.
 
@@ -10,11 +12,43 @@ import { describeWithDetail } from '../messages.js';
 import { Seat } from './seats.js';
 import { Trick, TurnIndicator } from './trick.js';
 import { Hand } from './hand.js';
-import { Controls, ScorePopup } from './controls.js';
+import { Controls } from './controls.js';
 import { HandScores, LastTrick, ScoreTable } from './scores.js';
+import { ScoreStrip } from './strip.js';
 import { Chat } from './chat.js';
+import { Speaker } from './icons.js';
+import { InviteFriends } from './friends.js';
+import { Rematch } from './social-bits.js';
 
-function Bar({ state, actions }) {
+/** Sound on or off, right on the bar. */
+function SoundToggle({ prefs, actions }) {
+  return h('button', {
+    type: 'button', class: 'sound-toggle', 'aria-label': 'Sound', 'aria-pressed': String(prefs.sound),
+    title: prefs.sound ? 'Sound is on' : 'Sound is off', onclick: actions.toggleSound,
+  }, h(Speaker, { on: prefs.sound }));
+}
+
+/**
+ * The table's settings, beside the scores: turn notifications, which the
+ * browser is asked to allow only when the player presses the button.
+ */
+function Settings({ prefs, actions }) {
+  const permission = prefs.notifications;
+  const said = {
+    granted: 'A notification tells you when it is your turn while this page is in the background.',
+    denied: 'Notifications are blocked for this site in your browser; the tab\'s title still tells you when it is your turn.',
+    unsupported: 'This browser cannot notify; the tab\'s title tells you when it is your turn.',
+  };
+  return h('section', { class: 'card-panel settings', 'aria-labelledby': 'settings-title' },
+    h('h2', { id: 'settings-title' }, 'Settings'),
+    permission === 'default'
+      ? [h('p', { class: 'hint' }, 'Be told when it is your turn while this page is in the background.'),
+        h('button', { type: 'button', onclick: actions.allowNotifications }, 'Allow notifications')]
+      : h('p', { class: 'hint' }, said[permission] ?? said.unsupported),
+    prefs.motion ? null : h('p', { class: 'hint' }, 'Your system asks for less motion: cards appear without travelling.'));
+}
+
+function Bar({ state, view, prefs, actions }) {
   const seated = state.seat !== null;
   return h('div', { class: 'table-bar' },
     h('h1', { id: 'table-title' }, state.name || `Table ${state.room}`),
@@ -24,11 +58,16 @@ function Bar({ state, actions }) {
     // Whether the games here move the ratings, said in words (not by colour alone).
     h('span', { class: cx('badge', state.rated ? 'rated' : 'casual'), title: state.rated ? 'The games here count for the ratings.' : 'The games here do not count for the ratings.' },
       state.rated ? 'Rated' : 'Casual'),
-    h('span', { class: 'hint' }, state.isSpectator ? `Watching · ${state.spectators} watching` : `${state.spectators} watching`),
+    h('span', { class: 'hint watching' }, state.isSpectator ? `Watching · ${state.spectators} watching` : `${state.spectators} watching`),
     h('span', { class: 'spacer' }),
+    h(SoundToggle, { prefs, actions }),
+    h('button', { type: 'button', class: 'side-toggle', 'aria-expanded': String(view.sideOpen), onclick: actions.toggleSide }, 'Scores and chat'),
     seated && !state.playing ? h('button', { type: 'button', onclick: actions.stand }, 'Stand up') : null,
+    // On a phone the bar is narrow: the button says "Leave", its name the whole.
     h('button', { type: 'button', onclick: actions.leaveTable },
-      state.playing && seated ? 'Leave (a bot plays for you)' : 'Leave table'));
+      state.playing && seated
+        ? [h('span', { class: 'short-word', 'aria-hidden': 'true' }, 'Leave'), h('span', { class: 'long-word' }, 'Leave (a bot plays for you)')]
+        : 'Leave table'));
 }
 
 function Joining({ view, code }) {
@@ -79,21 +118,26 @@ class TableScreen extends Component {
   render({ app, actions }) {
     const state = app.table;
     const view = app.tableView;
-    const controls = [h(ScorePopup, { key: 'popup', state, view, actions }), h(Controls, { key: 'controls', state, view, actions })];
-    return h('section', { class: 'table-screen', 'aria-labelledby': 'table-title' },
-      h(Bar, { state, actions }),
+    const motion = app.prefs.motion;
+    return h('section', { class: cx('table-screen', state.playing && 'in-game'), 'aria-labelledby': 'table-title' },
+      h(Bar, { state, view, prefs: app.prefs, actions }),
       h('div', { class: 'table-layout' },
-        h('div', { class: 'table-play' },
-          h('div', { class: 'felt' },
-            state.seats.map((_, seat) => h(Seat, { key: seat, state, seat, actions })),
-            h('div', { class: 'felt-center' }, h(Trick, { state }), h(TurnIndicator, { state }), app.wide ? controls : null)),
-          h('div', { class: 'dock' },
-            h('div', { class: 'below-felt' }, app.wide ? null : controls),
-            h(Hand, { state, view, actions }))),
-        h('div', { class: 'table-side' },
+        h(ScoreStrip, { state, view, actions, motion }),
+        h('div', { class: 'felt', 'data-players': state.seats.length },
+          state.seats.map((_, seat) => h(Seat, { key: seat, state, seat, actions })),
+          h('div', { class: 'felt-center' }, h(Trick, { state, felt: app.felt, motion }), h(TurnIndicator, { state }))),
+        h('div', { class: 'dock' },
+          h(Rematch, { table: state, actions }),
+          h(Controls, { state, view, actions }),
+          h(Hand, { state, view, actions })),
+        // On a small screen, a drawer opened from the bar.
+        h('div', { class: cx('table-side', view.sideOpen && 'open') },
+          h('button', { type: 'button', class: 'side-close', onclick: actions.toggleSide }, 'Close scores and chat'),
           h(ScoreTable, { state }),
+          h(Settings, { prefs: app.prefs, actions }),
           h(LastTrick, { state, view }),
           h(HandScores, { state }),
+          h(InviteFriends, { app, actions }),
           h(Chat, { state, actions }))));
   }
 }

@@ -1,35 +1,71 @@
 // The middle of the felt: the cards of the trick, each toward the seat
-// that played it (a won trick stays a moment with its winner marked), and
-// whose turn it is.
+// that played it, and whose turn it is. The cards in the page are always
+// the table's state; their motion follows the felt's pace (pace.js): a
+// card waits for its moment and travels in from its player, and a won
+// trick stays with its winner marked, then travels to him, even when the
+// next lead is already played (that card is in the page, named, and
+// shows once the trick has gone).
 
 import { cx, h } from '../dom.js';
 import { cardName } from '../cards.js';
-import { TRICK_HOLD_MS, expectedText, positionOf, who } from '../seating.js';
+import { GATHER_MS, HOLD_MS, cardKey } from '../pace.js';
+import { expectedText, positionOf, who } from '../seating.js';
 import { CardFace } from './card.js';
 import { Clock } from './clock.js';
+import { TrickCard } from './motion.js';
 
-/** The trick to show: the one being played, or the last one won a moment ago. */
-export function shownTrick(state) {
-  if (state.trick) return { trick: state.trick, won: false };
-  const held = state.lastWon && state.now() < state.wonAt + TRICK_HOLD_MS;
-  return held ? { trick: state.lastWon, won: true } : { trick: null, won: false };
+/**
+ * The tricks to draw: the one being played (`current`, index `wonCount`)
+ * and the last one won while it is still on the felt (`held`).
+ */
+export function shownTricks(state, felt, now = Date.now()) {
+  const heldIndex = state.wonCount - 1;
+  let held = null;
+  if (state.lastWon) {
+    const moments = felt.trickOf(heldIndex);
+    const on = moments ? now < moments.goneAt : now < state.wonAt + HOLD_MS + GATHER_MS;
+    if (on) held = { trick: state.lastWon, index: heldIndex, gatherAt: moments?.gatherAt ?? state.wonAt + HOLD_MS };
+  }
+  return { current: state.trick ? { trick: state.trick, index: state.wonCount } : null, held };
 }
 
-/** The cards on the table; each new card deals itself in (`fresh`). */
-export function Trick({ state }) {
-  const { trick, won } = shownTrick(state);
-  const plays = trick?.plays ?? [];
+function seatSelector(state, seat) {
+  return seat === state.seat ? '.hand' : `.seat.pos-${positionOf(state, seat)}`;
+}
+
+/** The cards on the table. */
+export function Trick({ state, felt, motion }) {
+  const { current, held } = shownTricks(state, felt);
+  const cards = [];
+  if (held) {
+    const { trick, index, gatherAt } = held;
+    for (const { seat, card } of trick.plays) {
+      cards.push(h(TrickCard, {
+        key: cardKey(index, card), motion, startAt: felt.startOf(cardKey(index, card)), from: seatSelector(state, seat),
+        gatherAt, to: `.seat.pos-${positionOf(state, trick.winner)}`,
+      }, h(CardFace, {
+        card,
+        // Once the next trick has begun, the page's words are about it.
+        hidden: Boolean(current),
+        label: `${who(state, seat)} played ${cardName(card)}`,
+        extra: cx('in-trick', `pos-${positionOf(state, seat)}`, trick.winner === seat && 'winner'),
+      })));
+    }
+  }
+  if (current) {
+    for (const { seat, card } of current.trick.plays) {
+      const key = cardKey(current.index, card);
+      cards.push(h(TrickCard, { key, motion, startAt: felt.startOf(key), from: seatSelector(state, seat) },
+        h(CardFace, { card, label: `${who(state, seat)} played ${cardName(card)}`, extra: cx('in-trick', `pos-${positionOf(state, seat)}`) })));
+    }
+  }
+  const count = current ? current.trick.plays.length : (held?.trick.plays.length ?? 0);
   return h('div', {
-    class: cx('trick', !trick && state.phase !== 'playing' && 'idle'),
+    class: cx('trick', !cards.length && state.phase !== 'playing' && 'idle'),
     role: 'group',
     'aria-label': 'Cards on the table',
-    'data-count': plays.length,
-  }, plays.map(({ seat, card }) => h(CardFace, {
-    key: card,
-    card,
-    label: `${who(state, seat)} played ${cardName(card)}`,
-    extra: cx('in-trick', 'fresh', `pos-${positionOf(state, seat)}`, won && trick.winner === seat && 'winner'),
-  })));
+    'data-count': count,
+  }, cards);
 }
 
 function turnText(state) {
