@@ -75,6 +75,8 @@ test('two friends find each other, invite each other and land at one table', { s
   await button(gus.page.getByRole('group', { name: 'Quick chat' }), 'Say Good luck!').click();
   await sidePanel(fay.page);
   await fay.page.getByRole('list', { name: 'Chat messages' }).getByText('Good luck!').waitFor();
+  // It shows beside Gus's seat for a few seconds too.
+  await seatNamed(fay.page, 'Gus (partner)').getByText('Good luck!').waitFor();
   await shoot(fay.page, 'friends-table', { table: true, sizes: SIZES });
 
   // The other way round: Gus opens his own table and invites Fay, who

@@ -8,7 +8,7 @@ import { STATUS } from './protocol.js';
 import { roomCodeFrom } from './router.js';
 import { chatProblem, describe, describeClose, describeWithDetail } from './messages.js';
 import { sortForProtocol } from './cards.js';
-import { SCORE_POPUP_MS, describeEntry, expectedText } from './seating.js';
+import { SCORE_LEAST_MS, SCORE_POPUP_MS, describeEntry, expectedText } from './seating.js';
 import { cardKey } from './pace.js';
 import { playSound } from './sound.js';
 import { alertTurn } from './alerts.js';
@@ -410,6 +410,7 @@ export function createController(app, { client, api, changed, say, navigateTo })
       const nils = scored.bids.map((bid, seat) => (bid && bid.bid === 0 ? scored.tricksWon[seat] === 0 : null)).filter((made) => made !== null);
       if (nils.includes(false)) sound('nilSet', felt.free);
       else if (nils.length) sound('nilMade', felt.free);
+      setTimeout(changed, SCORE_LEAST_MS + 20);
       setTimeout(changed, SCORE_POPUP_MS + 20);
     }
   }

@@ -9,6 +9,12 @@ import { playersOf } from './state.js';
 // A hand's score summary stays this long, unless the next hand's bidding
 // starts first. (How long a won trick stays is the felt's pace, pace.js.)
 export const SCORE_POPUP_MS = 7000;
+/**
+ * The least time a hand's score is on show, even once the next hand's
+ * bidding has begun: quick players bid within a fraction of a second,
+ * and a score gone that soon is a score nobody read.
+ */
+export const SCORE_LEAST_MS = 3000;
 
 export const SEAT_NAMES = ['North', 'East', 'South', 'West'];
 export const POSITIONS = ['bottom', 'left', 'top', 'right'];

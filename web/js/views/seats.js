@@ -7,7 +7,8 @@ import { cx, h } from '../dom.js';
 import { positionOf, seatRole } from '../seating.js';
 import { seatTally } from '../tally.js';
 import { Avatar } from './avatar.js';
-import { Clock } from './clock.js';
+import { Clock, Ticking } from './clock.js';
+import { seatBubbles } from '../social.js';
 
 /** The seat's name for screen readers: "Ann (partner)", "Empty seat (North)". */
 export function seatLabel(state, seat) {
@@ -102,6 +103,22 @@ function SeatTurn({ state, turn }) {
 }
 
 /** One seat's panel, a region named after its player. */
+/**
+ * A quick phrase said lately from the seat, in a bubble beside it for a
+ * few seconds. The chat's log reads it to screen readers; the bubble is
+ * for the eyes only.
+ */
+function Bubble({ state, seat }) {
+  if (!seatBubbles(state.chat, Date.now()).has(seat)) return null;
+  return h(Ticking, {
+    every: 500,
+    draw: () => {
+      const text = seatBubbles(state.chat, Date.now()).get(seat);
+      return text ? h('div', { class: 'seat-bubble', 'aria-hidden': 'true' }, text) : null;
+    },
+  });
+}
+
 export function Seat({ state, seat, actions }) {
   const info = state.seats[seat];
   const turn = Boolean(state.turn && state.turn.seats.includes(seat) && state.playing);
@@ -118,6 +135,7 @@ export function Seat({ state, seat, actions }) {
     : h('div', { class: 'seat-who', 'aria-hidden': 'true' }, h('span', { class: 'seat-name empty' }, 'Empty seat')),
   state.phase !== 'waiting' && state.hand !== null ? h(HandCount, { state, seat }) : null,
   h(SeatTurn, { state, turn }),
+  h(Bubble, { state, seat }),
   h(SeatControls, { state, seat, actions }),
   h(SeatTools, { state, seat, actions }));
 }

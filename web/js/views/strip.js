@@ -5,7 +5,7 @@
 // itself, or when the next hand's bidding starts, or when closed.
 
 import { cx, h } from '../dom.js';
-import { SCORE_POPUP_MS, teamName } from '../seating.js';
+import { SCORE_LEAST_MS, SCORE_POPUP_MS, teamName } from '../seating.js';
 import { teamLine } from '../tally.js';
 import { CountUp } from './motion.js';
 
@@ -17,9 +17,10 @@ function signed(value) {
 export function popupOpen(state, view, now = state.now()) {
   const scored = state.lastHandScore;
   if (!scored || view.popupClosed === scored.hand || now >= scored.scoredAt + SCORE_POPUP_MS) return false;
-  // The next hand's bidding has begun: eyes go to it.
+  // The next hand's bidding has begun: eyes go to it, once the score has
+  // been seen a moment.
   const nextBegun = state.hand !== null && state.hand > scored.hand && state.bids.some(Boolean);
-  return !nextBegun;
+  return !nextBegun || now < scored.scoredAt + SCORE_LEAST_MS;
 }
 
 function TeamScore({ state, team, motion }) {
