@@ -19,12 +19,25 @@ use crate::support::*;
 mod postgres_outage;
 mod restarts;
 
+/// A port free now and never handed out before in this process: a server
+/// started on a port another test's server used earlier would otherwise
+/// share its log file (named by port), and a test reading the log would
+/// read the other server's lines too. A restart passes its port again
+/// itself.
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    static GIVEN: std::sync::Mutex<Vec<u16>> = std::sync::Mutex::new(Vec::new());
+    loop {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut given = GIVEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if !given.contains(&port) {
+            given.push(port);
+            return port;
+        }
+    }
 }
 
 /// Clocks that never run out during a test.
