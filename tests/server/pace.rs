@@ -37,6 +37,19 @@ async fn create_room(player: &mut Player, speed: TableSpeed) -> Box<spades_proto
     state
 }
 
+/// Seats the owner in seat 0 and bots in the other three, and starts the
+/// game.
+async fn start_with_bots(owner: &mut Player) {
+    owner.sit(0).await;
+    for _ in 0..3 {
+        owner
+            .request(|id| ClientMessage::AddBot { id, seat: None })
+            .await
+            .expect("a bot is seated");
+    }
+    owner.start_game().await;
+}
+
 /// One card a bot played, when the owner heard of it, and whether it
 /// led a trick after the first.
 struct BotCard {
@@ -53,14 +66,7 @@ async fn bots_wait_a_varied_human_time_and_longer_after_a_trick() {
     .await;
     let mut owner = Player::connect(&server.url, "Owner").await;
     create_room(&mut owner, TableSpeed::Normal).await;
-    owner.sit(0).await;
-    for _ in 0..3 {
-        owner
-            .request(|id| ClientMessage::AddBot { id, seat: None })
-            .await
-            .expect("a bot is seated");
-    }
-    owner.start_game().await;
+    start_with_bots(&mut owner).await;
 
     // The owner plays his own cards at once; every card of the bots is
     // timed from the event before it.
@@ -164,14 +170,7 @@ async fn a_rooms_speed_sets_its_clock_and_the_lobby_shows_it() {
         assert_eq!(summary.speed, speed);
 
         // The owner's clock is the room's, once his turn comes.
-        owner.sit(0).await;
-        for _ in 0..3 {
-            owner
-                .request(|id| ClientMessage::AddBot { id, seat: None })
-                .await
-                .expect("a bot is seated");
-        }
-        owner.start_game().await;
+        start_with_bots(&mut owner).await;
         owner
             .until(Duration::from_secs(10), |owner| owner.table.should_act())
             .await;
@@ -201,14 +200,7 @@ async fn a_room_keeps_its_speed_when_the_server_restarts_mid_game() {
     let server = TestServer::start(config.clone()).await;
     let mut owner = Player::connect(&server.url, "Owner").await;
     let code = create_room(&mut owner, TableSpeed::Slow).await.room.clone();
-    owner.sit(0).await;
-    for _ in 0..3 {
-        owner
-            .request(|id| ClientMessage::AddBot { id, seat: None })
-            .await
-            .expect("a bot is seated");
-    }
-    owner.start_game().await;
+    start_with_bots(&mut owner).await;
     drop(owner);
     server.server.shutdown().await.unwrap();
 
