@@ -159,7 +159,7 @@ async fn malformed_messages_get_their_codes_and_the_connection_carries_on() {
         name: None,
         rules: bad_rules,
         private: false,
-        bots: BotLevel::Basic,
+        bots: Some(BotLevel::Basic),
         rated: false,
     });
     assert_eq!(refused(bad.await), ErrorCode::BadRules);

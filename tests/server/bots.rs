@@ -19,8 +19,18 @@ fn tournament() -> RulesSpec {
 }
 
 async fn add_bot(player: &mut Player, seat: Option<u8>) -> Result<ServerMessage, spades_client::ClientError> {
+    add_bot_of(player, seat, None).await
+}
+
+async fn add_bot_of(
+    player: &mut Player,
+    seat: Option<u8>,
+    level: Option<BotLevel>,
+) -> Result<ServerMessage, spades_client::ClientError> {
     let seat = seat.and_then(Seat::new);
-    player.request(|id| ClientMessage::AddBot { id, seat }).await
+    player
+        .request(|id| ClientMessage::AddBot { id, seat, level })
+        .await
 }
 
 async fn remove_bot(player: &mut Player, seat: u8) -> Result<ServerMessage, spades_client::ClientError> {
@@ -59,6 +69,17 @@ fn seat_players(player: &Player) -> Vec<Option<(PlayerInfo, bool)>> {
 }
 
 async fn create_room_with(player: &mut Player, rules: RulesSpec, bots: BotLevel) -> String {
+    create_room_asking(player, rules, Some(bots), bots).await
+}
+
+/// Opens a room asking for bots of `asked` (the server's default if none)
+/// and checks that the room has bots of `expected`.
+async fn create_room_asking(
+    player: &mut Player,
+    rules: RulesSpec,
+    asked: Option<BotLevel>,
+    expected: BotLevel,
+) -> String {
     let reply = player
         .request(|id| ClientMessage::CreateRoom {
             speed: Default::default(),
@@ -66,14 +87,14 @@ async fn create_room_with(player: &mut Player, rules: RulesSpec, bots: BotLevel)
             name: None,
             rules,
             private: false,
-            bots,
+            bots: asked,
             rated: false,
         })
         .await
         .expect("room created");
     match reply {
         ServerMessage::Snapshot { state, .. } => {
-            assert_eq!(state.bots, bots);
+            assert_eq!(state.bots, expected);
             let seat = |n: u8| spades_engine::Seat::new(n).expect("a seat");
             assert_eq!(
                 state.teams,
@@ -190,6 +211,84 @@ async fn play_a_hand_with_strong_bots(server: &TestServer) -> Player {
         .count();
     assert_eq!(tricks, 13);
     owner
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_picks_each_bots_level_and_an_expert_plays_a_hand() {
+    // This server's rooms have expert bots unless their creator says.
+    let config = Config {
+        bot_time: Duration::from_millis(30),
+        default_bots: BotLevel::Expert,
+        ..Config::default()
+    };
+    let server = TestServer::start(config).await;
+    let mut owner = Player::connect(&server.url, "Owner").await;
+    create_room_asking(&mut owner, tournament(), None, BotLevel::Expert).await;
+    owner.sit(0).await;
+    add_bot_of(&mut owner, Some(1), Some(BotLevel::Beginner))
+        .await
+        .expect("a beginner");
+    add_bot_of(&mut owner, Some(2), Some(BotLevel::Strong))
+        .await
+        .expect("a strong bot");
+    add_bot_of(&mut owner, Some(3), None)
+        .await
+        .expect("the room's level");
+    // A level that does not exist is refused, and the seat stays free.
+    owner
+        .client
+        .send_text(r#"{"type":"add_bot","id":"x","seat":1,"level":"grandmaster"}"#.to_string())
+        .await
+        .expect("sent");
+    let refusal = owner
+        .wait_for(Duration::from_secs(5), |m| {
+            matches!(m, ServerMessage::Error { .. })
+        })
+        .await;
+    assert!(
+        matches!(
+            refusal,
+            ServerMessage::Error {
+                code: ErrorCode::BadMessage,
+                ..
+            }
+        ),
+        "{refusal:?}"
+    );
+    owner
+        .until(Duration::from_secs(5), |owner| {
+            seats_seen(owner).iter().all(Option::is_some)
+        })
+        .await;
+    let seated: Vec<(String, Option<BotLevel>)> = seat_players(&owner)[1..]
+        .iter()
+        .map(|seat| {
+            let (bot, _) = seat.clone().expect("a bot");
+            (bot.name, bot.level)
+        })
+        .collect();
+    assert_eq!(
+        seated,
+        [
+            ("Sprout".to_string(), Some(BotLevel::Beginner)),
+            ("Vega".to_string(), Some(BotLevel::Strong)),
+            ("Ember".to_string(), Some(BotLevel::Expert)),
+        ]
+    );
+    owner.start_game().await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    while owner.table.hands_scored == 0 {
+        owner.pump().await;
+        owner.act_if_due().await;
+        assert!(tokio::time::Instant::now() < deadline, "the hand did not end");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    let bids = owner
+        .received
+        .iter()
+        .filter(|m| matches!(m.event(), Some(EventKind::BidMade { .. })))
+        .count();
+    assert_eq!(bids, 4, "every seat bid, the expert's by looking ahead");
 }
 
 /// The value of a counter in the server's `/metrics`.

@@ -188,7 +188,7 @@ async fn pictures_show_with_the_player_and_bad_requests_are_refused_by_name() {
             name: None,
             rules: RulesSpec::default(),
             private: false,
-            bots: Default::default(),
+            bots: None,
             rated: false,
             speed: Default::default(),
         })

@@ -109,7 +109,11 @@ async fn every_figure_an_operator_watches_moves_while_people_play() {
     }
     let seat = Seat::new(3);
     players[0]
-        .request(|id| ClientMessage::AddBot { id, seat })
+        .request(|id| ClientMessage::AddBot {
+            id,
+            seat,
+            level: None,
+        })
         .await
         .expect("a bot sits down");
     players[0].start_game().await;

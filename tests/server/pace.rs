@@ -25,7 +25,7 @@ async fn create_room(player: &mut Player, speed: TableSpeed) -> Box<spades_proto
             name: None,
             rules: RulesSpec::default(),
             private: false,
-            bots: BotLevel::Basic,
+            bots: Some(BotLevel::Basic),
             rated: false,
             speed,
         })
@@ -43,7 +43,11 @@ async fn start_with_bots(owner: &mut Player) {
     owner.sit(0).await;
     for _ in 0..3 {
         owner
-            .request(|id| ClientMessage::AddBot { id, seat: None })
+            .request(|id| ClientMessage::AddBot {
+                id,
+                seat: None,
+                level: None,
+            })
             .await
             .expect("a bot is seated");
     }

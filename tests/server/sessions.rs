@@ -77,7 +77,7 @@ async fn logging_out_closes_the_sessions_websocket() {
         name: None,
         rules: Default::default(),
         private: false,
-        bots: Default::default(),
+        bots: None,
         rated: false,
     };
     socket.send(Message::text(create.to_json())).await.unwrap();

@@ -355,7 +355,7 @@ impl Player {
             name: None,
             rules: RulesSpec::default(),
             private: false,
-            bots: BotLevel::Basic,
+            bots: Some(BotLevel::Basic),
             rated: false,
         })
         .await
@@ -369,7 +369,7 @@ impl Player {
                 name: None,
                 rules,
                 private,
-                bots: BotLevel::Basic,
+                bots: Some(BotLevel::Basic),
                 rated: false,
             })
             .await
@@ -462,7 +462,7 @@ pub async fn seat_four_at(players: &mut [Player], rules: RulesSpec, rated: bool)
             name: None,
             rules,
             private: false,
-            bots: BotLevel::Basic,
+            bots: Some(BotLevel::Basic),
             rated,
         })
         .await

@@ -125,6 +125,7 @@ async fn the_same_seats_play_again_once_each_person_asks_for_a_rematch() {
         ann.request(|id| ClientMessage::AddBot {
             id,
             seat: Seat::new(seat),
+            level: None,
         })
         .await
         .expect("a bot is seated");

@@ -39,6 +39,7 @@ async fn three_players_play_a_game_that_a_spectator_watches() {
         .request(|id| ClientMessage::AddBot {
             id,
             seat: spades_engine::Seat::new(3),
+            level: None,
         })
         .await;
     assert_eq!(refused(add), ErrorCode::NoSuchSeat);

@@ -353,3 +353,38 @@ fn bad_arguments_are_refused_with_a_message() {
         assert!(!output.stderr.is_empty());
     }
 }
+
+#[test]
+fn the_arena_reports_a_duplicate_match() {
+    let output = Command::new(env!("CARGO_BIN_EXE_spades"))
+        .args([
+            "arena",
+            "--players",
+            "bot,random",
+            "--pairs",
+            "3",
+            "--threads",
+            "2",
+        ])
+        .output()
+        .expect("the spades binary runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(
+        report.starts_with("arena: bot against random on classic, 3 deal pairs (6 games"),
+        "{report}"
+    );
+    for line in [
+        "games won by bot: 100.0%",
+        "points per hand on the same deals: bot +",
+        "contracts made",
+        "trumped the partner's best card",
+        "decision time p50",
+    ] {
+        assert!(report.contains(line), "no {line:?} in {report}");
+    }
+}

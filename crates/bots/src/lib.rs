@@ -2,17 +2,24 @@
 //!
 //! A player is handed a [`View`] of its own seat and nothing else, so no
 //! player here can peek at another seat's cards, whatever it does. There
-//! are three: [`RandomPlayer`], the yardstick; [`BasicBot`], which plays by
-//! hand-written rules in a few microseconds a decision; and
-//! [`StrongBot`], which looks ahead over guesses at the hidden hands.
+//! are five: [`RandomPlayer`], the yardstick; [`BeginnerBot`], the basic
+//! bot with a newcomer's slips; [`BasicBot`], which plays by hand-written
+//! rules in a few microseconds a decision; [`StrongBot`], which looks
+//! ahead over guesses at the hidden hands before each card; and
+//! [`ExpertBot`], which looks ahead before every bid and card with better
+//! habits and a sense of the whole game.
 
 pub mod basic;
+mod beginner;
+pub mod expert;
 pub mod knowledge;
 mod random;
 pub mod sample;
-mod strong;
+pub(crate) mod strong;
 
 pub use basic::BasicBot;
+pub use beginner::BeginnerBot;
+pub use expert::ExpertBot;
 pub use random::RandomPlayer;
 pub use strong::{Budget, StrongBot};
 
@@ -58,30 +65,53 @@ pub fn play_out<P: Player>(game: &mut Game, players: &mut [P; 4], mut on_hand: i
 pub enum Kind {
     /// Uniformly random legal play (see [`RandomPlayer`]).
     Random,
+    /// The basic bot with slips (see [`BeginnerBot`]).
+    Beginner,
     /// The rule-based bot (see [`BasicBot`]), named `bot`.
     Basic,
     /// The look-ahead bot (see [`StrongBot`]).
     Strong,
+    /// The bot that looks ahead at every decision (see [`ExpertBot`]).
+    Expert,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Random, Kind::Basic, Kind::Strong];
+    pub const ALL: [Kind; 5] = [
+        Kind::Random,
+        Kind::Beginner,
+        Kind::Basic,
+        Kind::Strong,
+        Kind::Expert,
+    ];
 
     pub const fn name(self) -> &'static str {
         match self {
             Kind::Random => "random",
+            Kind::Beginner => "beginner",
             Kind::Basic => "bot",
             Kind::Strong => "strong",
+            Kind::Expert => "expert",
         }
     }
 
-    /// A player of this kind, seeded so that its choices replay; the strong
-    /// bot works within `budget`.
+    /// The work a look-ahead bot of this kind puts into a decision when
+    /// nothing says otherwise: a fixed number of guesses, so seeds replay.
+    pub const fn budget(self) -> Budget {
+        match self {
+            Kind::Expert => ExpertBot::REPEATABLE,
+            _ => Budget::REPEATABLE,
+        }
+    }
+
+    /// A player of this kind, seeded so that its choices replay; the
+    /// look-ahead bots work within `budget`.
     pub fn player(self, seed: u64, budget: Budget) -> AnyPlayer {
         match self {
             Kind::Random => AnyPlayer::Random(RandomPlayer::new(seed)),
+            Kind::Beginner => AnyPlayer::Beginner(BeginnerBot::new(seed)),
             Kind::Basic => AnyPlayer::Basic(BasicBot),
             Kind::Strong => AnyPlayer::Strong(Box::new(StrongBot::new(seed, budget))),
+            Kind::Expert => AnyPlayer::Expert(Box::new(ExpertBot::new(seed, budget))),
         }
     }
 }
@@ -110,8 +140,10 @@ impl FromStr for Kind {
 #[derive(Clone, Debug)]
 pub enum AnyPlayer {
     Random(RandomPlayer),
+    Beginner(BeginnerBot),
     Basic(BasicBot),
     Strong(Box<StrongBot>),
+    Expert(Box<ExpertBot>),
 }
 
 impl Player for AnyPlayer {
@@ -120,7 +152,9 @@ impl Player for AnyPlayer {
         match self {
             AnyPlayer::Random(player) => player.act(view),
             AnyPlayer::Basic(player) => player.act(view),
+            AnyPlayer::Beginner(player) => player.act(view),
             AnyPlayer::Strong(player) => player.act(view),
+            AnyPlayer::Expert(player) => player.act(view),
         }
     }
 }

@@ -157,7 +157,7 @@ fn finish_hand(game: &mut Game, team: Team) -> i32 {
 
 /// Whether two cards of one suit have no unseen card between them, so that
 /// playing either comes to the same thing.
-fn same_run(k: &Knowledge, a: Card, b: Card) -> bool {
+pub(crate) fn same_run(k: &Knowledge, a: Card, b: Card) -> bool {
     if a.suit() != b.suit() {
         return false;
     }
@@ -170,7 +170,7 @@ fn same_run(k: &Knowledge, a: Card, b: Card) -> bool {
 
 /// The legal cards worth comparing: of several cards in a row of one suit
 /// (no unseen card between them), only the lowest.
-fn distinct_plays(k: &Knowledge, legal: CardSet) -> Vec<Card> {
+pub(crate) fn distinct_plays(k: &Knowledge, legal: CardSet) -> Vec<Card> {
     let mut plays: Vec<Card> = Vec::with_capacity(legal.len() as usize);
     for card in legal.iter() {
         if plays.last().is_some_and(|&previous| same_run(k, previous, card)) {

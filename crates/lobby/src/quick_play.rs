@@ -105,13 +105,14 @@ impl Lobby {
     /// and sends each player `matched` with his seat once it is open.
     fn open_table(&mut self, table: matchmaking::Match) {
         let code = self.unused_code(true);
+        let level = bots_for(&table);
         let players: Vec<PlayerRef> = table
             .seats
             .iter()
             .enumerate()
             .map(|(i, seat)| match seat {
                 Some(entry) => entry.player.clone(),
-                None => PlayerRef::bot(BotLevel::Basic, i as u8),
+                None => PlayerRef::bot(level, i as u8),
             })
             .collect();
         let seats: Vec<spades_protocol::ws::PlayerInfo> = players.iter().map(PlayerRef::info).collect();
@@ -178,5 +179,55 @@ pub struct Table {
 pub fn tell(told: Vec<(Outbox, ServerMessage)>) {
     for (outbox, matched) in told {
         outbox.send(Text::from(matched.to_json()));
+    }
+}
+
+/// The level of the bots that fill a quick-play table: near the players'
+/// ratings, so that a newcomer (rated 1500, or below after some losses)
+/// partners the basic bot or the beginner, and a strong player a bot that
+/// can keep up with him. The bands follow the levels' results against the
+/// basic bot (README, "Bots").
+pub fn bots_for(table: &matchmaking::Match) -> BotLevel {
+    let ratings: Vec<f64> = table.seats.iter().flatten().map(|entry| entry.rating).collect();
+    let mean = ratings.iter().sum::<f64>() / ratings.len().max(1) as f64;
+    match mean {
+        _ if ratings.is_empty() => BotLevel::Basic,
+        r if r < 1400.0 => BotLevel::Beginner,
+        r if r < 1650.0 => BotLevel::Basic,
+        r if r < 1800.0 => BotLevel::Strong,
+        _ => BotLevel::Expert,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(ratings: &[f64]) -> matchmaking::Match {
+        let seats = (0..4)
+            .map(|i| {
+                ratings.get(i).map(|&rating| matchmaking::Entry {
+                    player: PlayerRef::new(uuid::Uuid::from_u128(i as u128 + 1), "Ann"),
+                    rating,
+                    preset: spades_engine::Preset::Classic,
+                    partner: None,
+                    partner_account: None,
+                    since: tokio::time::Instant::now(),
+                })
+            })
+            .collect();
+        matchmaking::Match {
+            preset: spades_engine::Preset::Classic,
+            seats,
+        }
+    }
+
+    #[test]
+    fn bots_come_near_the_players_ratings() {
+        assert_eq!(bots_for(&table(&[1320.0])), BotLevel::Beginner);
+        assert_eq!(bots_for(&table(&[1500.0, 1540.0])), BotLevel::Basic);
+        assert_eq!(bots_for(&table(&[1700.0, 1760.0, 1720.0])), BotLevel::Strong);
+        assert_eq!(bots_for(&table(&[1950.0])), BotLevel::Expert);
+        assert_eq!(bots_for(&table(&[])), BotLevel::Basic);
     }
 }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use spades_engine::{Action, Seat};
-use spades_protocol::ws::QuickPhrase;
+use spades_protocol::ws::{BotLevel, QuickPhrase};
 
 /// A command of a player already in the room.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -15,8 +15,11 @@ pub enum RoomCommand {
     },
     Stand,
     Start,
+    /// Seat a bot of `level`, or of the room's level.
     AddBot {
         seat: Option<Seat>,
+        #[serde(default)]
+        level: Option<BotLevel>,
     },
     RemoveBot {
         seat: Seat,
@@ -74,7 +77,10 @@ mod tests {
             RoomCommand::Sit { seat: None },
             RoomCommand::Stand,
             RoomCommand::Start,
-            RoomCommand::AddBot { seat: None },
+            RoomCommand::AddBot {
+                seat: None,
+                level: None,
+            },
             RoomCommand::RemoveBot { seat },
             RoomCommand::Act {
                 action: Action::Bid(Bid::from_parts(0, true).expect("blind nil")),

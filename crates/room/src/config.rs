@@ -17,8 +17,12 @@ pub struct RoomConfig {
     /// How long the seats the server plays wait before they act, so that
     /// people can follow their play.
     pub bot_delay: BotDelay,
-    /// The longest a strong bot thinks about one card.
+    /// The longest a strong or expert bot thinks about one decision.
     pub bot_time: Duration,
+    /// The level of the bots in rooms whose creator chose none and at
+    /// tournament tables; quick play starts from it (see
+    /// `spades_lobby::quick_play`).
+    pub default_bots: spades_protocol::ws::BotLevel,
     /// How many strong bots may think at once in the whole server; past
     /// it the basic bot plays the card. `None` is one per core.
     pub strong_bots_at_once: Option<usize>,

@@ -560,7 +560,7 @@ impl Room {
             RoomCommand::Stand => self.stand(player),
             RoomCommand::Start => self.start(player),
             RoomCommand::Rematch => self.rematch(player),
-            RoomCommand::AddBot { seat } => self.add_bot(player, seat),
+            RoomCommand::AddBot { seat, level } => self.add_bot(player, seat, level),
             RoomCommand::RemoveBot { seat } => self.remove_bot(player, seat),
             // An action and a chat line answer for themselves: an action's
             // answer comes with its events, a chat line is its own echo.

@@ -21,8 +21,10 @@ pub struct PlayerRef {
 
 /// The bots' names, by level: each bot of a room has its own, so that
 /// people can tell them apart at the table and in the results.
+const BEGINNER_NAMES: [&str; 4] = ["Pip", "Sprout", "Button", "Pebble"];
 const BASIC_NAMES: [&str; 4] = ["Clover", "Juniper", "Maple", "Rowan"];
 const STRONG_NAMES: [&str; 4] = ["Atlas", "Orion", "Vega", "Lyra"];
+const EXPERT_NAMES: [&str; 4] = ["Sage", "Onyx", "Raven", "Ember"];
 
 impl PlayerRef {
     pub fn new(account: Uuid, name: &str) -> PlayerRef {
@@ -42,8 +44,10 @@ impl PlayerRef {
     /// A bot of `level`; `number` tells the bots of one room apart.
     pub fn bot(level: BotLevel, number: u8) -> PlayerRef {
         let (account, names) = match level {
+            BotLevel::Beginner => (spades_store::BEGINNER_BOT_ACCOUNT, BEGINNER_NAMES),
             BotLevel::Basic => (spades_store::BASIC_BOT_ACCOUNT, BASIC_NAMES),
             BotLevel::Strong => (spades_store::STRONG_BOT_ACCOUNT, STRONG_NAMES),
+            BotLevel::Expert => (spades_store::EXPERT_BOT_ACCOUNT, EXPERT_NAMES),
         };
         PlayerRef {
             account,
@@ -76,8 +80,10 @@ impl PlayerRef {
 /// The level of the bot whose account this is, if it is a bot's.
 pub fn bot_level(account: Uuid) -> Option<BotLevel> {
     match account {
+        spades_store::BEGINNER_BOT_ACCOUNT => Some(BotLevel::Beginner),
         spades_store::BASIC_BOT_ACCOUNT => Some(BotLevel::Basic),
         spades_store::STRONG_BOT_ACCOUNT => Some(BotLevel::Strong),
+        spades_store::EXPERT_BOT_ACCOUNT => Some(BotLevel::Expert),
         _ => None,
     }
 }

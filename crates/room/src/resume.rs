@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use spades_engine::{Action, BySeat, Event, Game, RuleSet, Seat, SeatSet};
-use spades_protocol::ws::{BotLevel, MessageId, TableSpeed};
+use spades_protocol::ws::{MessageId, TableSpeed};
 use spades_store::{PlayerStats, RoomSeqs, StoredGame};
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -71,13 +71,13 @@ impl Resumed {
             .iter()
             .map(|player| PlayerRef::new(player.account_id, &player.name))
             .collect();
-        // The room's bot level is not stored with the game; a strong bot in
-        // a seat says it was strong.
-        let bots = if players.iter().any(|player| player.bot == Some(BotLevel::Strong)) {
-            BotLevel::Strong
-        } else {
-            BotLevel::Basic
-        };
+        // The room's bot level is not stored with the game; its bots say
+        // what it was (the strongest of them, when the owner mixed levels).
+        let bots = players
+            .iter()
+            .filter_map(|player| player.bot)
+            .max()
+            .unwrap_or_default();
         let summary = stored.summary;
         let tournament = stored.tournament;
         let settings = Settings {

@@ -1,7 +1,9 @@
 //! The clocks and the bots that stand in: what the room does when a
 //! turn's clock runs out, a seat's hold ends, or a bot's decision comes.
 
-use spades_bots::{BasicBot, Budget, Player, StrongBot};
+use spades_bots::expert::policy;
+use spades_bots::knowledge::Knowledge;
+use spades_bots::{BasicBot, BeginnerBot, Budget, ExpertBot, Player, StrongBot};
 use spades_engine::{Action, Legal, Phase, Seat, SeatSet, Viewer};
 use spades_protocol::event::EventKind;
 use spades_protocol::ws::{AutoReason, BotLevel};
@@ -112,51 +114,40 @@ impl Room {
         self.members.clear();
     }
 
+    /// The level of bot that acts for `seat`: the bot's own when one holds
+    /// it, the room's for a person.
+    fn level_at(&self, seat: Seat) -> BotLevel {
+        self.seats[seat]
+            .as_ref()
+            .and_then(|key| self.members.get(key))
+            .and_then(|member| member.player.bot)
+            .unwrap_or(self.settings.bots)
+    }
+
     /// Acts for a seat whose clock ran out, whose player is away, or that a
-    /// bot holds, with the room's level of bot.
+    /// bot holds, with the seat's level of bot (see [`Room::level_at`]).
     pub(super) fn stand_in(&mut self, seat: Seat) {
-        let bot_time = self.context.config.bot_time;
-        let strong = self.settings.bots == BotLevel::Strong;
+        let level = self.level_at(seat);
         let Some(table) = self.stage.playing_mut() else {
             return;
         };
-        let choice = matches!(table.game.legal(seat), Legal::Play(cards) if cards.len() > 1);
-        let place = (strong && choice).then(|| self.context.strong_bots.clone().try_acquire_owned());
-        if let Some(Err(_)) = place {
-            // Every strong bot the server allows is thinking: the basic bot
-            // plays this card, below, rather than make the table wait.
-            self.context.metrics.strong_bot_busy.inc();
-        }
-        if let Some(Ok(place)) = place {
-            // The strong bot thinks for up to `bot_time`: too long to hold
-            // the room's task (or the runtime's thread), so it thinks on a
-            // blocking thread and its card comes back as a `Thought`.
-            table.start_thinking(seat);
-            let game = table.game.clone();
-            let actions = table.actions;
-            let for_clock = !table.played_by_server().contains(seat);
-            let seed =
-                table.seed ^ u64::from(actions).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seat.index() as u64;
-            let budget = Budget {
-                time: Some(bot_time),
-                ..Budget::SERVER
-            };
-            let thoughts = self.thoughts.clone();
-            let thinking = self.context.metrics.bot_thinking.clone();
-            tokio::task::spawn_blocking(move || {
-                // Held until the bot has decided.
-                let _place = place;
-                let started = std::time::Instant::now();
-                let action = StrongBot::new(seed, budget).act(&game.view(Viewer::Seat(seat)));
-                thinking.observe(started.elapsed().as_secs_f64());
-                let _ = thoughts.send(Thought {
-                    seat,
-                    actions,
-                    for_clock,
-                    action,
-                });
-            });
-            return;
+        // The strong bot looks ahead only for a card; the expert for a bid
+        // too. Anything else is decided at once.
+        let choice = match table.game.legal(seat) {
+            Legal::Play(cards) => cards.len() > 1,
+            Legal::Bid(_) => level == BotLevel::Expert,
+            _ => false,
+        };
+        let place =
+            (level.looks_ahead() && choice).then(|| self.context.strong_bots.clone().try_acquire_owned());
+        match place {
+            Some(Ok(place)) => return self.think_apart(seat, level, place),
+            // Every look-ahead bot the server allows is thinking: this one
+            // decides at once, below, rather than make the table wait.
+            Some(Err(_)) => {
+                self.context.metrics.strong_bot_busy.inc();
+            }
+            None => {}
         }
         // Looking at the cards is not a move; the bot then bids at once.
         for _ in 0..2 {
@@ -164,7 +155,12 @@ impl Room {
                 return;
             };
             let started = std::time::Instant::now();
-            let action = BasicBot.act(&table.game.view(Viewer::Seat(seat)));
+            let view = table.game.view(Viewer::Seat(seat));
+            let action = match level {
+                BotLevel::Beginner => BeginnerBot::new(table.seed ^ u64::from(table.actions)).act(&view),
+                BotLevel::Expert => Knowledge::new(&view).and_then(|k| policy::decide(&k, view.legal())),
+                BotLevel::Basic | BotLevel::Strong => BasicBot.act(&view),
+            };
             self.context
                 .metrics
                 .bot_thinking
@@ -176,6 +172,51 @@ impl Room {
                 return;
             }
         }
+    }
+
+    /// Lets a look-ahead bot decide for `seat`. It thinks for up to the
+    /// server's `bot_time`: too long to hold the room's task (or the
+    /// runtime's thread), so it thinks on a blocking thread, holding one of
+    /// the server's places for thinking bots, and its decision comes back
+    /// as a `Thought`.
+    fn think_apart(&mut self, seat: Seat, level: BotLevel, place: tokio::sync::OwnedSemaphorePermit) {
+        let bot_time = self.context.config.bot_time;
+        let Some(table) = self.stage.playing_mut() else {
+            return;
+        };
+        table.start_thinking(seat);
+        let game = table.game.clone();
+        let actions = table.actions;
+        let for_clock = !table.played_by_server().contains(seat);
+        let seed = table.seed ^ u64::from(actions).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seat.index() as u64;
+        let budget = Budget {
+            time: Some(bot_time),
+            ..if level == BotLevel::Expert {
+                ExpertBot::REPEATABLE
+            } else {
+                Budget::SERVER
+            }
+        };
+        let thoughts = self.thoughts.clone();
+        let thinking = self.context.metrics.bot_thinking.clone();
+        tokio::task::spawn_blocking(move || {
+            // Held until the bot has decided.
+            let _place = place;
+            let started = std::time::Instant::now();
+            let view = game.view(Viewer::Seat(seat));
+            let action = if level == BotLevel::Expert {
+                ExpertBot::new(seed, budget).act(&view)
+            } else {
+                StrongBot::new(seed, budget).act(&view)
+            };
+            thinking.observe(started.elapsed().as_secs_f64());
+            let _ = thoughts.send(Thought {
+                seat,
+                actions,
+                for_clock,
+                action,
+            });
+        });
     }
 
     /// Applies a bot's action for a seat; when the seat is a person's, the

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use spades_engine::{BySeat, Game, Seat, SeatSet};
 use spades_protocol::event::EventKind;
-use spades_protocol::ws::ErrorCode;
+use spades_protocol::ws::{BotLevel, ErrorCode};
 use spades_store::{NewGame, PlayerStats, Write};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -348,7 +348,12 @@ impl Room {
         }
     }
 
-    pub(super) fn add_bot(&mut self, player: &str, wanted: Option<Seat>) -> Result<(), Refusal> {
+    pub(super) fn add_bot(
+        &mut self,
+        player: &str,
+        wanted: Option<Seat>,
+        level: Option<BotLevel>,
+    ) -> Result<(), Refusal> {
         self.owner_between_games(player)?;
         self.seat_exists(wanted)?;
         let free = |seat: Seat| self.seats[seat].is_none();
@@ -360,7 +365,8 @@ impl Room {
                 .find(|&seat| free(seat))
                 .ok_or_else(|| Refusal::new(ErrorCode::SeatTaken, "every seat is taken"))?,
         };
-        self.seat_member(seat, PlayerRef::bot(self.settings.bots, seat.index() as u8));
+        let level = level.unwrap_or(self.settings.bots);
+        self.seat_member(seat, PlayerRef::bot(level, seat.index() as u8));
         self.emit_seats();
         Ok(())
     }

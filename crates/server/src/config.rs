@@ -21,6 +21,9 @@ pub struct Config {
     /// action at a table of normal speed, so that people can follow their
     /// play.
     pub bot_delay: BotDelay,
+    /// The level of the bots in rooms whose creator chose none and at
+    /// tournament tables.
+    pub default_bots: spades_protocol::ws::BotLevel,
     /// How often the server checks that it heard from each client: one it
     /// did not hear from since the last check gets a WebSocket ping, and
     /// one still silent at the next check is taken for gone and
@@ -153,6 +156,7 @@ impl Default for Config {
             login_window: Duration::from_secs(15 * 60),
             seed: None,
             bot_time: Duration::from_millis(250),
+            default_bots: spades_protocol::ws::BotLevel::Basic,
             strong_bots_at_once: None,
             queue_max_wait: Duration::from_secs(20),
             queue_rating_gap: 100.0,
@@ -188,6 +192,7 @@ impl Config {
             bot_delay: self.bot_delay,
             resync_window: self.resync_window,
             bot_time: self.bot_time,
+            default_bots: self.default_bots,
             strong_bots_at_once: self.strong_bots_at_once,
             chat_limit: self.chat_limit,
             chat_window: self.chat_window,

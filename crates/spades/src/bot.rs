@@ -4,10 +4,11 @@
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use spades_bots::{Budget, StrongBot, basic};
+use spades_bots::knowledge::Knowledge;
+use spades_bots::{BeginnerBot, Budget, ExpertBot, StrongBot, basic};
 use spades_client::table::Move;
 use spades_client::{Client, ClientError, TableState};
-use spades_engine::{Action, Preset};
+use spades_engine::{Action, Legal, Preset};
 use spades_protocol::event::{EventKind, RoomEvent};
 use spades_protocol::ws::{BotLevel, ClientMessage, ErrorCode, ServerMessage};
 
@@ -26,7 +27,7 @@ pub struct Args {
     /// How many bots to run, each on its own connection.
     #[arg(long, default_value_t = 1)]
     count: usize,
-    /// How well they play: basic or strong.
+    /// How well they play: beginner, basic, strong or expert.
     #[arg(long, default_value = "basic", value_parser = parse_level)]
     level: BotLevel,
     /// Their names are this, then a number.
@@ -54,9 +55,9 @@ fn parse_preset(name: &str) -> Result<Preset, String> {
 
 fn parse_level(name: &str) -> Result<BotLevel, String> {
     match name {
-        "basic" | "bot" => Ok(BotLevel::Basic),
-        "strong" => Ok(BotLevel::Strong),
-        _ => Err(format!("unknown level {name:?}: use basic or strong")),
+        "bot" => Ok(BotLevel::Basic),
+        _ => BotLevel::from_name(name)
+            .ok_or_else(|| format!("unknown level {name:?}: use beginner, basic, strong or expert")),
     }
 }
 
@@ -119,42 +120,61 @@ struct Settings {
 }
 
 /// The bot's brain: the basic bot is a function of what it knows; the
-/// strong one carries its generator from one decision to the next.
+/// others carry their generator from one decision to the next.
 enum Brain {
+    Beginner(BeginnerBot),
     Basic,
     Strong(Box<StrongBot>),
+    Expert(Box<ExpertBot>),
 }
 
 impl Brain {
-    /// The action for the seat's turn, if it has one. The strong bot
-    /// thinks on a blocking thread so that the other bots of this process
+    fn new(level: BotLevel, seed: u64) -> Brain {
+        match level {
+            BotLevel::Beginner => Brain::Beginner(BeginnerBot::new(seed)),
+            BotLevel::Basic => Brain::Basic,
+            BotLevel::Strong => Brain::Strong(Box::new(StrongBot::new(seed, Budget::SERVER))),
+            BotLevel::Expert => Brain::Expert(Box::new(ExpertBot::new(seed, Budget::SERVER))),
+        }
+    }
+
+    /// The action for the seat's turn, if it has one. The look-ahead bots
+    /// think on a blocking thread so that the other bots of this process
     /// keep playing meanwhile.
     async fn decide(&mut self, state: &TableState) -> Option<Action> {
         let knowledge = state.knowledge()?;
         let legal = state.legal()?;
         match self {
+            Brain::Beginner(bot) => bot.decide(&knowledge, legal),
             Brain::Basic => basic::decide(&knowledge, legal),
-            Brain::Strong(bot) => {
-                let mut thinking = bot.clone();
-                let (action, bot_after) = tokio::task::spawn_blocking(move || {
-                    let action = thinking.decide(&knowledge, legal);
-                    (action, thinking)
-                })
-                .await
-                .ok()?;
-                *bot = bot_after;
-                action
-            }
+            Brain::Strong(bot) => think_apart(bot, knowledge, legal, StrongBot::decide).await,
+            Brain::Expert(bot) => think_apart(bot, knowledge, legal, ExpertBot::decide).await,
         }
     }
 }
 
+/// Runs a look-ahead bot's decision on a blocking thread, and keeps the
+/// bot as it is after it (its generator moved on).
+async fn think_apart<B: Clone + Send + 'static>(
+    bot: &mut Box<B>,
+    knowledge: Knowledge,
+    legal: Legal,
+    decide: fn(&mut B, &Knowledge, Legal) -> Option<Action>,
+) -> Option<Action> {
+    let mut thinking = bot.clone();
+    let (action, after) = tokio::task::spawn_blocking(move || {
+        let action = decide(&mut thinking, &knowledge, legal);
+        (action, thinking)
+    })
+    .await
+    .ok()?;
+    *bot = after;
+    action
+}
+
 async fn play(settings: Settings) -> anyhow::Result<()> {
     let (mut client, mut state) = sign_in(&settings).await?;
-    let mut brain = match settings.level {
-        BotLevel::Basic => Brain::Basic,
-        BotLevel::Strong => Brain::Strong(Box::new(StrongBot::new(settings.seed, Budget::SERVER))),
-    };
+    let mut brain = Brain::new(settings.level, settings.seed);
     let mut seats_taken = find_table(&mut client, &mut state, &settings).await?;
 
     let mut games_over = 0;

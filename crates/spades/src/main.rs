@@ -2,6 +2,7 @@
 //! With no subcommand it serves.
 
 mod admin;
+mod arena;
 mod bot;
 mod limits;
 mod loadtest;
@@ -35,6 +36,10 @@ enum Command {
     /// Play complete games between built-in players and write every hand's
     /// history as JSON lines.
     Simulate(simulate::Args),
+    /// Play duplicate deals between two players (each deal twice, seats
+    /// swapped) and report games won, points per hand, contracts, nils,
+    /// bags, blunders and decision times.
+    Arena(arena::Args),
     /// Apply the database migrations and exit (the server also applies them
     /// when it starts).
     Migrate(serve::DatabaseArgs),
@@ -61,6 +66,7 @@ fn main() -> anyhow::Result<()> {
         None => serve::run(cli.serve),
         Some(Command::Serve(args)) => serve::run(*args),
         Some(Command::Simulate(args)) => simulate::run(args),
+        Some(Command::Arena(args)) => arena::run(args),
         Some(Command::Loadtest(args)) => loadtest::run(args),
         Some(Command::Bot(args)) => bot::run(args),
         Some(Command::Migrate(args)) => serve::migrate(args),

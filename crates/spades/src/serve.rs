@@ -101,11 +101,16 @@ pub struct Args {
     /// bid of a hand).
     #[arg(long, env = "SPADES_TRICK_PAUSE_MS", default_value_t = 800)]
     trick_pause_ms: u64,
-    /// Milliseconds a strong bot may think about one card.
+    /// Milliseconds a strong or expert bot may think about one decision.
     #[arg(long, env = "SPADES_BOT_TIME_MS", default_value_t = 250)]
     bot_time_ms: u64,
-    /// How many strong bots may think at once in the whole server; past
-    /// it the basic bot plays the card. 0 is one per core.
+    /// The level of the bots in rooms whose creator chose none and at
+    /// tournament tables: beginner, basic, strong or expert.
+    #[arg(long, env = "SPADES_BOT_LEVEL", default_value = "basic", value_parser = bot_level)]
+    bot_level: spades_protocol::ws::BotLevel,
+    /// How many strong or expert bots may think at once in the whole
+    /// server; past it the basic bot (or the expert's habits) decides at
+    /// once. 0 is one per core.
     #[arg(long, env = "SPADES_STRONG_BOTS", default_value_t = 0)]
     strong_bots: usize,
     /// Seconds a quick-play player waits for others before the table is
@@ -162,6 +167,15 @@ fn seconds(text: &str) -> Result<f64, String> {
         Ok(value) if value.is_finite() && value >= 0.0 => Ok(value),
         _ => Err(format!("{text:?} is not a number of seconds")),
     }
+}
+
+/// A bot level by its protocol name.
+fn bot_level(text: &str) -> Result<spades_protocol::ws::BotLevel, String> {
+    use spades_protocol::ws::BotLevel;
+    BotLevel::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = BotLevel::ALL.iter().map(|level| level.name()).collect();
+        format!("unknown bot level {text:?}: use one of {}", names.join(", "))
+    })
 }
 
 /// A span of milliseconds, `MIN-MAX` or one number for both.
@@ -230,6 +244,7 @@ impl Args {
             resync_window: self.resync_window.max(1),
             seed: self.seed,
             bot_time: Duration::from_millis(self.bot_time_ms),
+            default_bots: self.bot_level,
             strong_bots_at_once: (self.strong_bots > 0).then_some(self.strong_bots),
             queue_max_wait: Duration::from_secs_f64(self.queue_max_wait),
             queue_rating_gap: self.queue_rating_gap.max(0.0),

@@ -28,13 +28,14 @@ pub struct Args {
     /// it (a `preset` and any fields that change it).
     #[arg(long, default_value = "classic", value_parser = parse_rules)]
     rules: RuleSet,
-    /// The player in each seat, seat 0 first, separated by commas: random,
-    /// bot (the basic bot) or strong.
+    /// The player in each seat, seat 0 first, separated by commas:
+    /// random, beginner, bot (the basic bot), strong or expert.
     #[arg(long, value_delimiter = ',', default_value = "random,random,random,random")]
     players: Vec<Kind>,
-    /// Deals the strong bot looks ahead on for each card it plays.
-    #[arg(long, default_value_t = Budget::REPEATABLE.samples)]
-    samples: u32,
+    /// Deals the look-ahead bots (strong and expert) try for each decision;
+    /// by default 40 for the strong bot and 120 for the expert.
+    #[arg(long)]
+    samples: Option<u32>,
     /// Threads to play games on; 0 uses one per CPU core. The output is the
     /// same whatever the number.
     #[arg(long, default_value_t = 1)]
@@ -44,7 +45,7 @@ pub struct Args {
     out: Option<PathBuf>,
 }
 
-fn parse_rules(text: &str) -> Result<RuleSet, String> {
+pub fn parse_rules(text: &str) -> Result<RuleSet, String> {
     if text.trim_start().starts_with('{') {
         let spec: RulesSpec =
             serde_json::from_str(text).map_err(|error| format!("not a rules object: {error}"))?;
@@ -82,10 +83,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     };
     let kinds = [a, b, c, d];
-    let budget = Budget {
-        samples: args.samples.max(1),
+    let budget = args.samples.map(|samples| Budget {
+        samples: samples.max(1),
         time: None,
-    };
+    });
     let threads = match args.threads {
         0 => std::thread::available_parallelism().map_or(1, usize::from),
         n => n,
@@ -144,7 +145,7 @@ fn play_batch(
     seeds: &[u64],
     rules: spades_engine::RuleSet,
     kinds: [Kind; 4],
-    budget: Budget,
+    budget: Option<Budget>,
     threads: usize,
 ) -> anyhow::Result<Vec<GameResult>> {
     let next = AtomicUsize::new(0);
@@ -197,11 +198,14 @@ fn play_game(
     seed: u64,
     rules: spades_engine::RuleSet,
     kinds: [Kind; 4],
-    budget: Budget,
+    budget: Option<Budget>,
 ) -> anyhow::Result<GameResult> {
     let mut game = Game::new(rules, seed).context("the preset rules are valid")?;
     let mut players: [Timed; 4] = std::array::from_fn(|seat| Timed {
-        player: kinds[seat].player(seed.wrapping_add(seat as u64 + 1), budget),
+        player: kinds[seat].player(
+            seed.wrapping_add(seat as u64 + 1),
+            budget.unwrap_or(kinds[seat].budget()),
+        ),
         // Random play is timed by the benchmarks; timing it here would
         // only slow the bulk simulations down.
         times: (kinds[seat] != Kind::Random).then(Vec::new),

@@ -262,6 +262,12 @@ pub const BASIC_BOT_ACCOUNT: Uuid = Uuid::from_u128(0x0000_0000_0000_4000_8000_0
 /// The account of the server's strong bots, made by a migration.
 pub const STRONG_BOT_ACCOUNT: Uuid = Uuid::from_u128(0x0000_0000_0000_4000_8000_0000_0000_b002);
 
+/// The account of the server's beginner bots, made by a migration.
+pub const BEGINNER_BOT_ACCOUNT: Uuid = Uuid::from_u128(0x0000_0000_0000_4000_8000_0000_0000_b003);
+
+/// The account of the server's expert bots, made by a migration.
+pub const EXPERT_BOT_ACCOUNT: Uuid = Uuid::from_u128(0x0000_0000_0000_4000_8000_0000_0000_b004);
+
 impl Store {
     /// Opens the store at `url`: `postgres://...` or `sqlite:PATH` (the file
     /// is created if missing).

@@ -210,7 +210,7 @@ async fn invisible_and_direction_changing_names_are_refused() {
             name: Some("\u{202E}moor".into()),
             rules: RulesSpec::default(),
             private: false,
-            bots: BotLevel::Basic,
+            bots: Some(BotLevel::Basic),
             rated: false,
         })
         .await

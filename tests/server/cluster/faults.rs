@@ -37,6 +37,7 @@ async fn table_across(cluster: &TestCluster) -> Vec<Traveller> {
         .request(|id| ClientMessage::AddBot {
             id,
             seat: spades_engine::Seat::new(3),
+            level: None,
         })
         .await
         .expect("a bot sits");

@@ -206,6 +206,7 @@ async fn play_with_bots(player: &mut Player, private: bool) -> String {
             .request(|id| ClientMessage::AddBot {
                 id,
                 seat: spades_engine::Seat::new(seat),
+                level: None,
             })
             .await
             .unwrap();

@@ -136,6 +136,7 @@ async fn every_node_restarted_in_turn_ends_none_of_twenty_games() {
                 .request(|id| ClientMessage::AddBot {
                     id,
                     seat: spades_engine::Seat::new(seat),
+                    level: None,
                 })
                 .await
                 .expect("a bot sits");

@@ -28,7 +28,7 @@ async fn open(owner: &mut Player, private: bool, rated: bool) -> Result<ServerMe
             name: None,
             rules: RulesSpec::default(),
             private,
-            bots: BotLevel::Basic,
+            bots: Some(BotLevel::Basic),
             rated,
         })
         .await

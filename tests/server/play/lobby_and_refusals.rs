@@ -93,7 +93,7 @@ async fn impossible_house_rules_are_refused_and_the_presets_are_listed() {
                 ..RulesSpec::default()
             },
             private: false,
-            bots: spades_protocol::ws::BotLevel::Basic,
+            bots: Some(spades_protocol::ws::BotLevel::Basic),
             rated: false,
             speed: Default::default(),
         })

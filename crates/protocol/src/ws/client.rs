@@ -300,9 +300,9 @@ pub enum ClientMessage {
         rules: RulesSpec,
         #[serde(default)]
         private: bool,
-        /// The level of the room's bots.
-        #[serde(default)]
-        bots: BotLevel,
+        /// The level of the room's bots; the server's default when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bots: Option<BotLevel>,
         /// Whether its games count for the ratings; only a public room may
         /// be rated.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -334,11 +334,14 @@ pub enum ClientMessage {
     Rematch {
         id: MessageId,
     },
-    /// The room's owner seats a bot, in the given seat or the first free one.
+    /// The room's owner seats a bot, in the given seat or the first free
+    /// one, of the given level or the room's.
     AddBot {
         id: MessageId,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<BotLevel>,
     },
     /// The room's owner takes a bot out of its seat.
     RemoveBot {

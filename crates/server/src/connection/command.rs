@@ -37,7 +37,8 @@ pub(super) struct NewRoomRequest {
     pub(super) name: Option<String>,
     pub(super) rules: RulesSpec,
     pub(super) private: bool,
-    pub(super) bots: BotLevel,
+    /// `None` for the server's default.
+    pub(super) bots: Option<BotLevel>,
     pub(super) rated: bool,
     pub(super) speed: TableSpeed,
 }
@@ -119,7 +120,7 @@ impl Command {
             ClientMessage::Stand { .. } => room(RoomCommand::Stand),
             ClientMessage::StartGame { .. } => room(RoomCommand::Start),
             ClientMessage::Rematch { .. } => room(RoomCommand::Rematch),
-            ClientMessage::AddBot { seat, .. } => room(RoomCommand::AddBot { seat }),
+            ClientMessage::AddBot { seat, level, .. } => room(RoomCommand::AddBot { seat, level }),
             ClientMessage::RemoveBot { seat, .. } => room(RoomCommand::RemoveBot { seat }),
             ClientMessage::Chat { text, .. } => room(RoomCommand::Chat { text }),
             ClientMessage::QuickChat { phrase, .. } => room(RoomCommand::QuickChat { phrase }),

@@ -56,6 +56,7 @@ impl Session {
             rated,
             speed,
         } = request;
+        let bots = bots.unwrap_or(self.state.config().default_bots);
         if rated && private {
             let message = "a private room is casual: only a public room can be rated";
             return self.send_error(Some(id), ErrorCode::BadMessage, message);

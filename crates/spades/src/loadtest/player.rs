@@ -106,7 +106,7 @@ pub(super) async fn seat_table(
             name: None,
             rules: RulesSpec::default(),
             private: true,
-            bots: BotLevel::Basic,
+            bots: Some(BotLevel::Basic),
             rated: false,
         })
         .await?;

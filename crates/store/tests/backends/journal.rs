@@ -123,6 +123,8 @@ pub(crate) async fn bots_have_accounts_and_their_games_are_not_rated(store: &Sto
     for (id, name) in [
         (spades_store::BASIC_BOT_ACCOUNT, "Basic bot"),
         (spades_store::STRONG_BOT_ACCOUNT, "Strong bot"),
+        (spades_store::BEGINNER_BOT_ACCOUNT, "Beginner bot"),
+        (spades_store::EXPERT_BOT_ACCOUNT, "Expert bot"),
     ] {
         let account = store.account(id).await.unwrap().expect("made by a migration");
         assert_eq!((account.name.as_str(), account.registered), (name, false));
@@ -131,7 +133,7 @@ pub(crate) async fn bots_have_accounts_and_their_games_are_not_rated(store: &Sto
     let players = [
         registered(store, "Human").await,
         spades_store::BASIC_BOT_ACCOUNT,
-        spades_store::BASIC_BOT_ACCOUNT,
+        spades_store::EXPERT_BOT_ACCOUNT,
         spades_store::STRONG_BOT_ACCOUNT,
     ];
     let game = new_game(players);

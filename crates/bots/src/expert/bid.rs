@@ -1,0 +1,117 @@
+//! The expert's bidding: each bid worth considering is tried on many
+//! guesses at the other hands, the hand is played out after it (the later
+//! bidders bidding as the basic bot would, everybody playing with the
+//! expert's habits), and the bid worth most for the game as it stands wins.
+
+use std::time::Instant;
+
+use spades_engine::{Action, Bid, BidChoices, Deal, Game, Legal};
+
+use super::ExpertBot;
+use super::value::{finish_hand, value};
+use crate::basic;
+use crate::knowledge::Knowledge;
+use crate::sample::sample_plausible;
+
+/// Random deals tried for each guess, keeping one that fits the bids.
+const PLAUSIBLE_TRIES: u32 = 20;
+
+/// Hands expected to take more tricks than this are not tried at nil.
+const MOST_TRICKS_FOR_NIL: f32 = 4.0;
+
+impl ExpertBot {
+    pub(super) fn bid(&mut self, k: &Knowledge, choices: BidChoices) -> Option<Bid> {
+        let habit = basic::fit_bid(k, basic::choose_bid(k), choices)?;
+        let candidates = candidates(k, choices, habit);
+        let samples = self.budget.samples / 2;
+        if candidates.len() <= 1 || samples == 0 {
+            return Some(habit);
+        }
+        let started = Instant::now();
+        let team = k.team();
+        let mut totals = vec![0f64; candidates.len()];
+        let mut tried = 0u32;
+        for sample in 0..samples {
+            if sample > 0 && self.budget.time.is_some_and(|limit| started.elapsed() >= limit) {
+                break;
+            }
+            let hands = sample_plausible(k, &mut self.rng, PLAUSIBLE_TRIES);
+            let Some(game) = at_my_bid(k, hands, self.rng.next_u64()) else {
+                debug_assert!(false, "a sampled deal could not be bid up to this seat");
+                return Some(habit);
+            };
+            tried += 1;
+            for (total, &bid) in totals.iter_mut().zip(&candidates) {
+                let mut ahead = game.clone();
+                if ahead.apply(k.seat, Action::Bid(bid)).is_err() || !finish_hand(&mut ahead) {
+                    return Some(habit);
+                }
+                *total += f64::from(value(&ahead, team));
+            }
+        }
+        // Keep the habitual bid unless another is clearly better: a point
+        // on average is within the noise of a few dozen deals.
+        let best = totals.iter().copied().fold(f64::MIN, f64::max);
+        let habit_total = candidates.iter().zip(&totals).find(|&(&bid, _)| bid == habit);
+        if habit_total.is_some_and(|(_, &total)| total >= best - f64::from(tried)) {
+            return Some(habit);
+        }
+        candidates
+            .iter()
+            .zip(&totals)
+            .find(|&(_, &total)| total == best)
+            .map(|(&bid, _)| bid)
+    }
+}
+
+/// The bids worth trying: the habitual one, the numbers from one under it
+/// to two over, and nil for a hand that is not too strong for it.
+fn candidates(k: &Knowledge, choices: BidChoices, habit: Bid) -> Vec<Bid> {
+    let estimate = basic::estimate_tricks(k.hand, k.rules.deck);
+    let target = match habit {
+        Bid::Tricks(n) | Bid::Blind(n) => n,
+        Bid::Nil | Bid::BlindNil => (estimate + basic::BID_ROUNDING).floor().max(1.0) as u8,
+    };
+    let mut bids = vec![habit];
+    for tricks in target.saturating_sub(1)..=target.saturating_add(2) {
+        if let Ok(bid) = Bid::new(tricks)
+            && tricks > 0
+            && choices.contains(bid)
+            && !bids.contains(&bid)
+        {
+            bids.push(bid);
+        }
+    }
+    let partner_nil = k
+        .partner()
+        .is_some_and(|partner| k.bids[partner].is_some_and(Bid::is_nil));
+    if choices.has_nil() && !partner_nil && estimate < MOST_TRICKS_FOR_NIL && !bids.contains(&Bid::Nil) {
+        bids.push(Bid::Nil);
+    }
+    bids
+}
+
+/// A game dealt as `hands` guesses, with the bids already made replayed in
+/// order, waiting for this seat's bid; `None` if the guess cannot get there.
+fn at_my_bid(k: &Knowledge, hands: spades_engine::BySeat<spades_engine::CardSet>, seed: u64) -> Option<Game> {
+    let deal = Deal {
+        dealer: k.dealer,
+        hands,
+        score: k.score,
+        bags: k.bags,
+        hand_number: k.hand_number,
+    };
+    let mut game = Game::from_deal(k.rules, seed, deal).ok()?;
+    for _ in 0..16 {
+        let seat = game.first_to_act()?;
+        let action = match (game.legal(seat), k.bids[seat]) {
+            (Legal::Bid(_), _) if seat == k.seat => return Some(game),
+            (Legal::BlindOrLook(_), Some(bid @ (Bid::BlindNil | Bid::Blind(_)))) => Action::Bid(bid),
+            (Legal::BlindOrLook(_) | Legal::Look, _) => Action::LookAtHand,
+            (Legal::Bid(_), Some(bid)) => Action::Bid(bid),
+            _ => return None,
+        };
+        game.apply(seat, action).ok()?;
+    }
+    None
+}
