@@ -191,7 +191,7 @@ export function createController(app, { client, api, changed, say, navigateTo })
 
     stand: () => send(client.stand()),
     sit: (seat) => send(client.sit(seat)),
-    addBot: (seat) => send(client.addBot(seat)),
+    addBot: (seat, level) => send(client.addBot(seat, level)),
     removeBot: (seat) => send(client.removeBot(seat)),
     startGame: () => send(client.startGame()),
     look: () => act({ type: 'look' }, client.look()),

@@ -116,7 +116,7 @@ export class Client extends RoomEvents {
   }
 
   /**
-   * @param {{name?: string, rules?: object, private?: boolean, bots?: 'basic'|'strong', rated?: boolean}} options
+   * @param {{name?: string, rules?: object, private?: boolean, bots?: 'beginner'|'basic'|'strong'|'expert', rated?: boolean}} options
    *   `rated` only for a public room (a private one is always casual)
    */
   createRoom(options = {}) { return this.request('create_room', options); }
@@ -125,7 +125,13 @@ export class Client extends RoomEvents {
   sit(seat) { return this.request('sit', seat === undefined || seat === null ? {} : { seat }); }
   stand() { return this.request('stand'); }
   startGame() { return this.request('start_game'); }
-  addBot(seat) { return this.request('add_bot', seat === undefined || seat === null ? {} : { seat }); }
+  /** Seats a bot in `seat` (or the first free one) of `level` (or the room's). */
+  addBot(seat, level) {
+    const body = {};
+    if (seat !== undefined && seat !== null) body.seat = seat;
+    if (level) body.level = level;
+    return this.request('add_bot', body);
+  }
   removeBot(seat) { return this.request('remove_bot', { seat }); }
 
   queue({ rules = 'classic', partner } = {}) {

@@ -60,6 +60,9 @@ test('a player\'s picture: his chosen one, a bot\'s face by level, else his init
   assert.equal(avatarKind({ id: 'a', name: 'Ann' }), 'initials');
   assert.equal(avatarKind({ id: 'b', name: 'Clover', bot: true, level: 'strong' }), 'bot-strong');
   assert.equal(avatarKind({ id: 'b', name: 'Basic bot', bot: true }), 'bot-basic');
+  assert.equal(avatarKind({ id: 'b', name: 'Pip', bot: true, level: 'beginner' }), 'bot-beginner');
+  assert.equal(avatarKind({ id: 'b', name: 'Sage', bot: true, level: 'expert' }), 'bot-expert');
+  assert.equal(avatarKind({ id: 'b', name: 'Newer', bot: true, level: 'grandmaster' }), 'bot-basic');
   assert.equal(initialsOf('Ann Lee'), 'AL');
   assert.equal(initialsOf('juniper'), 'J');
   assert.equal(initialsOf(''), '?');

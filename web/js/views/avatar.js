@@ -43,10 +43,17 @@ const PICTURES = {
 /** The picture ids a player may carry, as the protocol lists them. */
 export const AVATARS = Object.keys(PICTURES);
 
-// A basic bot is a round, friendly face with one antenna; a strong one a
-// square head with a visor and two, so that the two levels differ by shape
-// and not by colour alone.
+// Each level of bot has a face of its own shape, so that the levels differ
+// by shape and not by colour alone: a beginner is a small round face with a
+// sprout, a basic bot a round face with one antenna, a strong one a square
+// head with a visor and two, and an expert a six-sided head with a star.
 const BOT_FACES = {
+  beginner: ['#d9f2d0', [
+    ['path', { d: 'M12 7V4.5', stroke: '#3f7d2c', 'stroke-width': 1.6 }],
+    ['path', { d: 'M12 4.5q-3-2-4.5 0q2 2 4.5 0zM12 4.5q3-2 4.5 0q-2 2-4.5 0z', fill: '#5fae45' }],
+    ['circle', { cx: 12, cy: 14, r: 6.8, fill: '#8cc66f' }], ['circle', { cx: 9.6, cy: 13.2, r: 1.9, fill: '#fff' }],
+    ['circle', { cx: 14.4, cy: 13.2, r: 1.9, fill: '#fff' }], ['circle', { cx: 9.8, cy: 13.5, r: 0.9, fill: '#24451a' }],
+    ['circle', { cx: 14.6, cy: 13.5, r: 0.9, fill: '#24451a' }], ['path', { d: 'M10.2 17.2q1.8 1.2 3.6 0', stroke: '#24451a', 'stroke-width': 1.2, fill: 'none' }]]],
   basic: ['#cfe3f7', [
     ['path', { d: 'M12 2.5v3', stroke: '#3b5d80', 'stroke-width': 1.6 }], ['circle', { cx: 12, cy: 2.5, r: 1.3, fill: '#e0453b' }],
     ['circle', { cx: 12, cy: 13.5, r: 7.5, fill: '#6f93b8' }], ['circle', { cx: 9.3, cy: 12.5, r: 1.6, fill: '#fff' }],
@@ -56,6 +63,11 @@ const BOT_FACES = {
     ['rect', { x: 4.5, y: 6, width: 15, height: 14, rx: 2.5, fill: '#8a3b22' }],
     ['rect', { x: 6.5, y: 9.5, width: 11, height: 3.6, rx: 1.8, fill: '#ffcf3f' }],
     ['path', { d: 'M8.5 16.5h7', stroke: '#ffcf3f', 'stroke-width': 1.6 }]]],
+  expert: ['#ddd3f3', [
+    ['path', { d: 'M12 3.5l7.5 4.3v8.4L12 20.5l-7.5-4.3V7.8z', fill: '#3d2a78' }],
+    ['path', { d: 'M12 6.2l1.1 2.3 2.5.3-1.8 1.7.5 2.5-2.3-1.2-2.3 1.2.5-2.5-1.8-1.7 2.5-.3z', fill: '#ffd24a' }],
+    ['rect', { x: 8, y: 13.6, width: 3, height: 1.8, rx: 0.9, fill: '#9fe8ff' }], ['rect', { x: 13, y: 13.6, width: 3, height: 1.8, rx: 0.9, fill: '#9fe8ff' }],
+    ['path', { d: 'M9.5 17.6h5', stroke: '#9fe8ff', 'stroke-width': 1.3 }]]],
 };
 
 const INITIAL_COLOURS = ['#2f6db5', '#b5432f', '#2f8a5b', '#8a2fb5', '#b58a2f', '#2f9fb5', '#b52f7a', '#5b6b2f'];
@@ -80,10 +92,10 @@ function Picture([background, shapes]) {
     shapes.map(([tag, props], at) => h(tag, { key: at, ...props })));
 }
 
-/** What the picture of `player` is: `bot-basic`, `bot-strong`, a picture id, or `initials`. */
+/** What the picture of `player` is: `bot-` and the bot's level, a picture id, or `initials`. */
 export function avatarKind(player) {
   if (!player) return 'none';
-  if (player.bot) return player.level === 'strong' ? 'bot-strong' : 'bot-basic';
+  if (player.bot) return BOT_FACES[player.level] ? `bot-${player.level}` : 'bot-basic';
   return PICTURES[player.avatar] ? player.avatar : 'initials';
 }
 

@@ -2,6 +2,7 @@
 // with its rules, joining one by code or link, and the leaderboard.
 
 import { formatClock, h } from '../dom.js';
+import { BOT_LEVELS } from '../levels.js';
 import { describe } from '../messages.js';
 import { hashFor } from '../router.js';
 import { Ticking } from './clock.js';
@@ -185,7 +186,7 @@ function CreateRoom({ app, actions }) {
     h(PresetSelect, { id: 'room-preset', value: lobby.roomPreset, presets, onchange: actions.setRoomPreset })),
   h('p', { class: 'hint', id: 'room-preset-summary' }, chosen?.summary ?? ''),
   h(Field, { id: 'room-bots', label: 'Bot level' },
-    h('select', { id: 'room-bots', name: 'bots' }, h('option', { value: 'basic' }, 'Basic'), h('option', { value: 'strong' }, 'Strong'))),
+    h('select', { id: 'room-bots', name: 'bots', value: 'basic' }, BOT_LEVELS.map(([value, label]) => h('option', { key: value, value }, label)))),
   h(Field, { id: 'room-speed', label: 'Speed' },
     h('select', { id: 'room-speed', name: 'speed', value: 'normal' }, SPEEDS.map(([value, label]) => h('option', { key: value, value }, label)))),
   h('div', { class: 'field check' },

@@ -4,6 +4,7 @@
 // player or (the host of a private table) to remove him.
 
 import { cx, h } from '../dom.js';
+import { BOT_LEVELS, levelLabel } from '../levels.js';
 import { positionOf, seatRole } from '../seating.js';
 import { seatTally } from '../tally.js';
 import { Avatar } from './avatar.js';
@@ -24,7 +25,7 @@ function Badges({ state, seat }) {
   const badges = [];
   if (info.player.bot) {
     const level = info.player.level ?? state.botLevel;
-    badges.push(h('span', { class: cx('badge bot', `bot-${level}`), title: level === 'strong' ? 'A strong bot' : 'A basic bot' }, 'Bot'));
+    badges.push(h('span', { class: cx('badge bot', `bot-${level}`), title: `A bot of the ${levelLabel(level).toLowerCase()} level` }, `${levelLabel(level)} bot`));
   }
   if (absence === 'away') badges.push(h('span', { class: 'badge away' }, 'Away: played by a bot'));
   if (absence === 'disconnected') badges.push(h('span', { class: 'badge away' }, 'Disconnected'));
@@ -66,7 +67,14 @@ function SeatControls({ state, seat, actions }) {
   } else if (!info) {
     controls.push(h('button', { type: 'button', class: 'link', onclick: () => actions.sit(seat) }, 'Move here'));
   }
-  if (state.isOwner && !info) controls.push(h('button', { type: 'button', onclick: () => actions.addBot(seat) }, 'Add bot'));
+  if (state.isOwner && !info) {
+    // The bot's level, the room's unless the host picks another.
+    const pick = `bot-level-${seat}`;
+    controls.push(
+      h('select', { id: pick, class: 'bot-level', 'aria-label': `Level of the bot for seat ${seat + 1}`, value: state.botLevel },
+        BOT_LEVELS.map(([value, label]) => h('option', { key: value, value }, label))),
+      h('button', { type: 'button', onclick: () => actions.addBot(seat, document.getElementById(pick)?.value) }, 'Add bot'));
+  }
   if (state.isOwner && info?.player.bot) controls.push(h('button', { type: 'button', onclick: () => actions.removeBot(seat) }, 'Remove bot'));
   return controls.length ? h('div', { class: 'seat-controls' }, controls) : null;
 }
