@@ -10,7 +10,7 @@ use crate::{Player, basic};
 /// How often, in hundredths, the beginner plays a random legal card
 /// instead of the basic bot's. It is set so that the beginner wins about a
 /// quarter of its games against the basic bot (the arena measures it).
-pub const SLIP_PERCENT: u32 = 22;
+pub const SLIP_PERCENT: u32 = 19;
 
 /// How often, in hundredths, its bid is a trick off the basic bot's.
 pub const MISBID_PERCENT: u32 = 30;

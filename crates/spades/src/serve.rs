@@ -170,7 +170,7 @@ fn seconds(text: &str) -> Result<f64, String> {
 }
 
 /// A bot level by its protocol name.
-fn bot_level(text: &str) -> Result<spades_protocol::ws::BotLevel, String> {
+pub fn bot_level(text: &str) -> Result<spades_protocol::ws::BotLevel, String> {
     use spades_protocol::ws::BotLevel;
     BotLevel::from_name(text).ok_or_else(|| {
         let names: Vec<&str> = BotLevel::ALL.iter().map(|level| level.name()).collect();

@@ -96,6 +96,18 @@ pub struct Args {
     /// server, so it is kept out of the measured run). 0 skips it.
     #[arg(long, default_value_t = 3.0)]
     syscalls: f64,
+    /// Seat a server bot of this level (beginner, basic, strong or expert)
+    /// in the last seat of every table instead of a client, so that a
+    /// quarter of the seats are bots thinking on the server.
+    #[arg(long, value_parser = crate::serve::bot_level)]
+    bot: Option<spades_protocol::ws::BotLevel>,
+}
+
+impl Args {
+    /// The clients at each table: four, or three beside a server bot.
+    fn clients_per_table(&self) -> usize {
+        if self.bot.is_some() { 3 } else { 4 }
+    }
 }
 
 /// How a table's clients are spread over several servers.
@@ -188,7 +200,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
 
     let latencies = collect_latencies(players).await;
     let hands = totals.hands.load(Ordering::SeqCst);
-    let connections = args.tables * 4;
+    let connections = args.tables * args.clients_per_table();
     report_latencies(&args, &totals, latencies, hands, elapsed, connections);
     report_slow(&totals, started);
     if args.fuzz > 0 {
@@ -233,7 +245,7 @@ fn check_args(args: &Args) -> anyhow::Result<()> {
     if !(0.0..=600.0).contains(&args.floor) || !(0.0..=600.0).contains(&args.syscalls) {
         bail!("--floor and --syscalls must be between 0 and 600 seconds");
     }
-    let sockets = args.tables as u64 * 4;
+    let sockets = (args.tables * args.clients_per_table()) as u64;
     if let Some(limit) = crate::limits::raise_open_files()
         && sockets + OWN_FILES > limit
     {
@@ -271,7 +283,7 @@ async fn seat_tables(args: &Args, totals: &Arc<Totals>) -> anyhow::Result<Vec<Pl
     let mut setups = Vec::with_capacity(args.tables);
     for table in 0..args.tables {
         let (urls, ramp, totals) = (args.server.clone(), ramp.clone(), totals.clone());
-        let layout = args.layout;
+        let (layout, bot) = (args.layout, args.bot);
         let pace = Pace {
             think_ms: args.think,
             spread: args.think_spread,
@@ -279,7 +291,7 @@ async fn seat_tables(args: &Args, totals: &Arc<Totals>) -> anyhow::Result<Vec<Pl
         };
         setups.push(tokio::spawn(async move {
             let _permit = ramp.acquire_owned().await.expect("the semaphore stays open");
-            seat_table(&urls, layout, table).await.map(|clients| {
+            seat_table(&urls, layout, table, bot).await.map(|clients| {
                 clients
                     .into_iter()
                     .enumerate()

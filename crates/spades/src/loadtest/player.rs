@@ -80,11 +80,13 @@ pub(super) async fn seat_table(
     urls: &[String],
     layout: Layout,
     table: usize,
+    bot: Option<BotLevel>,
 ) -> anyhow::Result<Vec<(Client, TableState, bool)>> {
-    let mut clients = Vec::with_capacity(4);
+    let people = if bot.is_some() { 3 } else { 4 };
+    let mut clients = Vec::with_capacity(people);
     // The room opens on the node of seat 0, whose client creates it.
     let owner = layout.server(table, 0, urls.len());
-    for seat in 0..4 {
+    for seat in 0..people {
         let server = layout.server(table, seat, urls.len());
         let mut client = connect(&urls[server]).await?;
         client.timeout = Duration::from_secs(60);
@@ -120,6 +122,14 @@ pub(super) async fn seat_table(
         }
         let seat = spades_engine::Seat::new(seat as u8);
         client.request(|id| ClientMessage::Sit { id, seat }).await?;
+    }
+    if let Some(level) = bot {
+        let seat = spades_engine::Seat::new(3);
+        let level = Some(level);
+        clients[0]
+            .0
+            .request(|id| ClientMessage::AddBot { id, seat, level })
+            .await?;
     }
     // What arrived while waiting for the replies tells each client its seat.
     // The first client starts the game when the table's turn comes.
