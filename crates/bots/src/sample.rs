@@ -2,7 +2,7 @@
 //! agree with everything it knows (each seat's number of cards, the suits
 //! it has shown it lacks, and the cards the bot passed to its partner).
 
-use spades_engine::{Bid, BySeat, Card, CardSet, GameRng, Seat, Suit};
+use spades_engine::{Bid, Bidding, BySeat, Card, CardSet, GameRng, Seat, Suit};
 
 use crate::basic::{BID_ROUNDING, estimate_tricks, nil_danger};
 use crate::knowledge::Knowledge;
@@ -194,15 +194,25 @@ pub fn sample_plausible(k: &Knowledge, rng: &mut GameRng, tries: u32) -> BySeat<
 
 /// How well a deal agrees with the other players' bids, from 0 to 1: a
 /// number bid near what the cards are worth, a nil with few cards likely to
-/// win. Blind nils say nothing about the cards.
+/// win. Blind nils say nothing about the cards. Where the rules make a
+/// number bid the count of the bidder's spades (whiz and mirror), a deal
+/// that gives him another count is all but ruled out.
 pub fn plausibility(k: &Knowledge, hands: &BySeat<CardSet>) -> f64 {
     let mut weight = 1.0;
+    let counts_spades = matches!(k.rules.bidding, Bidding::Whiz | Bidding::Mirror);
     for seat in [k.seat.plus(1), k.seat.plus(2), k.seat.plus(3)] {
         let Some(bid) = k.bids[seat] else {
             continue;
         };
         let dealt = k.dealt(seat, hands[seat]);
         weight *= match bid {
+            Bid::Tricks(tricks) if counts_spades => {
+                if dealt.in_suit(Suit::Spades).len() == u32::from(tricks) {
+                    1.0
+                } else {
+                    1e-6
+                }
+            }
             Bid::BlindNil | Bid::Blind(_) => 1.0,
             Bid::Nil => (-0.6 * f64::from(nil_danger(dealt))).exp(),
             Bid::Tricks(tricks) => {

@@ -9,8 +9,8 @@ use spades_bots::knowledge::{Knowledge, beats};
 use spades_bots::sample::sample_hands;
 use spades_bots::{Budget, ExpertBot, Kind, Player, play_out};
 use spades_engine::{
-    Action, Bid, BySeat, ByTeam, Card, CardSet, Deal, Game, GameRng, Phase, Position, RuleSet, Seat,
-    TrickCards, TrickRecord, Viewer,
+    Action, Bid, BySeat, ByTeam, Card, CardSet, Deal, Game, GameRng, PassOrder, Phase, Position, Preset,
+    RuleSet, Seat, TrickCards, TrickRecord, Viewer,
 };
 
 fn seat(index: u8) -> Seat {
@@ -331,4 +331,41 @@ fn experts_only_make_legal_actions_and_beat_the_basic_bot() {
         won += usize::from(game.winner() == Some(spades_engine::Team::new(0).expect("team 0")));
     }
     assert!(won >= 1, "the expert lost both games to the basic bot");
+}
+
+#[test]
+fn experts_act_legally_under_every_preset_and_in_both_exchanges() {
+    // Two hands of each preset, and of nil exchanges made one after the
+    // other and at once, with experts in seats 0 and 2 (on few guesses, to
+    // keep the test quick): the engine refuses any illegal action.
+    let exchanges = [PassOrder::Sequential, PassOrder::Simultaneous].map(|pass_order| RuleSet {
+        nil_pass: 2,
+        pass_order,
+        ..RuleSet::CLASSIC
+    });
+    let rules = Preset::ALL.iter().map(|preset| preset.rules()).chain(exchanges);
+    for (n, rules) in rules.enumerate() {
+        let mut game = Game::new(rules, n as u64).expect("valid rules");
+        let mut players = [0, 1, 2, 3].map(|i| {
+            let kind = if i % 2 == 0 { Kind::Expert } else { Kind::Basic };
+            kind.player(
+                i,
+                Budget {
+                    samples: 2,
+                    time: None,
+                },
+            )
+        });
+        while let Some(s) = game.first_to_act() {
+            if game.hand_number() >= 2 {
+                break;
+            }
+            let action = players[s.index()]
+                .act(&game.view(Viewer::Seat(s)))
+                .unwrap_or_else(|| panic!("{rules:?}: {s} chose nothing"));
+            if let Err(error) = game.apply(s, action) {
+                panic!("{rules:?}: {s} chose {action}, refused: {error}");
+            }
+        }
+    }
 }

@@ -282,7 +282,7 @@ pub fn choose_pass(k: &Knowledge, count: u8) -> CardSet {
 /// cards of their suit beside them; a high spade most of all, since a
 /// spade can only be got rid of under a higher one, while a low spade is
 /// the nil bidder's safest card.
-fn pass_danger(hand: CardSet, card: Card) -> i32 {
+pub fn pass_danger(hand: CardSet, card: Card) -> i32 {
     let rank = i32::from(card.order());
     let lower = hand
         .in_suit(card.suit())

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use spades_engine::{Action, Bid, BidChoices, Deal, Game, Legal};
+use spades_engine::{Action, Bid, BidChoices, BySeat, CardSet, Deal, Game, Legal};
 
 use super::ExpertBot;
 use super::value::{finish_hand, value};
@@ -36,9 +36,10 @@ impl ExpertBot {
                 break;
             }
             let hands = sample_plausible(k, &mut self.rng, PLAUSIBLE_TRIES);
-            let Some(game) = at_my_bid(k, hands, self.rng.next_u64()) else {
-                debug_assert!(false, "a sampled deal could not be bid up to this seat");
-                return Some(habit);
+            let Some(game) = at_my_turn(k, hands, self.rng.next_u64()) else {
+                // A guess the bids rule out (a whiz bidder given another
+                // count of spades) is skipped.
+                continue;
             };
             tried += 1;
             for (total, &bid) in totals.iter_mut().zip(&candidates) {
@@ -92,8 +93,9 @@ fn candidates(k: &Knowledge, choices: BidChoices, habit: Bid) -> Vec<Bid> {
 }
 
 /// A game dealt as `hands` guesses, with the bids already made replayed in
-/// order, waiting for this seat's bid; `None` if the guess cannot get there.
-fn at_my_bid(k: &Knowledge, hands: spades_engine::BySeat<spades_engine::CardSet>, seed: u64) -> Option<Game> {
+/// order, waiting for this seat's bid or its cards for the exchange;
+/// `None` if the guess cannot get there.
+pub(super) fn at_my_turn(k: &Knowledge, hands: BySeat<CardSet>, seed: u64) -> Option<Game> {
     let deal = Deal {
         dealer: k.dealer,
         hands,
@@ -103,9 +105,11 @@ fn at_my_bid(k: &Knowledge, hands: spades_engine::BySeat<spades_engine::CardSet>
     };
     let mut game = Game::from_deal(k.rules, seed, deal).ok()?;
     for _ in 0..16 {
+        if matches!(game.legal(k.seat), Legal::Bid(_) | Legal::Pass { .. }) {
+            return Some(game);
+        }
         let seat = game.first_to_act()?;
         let action = match (game.legal(seat), k.bids[seat]) {
-            (Legal::Bid(_), _) if seat == k.seat => return Some(game),
             (Legal::BlindOrLook(_), Some(bid @ (Bid::BlindNil | Bid::Blind(_)))) => Action::Bid(bid),
             (Legal::BlindOrLook(_) | Legal::Look, _) => Action::LookAtHand,
             (Legal::Bid(_), Some(bid)) => Action::Bid(bid),

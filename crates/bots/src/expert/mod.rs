@@ -10,9 +10,11 @@
 //! make the blunders players hate in a partner, and it never looks at
 //! another seat's cards: it decides from its seat's [`View`] alone.
 //!
-//! Blind bids and the exchange are the basic bot's.
+//! Blind bids are the basic bot's, on the same grounds: how far behind the
+//! team is and how near the end of the game.
 
 mod bid;
+mod pass;
 mod play;
 pub mod policy;
 pub mod value;
@@ -30,8 +32,9 @@ pub struct ExpertBot {
 }
 
 impl ExpertBot {
-    /// A fixed number of guesses per card (half as many per bid), so that a
-    /// seed replays: what the arena and the tests use.
+    /// A fixed number of guesses per card (half as many per bid or
+    /// exchange), so that a seed replays: what the arena, the tests and
+    /// the server use (the server also stops at `--bot-time-ms`).
     pub const REPEATABLE: Budget = Budget {
         samples: 120,
         time: None,
@@ -49,6 +52,7 @@ impl ExpertBot {
         match legal {
             Legal::Play(cards) if cards.len() > 1 => self.play(k, cards).map(Action::Play),
             Legal::Bid(choices) if !k.is_unbid_hand() => self.bid(k, choices).map(Action::Bid),
+            Legal::Pass { count } => Some(Action::Pass(self.pass(k, count))),
             _ => basic::decide(k, legal),
         }
     }
