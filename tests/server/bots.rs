@@ -196,14 +196,7 @@ async fn play_a_hand_with_strong_bots(server: &TestServer) -> Player {
         seat.as_ref()
             .is_some_and(|(bot, _)| bot.level == Some(BotLevel::Strong))
     }));
-    owner.start_game().await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
-    while owner.table.hands_scored == 0 {
-        owner.pump().await;
-        owner.act_if_due().await;
-        assert!(tokio::time::Instant::now() < deadline, "the hand did not end");
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
+    play_first_hand(&mut owner).await;
     let tricks = owner
         .received
         .iter()
@@ -275,6 +268,17 @@ async fn the_owner_picks_each_bots_level_and_an_expert_plays_a_hand() {
             ("Ember".to_string(), Some(BotLevel::Expert)),
         ]
     );
+    play_first_hand(&mut owner).await;
+    let bids = owner
+        .received
+        .iter()
+        .filter(|m| matches!(m.event(), Some(EventKind::BidMade { .. })))
+        .count();
+    assert_eq!(bids, 4, "every seat bid, the expert's by looking ahead");
+}
+
+/// Starts the game and plays its first hand, the owner acting for his seat.
+async fn play_first_hand(owner: &mut Player) {
     owner.start_game().await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
     while owner.table.hands_scored == 0 {
@@ -283,12 +287,6 @@ async fn the_owner_picks_each_bots_level_and_an_expert_plays_a_hand() {
         assert!(tokio::time::Instant::now() < deadline, "the hand did not end");
         tokio::time::sleep(Duration::from_millis(2)).await;
     }
-    let bids = owner
-        .received
-        .iter()
-        .filter(|m| matches!(m.event(), Some(EventKind::BidMade { .. })))
-        .count();
-    assert_eq!(bids, 4, "every seat bid, the expert's by looking ahead");
 }
 
 /// The value of a counter in the server's `/metrics`.

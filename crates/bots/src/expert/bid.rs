@@ -23,13 +23,28 @@ impl ExpertBot {
     pub(super) fn bid(&mut self, k: &Knowledge, choices: BidChoices) -> Option<Bid> {
         let habit = basic::fit_bid(k, basic::choose_bid(k), choices)?;
         let candidates = candidates(k, choices, habit);
+        Some(self.choose_before_play(k, &candidates, Action::Bid))
+    }
+
+    /// The choice worth most among `choices` (the habitual one first) for
+    /// this seat's bid or exchange, each tried on the same guesses at the
+    /// other hands and played out to the end of the hand. The habitual
+    /// choice stays unless another is clearly better: a point on average is
+    /// within the noise of a few dozen deals.
+    pub(super) fn choose_before_play<C: Copy>(
+        &mut self,
+        k: &Knowledge,
+        choices: &[C],
+        action: impl Fn(C) -> Action,
+    ) -> C {
+        let habit = choices[0];
         let samples = self.budget.samples / 2;
-        if candidates.len() <= 1 || samples == 0 {
-            return Some(habit);
+        if choices.len() <= 1 || samples == 0 {
+            return habit;
         }
         let started = Instant::now();
         let team = k.team();
-        let mut totals = vec![0f64; candidates.len()];
+        let mut totals = vec![0f64; choices.len()];
         let mut tried = 0u32;
         for sample in 0..samples {
             if sample > 0 && self.budget.time.is_some_and(|limit| started.elapsed() >= limit) {
@@ -42,26 +57,28 @@ impl ExpertBot {
                 continue;
             };
             tried += 1;
-            for (total, &bid) in totals.iter_mut().zip(&candidates) {
+            for (total, &choice) in totals.iter_mut().zip(choices) {
                 let mut ahead = game.clone();
-                if ahead.apply(k.seat, Action::Bid(bid)).is_err() || !finish_hand(&mut ahead) {
-                    return Some(habit);
+                let applied = ahead.apply(k.seat, action(choice));
+                let finished = applied.is_ok() && finish_hand(&mut ahead);
+                if !finished {
+                    debug_assert!(
+                        false,
+                        "{:?} was refused in a guess: {:?}",
+                        action(choice),
+                        applied.err()
+                    );
+                    return habit;
                 }
                 *total += f64::from(value(&ahead, team));
             }
         }
-        // Keep the habitual bid unless another is clearly better: a point
-        // on average is within the noise of a few dozen deals.
         let best = totals.iter().copied().fold(f64::MIN, f64::max);
-        let habit_total = candidates.iter().zip(&totals).find(|&(&bid, _)| bid == habit);
-        if habit_total.is_some_and(|(_, &total)| total >= best - f64::from(tried)) {
-            return Some(habit);
+        if totals[0] >= best - f64::from(tried) {
+            return habit;
         }
-        candidates
-            .iter()
-            .zip(&totals)
-            .find(|&(_, &total)| total == best)
-            .map(|(&bid, _)| bid)
+        let chosen = totals.iter().position(|&total| total == best);
+        chosen.map_or(habit, |index| choices[index])
     }
 }
 
@@ -95,7 +112,7 @@ fn candidates(k: &Knowledge, choices: BidChoices, habit: Bid) -> Vec<Bid> {
 /// A game dealt as `hands` guesses, with the bids already made replayed in
 /// order, waiting for this seat's bid or its cards for the exchange;
 /// `None` if the guess cannot get there.
-pub(super) fn at_my_turn(k: &Knowledge, hands: BySeat<CardSet>, seed: u64) -> Option<Game> {
+fn at_my_turn(k: &Knowledge, hands: BySeat<CardSet>, seed: u64) -> Option<Game> {
     let deal = Deal {
         dealer: k.dealer,
         hands,
@@ -105,8 +122,11 @@ pub(super) fn at_my_turn(k: &Knowledge, hands: BySeat<CardSet>, seed: u64) -> Op
     };
     let mut game = Game::from_deal(k.rules, seed, deal).ok()?;
     for _ in 0..16 {
-        if matches!(game.legal(k.seat), Legal::Bid(_) | Legal::Pass { .. }) {
-            return Some(game);
+        // This seat's turn, unless it is a bid it has made already (when it
+        // is to give cards for the exchange).
+        match (game.legal(k.seat), k.bids[k.seat]) {
+            (Legal::Bid(_), None) | (Legal::Pass { .. }, _) => return Some(game),
+            _ => {}
         }
         let seat = game.first_to_act()?;
         let action = match (game.legal(seat), k.bids[seat]) {
