@@ -21,7 +21,9 @@ test('a quick-play page gets a table completed by bots and finishes the game', {
   await waitIn(page, () => /Looking for players|Bots fill/.test(document.querySelector('[role="status"][aria-label="Quick-play queue"]')?.textContent ?? '')
     || location.hash.startsWith('#/room/'));
   await waitIn(page, () => location.hash.startsWith('#/room/'), null, 60_000);
-  await waitCount(page.locator('.felt').getByText('Bot', { exact: true }), 3);
+  // A new guest is rated 1500, so basic bots complete his table, and each
+  // seat says its bot's level.
+  await waitCount(page.locator('.felt').getByText('Basic bot', { exact: true }), 3);
   const result = await playGame(player);
   assert.match(result.headline, /won/);
   assert.match(result.final, /^Final score: /);
