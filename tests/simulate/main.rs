@@ -14,20 +14,25 @@ use serde_json::Value;
 use checker::Checker;
 use rules::{PRESETS, Rules};
 
-fn simulate(args: &[&str]) -> String {
+/// Runs the `spades` binary with `args`, which must succeed, and returns
+/// what it wrote to standard output and to standard error.
+fn spades(args: &[&str]) -> (String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_spades"))
-        .arg("simulate")
         .args(args)
         .output()
         .expect("the spades binary runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let summary = String::from_utf8_lossy(&output.stderr);
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stderr}");
+    (
+        String::from_utf8(output.stdout).expect("the output is UTF-8"),
+        stderr,
+    )
+}
+
+fn simulate(args: &[&str]) -> String {
+    let (log, summary) = spades(&[&["simulate"], args].concat());
     assert!(summary.contains("hands/s"), "a summary line on stderr: {summary}");
-    String::from_utf8(output.stdout).expect("the log is UTF-8")
+    log
 }
 
 fn check_log(log: &str, rules: Rules, games: i64) -> Checker {
@@ -356,24 +361,15 @@ fn bad_arguments_are_refused_with_a_message() {
 
 #[test]
 fn the_arena_reports_a_duplicate_match() {
-    let output = Command::new(env!("CARGO_BIN_EXE_spades"))
-        .args([
-            "arena",
-            "--players",
-            "bot,random",
-            "--pairs",
-            "3",
-            "--threads",
-            "2",
-        ])
-        .output()
-        .expect("the spades binary runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let report = String::from_utf8(output.stdout).expect("UTF-8");
+    let (report, _) = spades(&[
+        "arena",
+        "--players",
+        "bot,random",
+        "--pairs",
+        "3",
+        "--threads",
+        "2",
+    ]);
     assert!(
         report.starts_with("arena: bot against random on classic, 3 deal pairs (6 games"),
         "{report}"

@@ -79,34 +79,18 @@ impl StrongBot {
         if candidates.len() <= 1 || k.is_unbid_hand() {
             return Some(fallback);
         }
-        let started = Instant::now();
         let team = k.team();
-        let mut totals = vec![0i64; candidates.len()];
-        for sample in 0..self.budget.samples {
-            if sample > 0 && self.budget.time.is_some_and(|limit| started.elapsed() >= limit) {
-                break;
-            }
-            let hands = sample_plausible(k, &mut self.rng, PLAUSIBLE_TRIES);
-            let game = k
-                .position(hands)
-                .and_then(|position| Game::from_position(k.rules, self.rng.next_u64(), &position).ok());
-            let Some(game) = game else {
-                // The guess disagrees with what was seen: a bug in the
-                // sampler. The basic bot's card is still a sound play.
-                debug_assert!(false, "a sampled position was refused");
-                return Some(fallback);
-            };
-            for (total, &card) in totals.iter_mut().zip(&candidates) {
-                let mut ahead = game.clone();
-                if ahead.apply(k.seat, Action::Play(card)).is_err() {
-                    return Some(fallback);
-                }
-                *total += i64::from(finish_hand(&mut ahead, team));
-            }
-        }
+        let totals = look_ahead(k, &mut self.rng, self.budget, &candidates, |ahead| {
+            f64::from(finish_hand(ahead, team))
+        });
+        // A guess disagrees with what was seen: a bug in the sampler. The
+        // basic bot's card is still a sound play.
+        let Some(totals) = totals else {
+            return Some(fallback);
+        };
         // The best average; among equals, the card the basic bot would play
         // (its plan), or else the lowest.
-        let best = totals.iter().copied().max()?;
+        let best = totals.iter().copied().fold(f64::MIN, f64::max);
         let tied: Vec<Card> = candidates
             .iter()
             .zip(&totals)
@@ -153,6 +137,39 @@ fn finish_hand(game: &mut Game, team: Team) -> i32 {
             .fold((0, 0), |(count, sum), (_, score)| (count + 1, sum + score.change));
         scores[team].change * count - sum
     })
+}
+
+/// Plays each of `cards` on up to `budget` guesses at the hidden hands
+/// (fewer if its time runs out) and sums what `judge` makes of each game
+/// after the card; `None` if a guess or a card is refused, which would be a
+/// bug in the sampler.
+pub(crate) fn look_ahead(
+    k: &Knowledge,
+    rng: &mut GameRng,
+    budget: Budget,
+    cards: &[Card],
+    mut judge: impl FnMut(&mut Game) -> f64,
+) -> Option<Vec<f64>> {
+    let started = Instant::now();
+    let mut totals = vec![0f64; cards.len()];
+    for sample in 0..budget.samples {
+        if sample > 0 && budget.time.is_some_and(|limit| started.elapsed() >= limit) {
+            break;
+        }
+        let hands = sample_plausible(k, rng, PLAUSIBLE_TRIES);
+        let position = k.position(hands);
+        let game = position.and_then(|position| Game::from_position(k.rules, rng.next_u64(), &position).ok());
+        let Some(game) = game else {
+            debug_assert!(false, "a sampled position was refused");
+            return None;
+        };
+        for (total, &card) in totals.iter_mut().zip(cards) {
+            let mut ahead = game.clone();
+            ahead.apply(k.seat, Action::Play(card)).ok()?;
+            *total += judge(&mut ahead);
+        }
+    }
+    Some(totals)
 }
 
 /// Whether two cards of one suit have no unseen card between them, so that

@@ -161,6 +161,11 @@ mod tests {
                 action: spades_engine::Action::Play("QH".parse().unwrap()),
             },
             RoomCommand::Chat { text: "hi".into() },
+            // A bot's level for one seat reaches the node that owns the room.
+            RoomCommand::AddBot {
+                seat: spades_engine::Seat::new(3),
+                level: Some(spades_protocol::ws::BotLevel::Expert),
+            },
         ];
         for command in commands {
             let request = RoomRequest::Command {
