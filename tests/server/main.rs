@@ -38,4 +38,5 @@ mod table_talk;
 mod team_blind;
 mod three_players;
 mod tournaments;
+mod verifiable;
 mod web;

@@ -38,6 +38,7 @@ mod schema;
 pub mod score;
 mod seat;
 mod select;
+mod verify;
 mod view;
 
 pub use action::{Action, Bid, ParseActionError};
@@ -54,4 +55,5 @@ pub use rng::GameRng;
 pub use rules::{Bidding, Deck, Leading, MAX_PASS, PassOrder, RuleSet, RuleSetError, SpadesLead};
 pub use score::TeamHandScore;
 pub use seat::{BySeat, ByTeam, Seat, SeatSet, Seating, Team};
+pub use verify::{HistoryFault, check_hands, deal_commitment};
 pub use view::{ImagineError, View, Viewer};

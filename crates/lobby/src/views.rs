@@ -133,6 +133,7 @@ pub fn game_record(game: store::StoredGame) -> Result<GameRecord> {
         score,
         players,
         rules: rules(&game.rules)?,
+        deal_commitment: spades_engine::deal_commitment(&summary.id.to_string(), game.seed),
         seed: over.then(|| game.seed.to_string()),
         actions: over.then_some(actions),
     })

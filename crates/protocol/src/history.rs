@@ -54,6 +54,18 @@ impl<'a> HandLine<'a> {
     }
 }
 
+/// Adds the game's id, seed and commitment to a stored hand's line, as the
+/// server gives it out once the game is over (protocol.md, "Verifiable
+/// deals"), so that each line can be checked on its own.
+pub fn reveal_seed(line: &mut serde_json::Value, game_id: &str, seed: u64) {
+    if let Some(fields) = line.as_object_mut() {
+        fields.insert("game_id".into(), game_id.into());
+        fields.insert("seed".into(), seed.to_string().into());
+        let commitment = spades_engine::deal_commitment(game_id, seed);
+        fields.insert("deal_commitment".into(), commitment.into());
+    }
+}
+
 /// One line of a hand history read back.
 #[derive(Deserialize, Clone, PartialEq, Eq, Debug)]
 pub struct OwnedHandLine {
@@ -62,6 +74,15 @@ pub struct OwnedHandLine {
     /// Absent from histories written before it was added.
     #[serde(default)]
     pub rule_set: Option<RuleSet>,
+    /// The stored game's id, seed (in decimal) and the commitment to the
+    /// seed, in the histories the server gives out; absent from
+    /// `spades simulate`'s.
+    #[serde(default)]
+    pub game_id: Option<String>,
+    #[serde(default)]
+    pub seed: Option<String>,
+    #[serde(default)]
+    pub deal_commitment: Option<String>,
     #[serde(flatten)]
     pub record: HandRecord,
 }

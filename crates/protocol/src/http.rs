@@ -223,6 +223,9 @@ pub struct GameRecord {
     pub players: Vec<GamePlayer>,
     #[schema(value_type = RuleSetSchema)]
     pub rules: RuleSet,
+    /// The commitment to the deal's seed that `game_started` sent
+    /// (protocol.md, "Verifiable deals").
+    pub deal_commitment: String,
     /// The deal's seed, as a decimal string (it does not fit a JavaScript
     /// number); given once the game is over, as it reveals every card.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -121,9 +121,11 @@ pub fn game_view(
 ) -> GameView {
     let view = game.view(viewer);
     let seating = game.seating();
+    let game_id = id.to_string();
     GameView {
         game: number,
-        game_id: id.to_string(),
+        deal_commitment: spades_engine::deal_commitment(&game_id, game.seed()),
+        game_id,
         rules: *view.rules(),
         phase: view.phase().to_string(),
         hand: view.hand_number(),

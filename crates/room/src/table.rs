@@ -204,7 +204,15 @@ impl Room {
         let (players, bots) = self.players_and_bots()?;
         let seed = match self.context.config.seed {
             Some(base) => base.wrapping_add(GAMES_STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)),
-            None => uuid::Uuid::new_v4().as_u64_pair().0,
+            // Players must not be able to guess the seed from the cards they
+            // see or from earlier games, so it comes from the operating
+            // system's secure generator.
+            None => getrandom::u64().map_err(|error| {
+                Refusal::new(
+                    ErrorCode::Internal,
+                    format!("no random seed to deal from: {error}"),
+                )
+            })?,
         };
         let game = Game::new(self.settings.rules, seed)
             .map_err(|error| Refusal::new(ErrorCode::Internal, error.to_string()))?;
@@ -244,9 +252,15 @@ impl Room {
     /// Tells the members that the game started, and deals its first hand.
     fn announce_start(&mut self, number: u32, id: Uuid) {
         let (rules, game_id) = (self.settings.rules, id.to_string());
+        let deal_commitment = self
+            .stage
+            .table()
+            .map(|table| spades_engine::deal_commitment(&game_id, table.seed))
+            .expect("a game was just started");
         self.emit(SeatSet::EMPTY, |_| EventKind::GameStarted {
             game: number,
             game_id: game_id.clone(),
+            deal_commitment: deal_commitment.clone(),
             rules,
         });
         self.emit_hand_started();

@@ -10,6 +10,7 @@ mod scheduling;
 mod serve;
 mod simulate;
 mod stats;
+mod verify;
 
 use clap::{Parser, Subcommand};
 
@@ -52,6 +53,9 @@ enum Command {
     /// The operator's tools on the database: make an administrator, set a
     /// password, issue a reset link, lift sanctions.
     Admin(admin::Args),
+    /// Check finished games' hand histories against their seeds: the
+    /// commitment, every deal, every action and every score.
+    Verify(verify::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -71,5 +75,6 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Bot(args)) => bot::run(args),
         Some(Command::Migrate(args)) => serve::migrate(args),
         Some(Command::Admin(args)) => admin::run(args),
+        Some(Command::Verify(args)) => verify::run(args),
     }
 }

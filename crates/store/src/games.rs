@@ -430,6 +430,17 @@ impl Store {
         Ok(rows.into_iter().map(|record| record.0).collect())
     }
 
+    /// The ids of the games no longer being played (finished or
+    /// abandoned), oldest first, from the `offset`th on: for checking every
+    /// stored game's deals.
+    pub async fn ended_game_ids(&self, offset: u32, limit: u32) -> Result<Vec<Uuid>> {
+        let sql = "SELECT id FROM games WHERE status <> 'playing' ORDER BY started_at, id LIMIT $1 OFFSET $2";
+        Ok(
+            on_pool!(self, pool => sqlx::query_scalar::<_, Uuid>(sql).bind(i64::from(limit)).bind(i64::from(offset))
+            .fetch_all(pool).await?),
+        )
+    }
+
     /// A player's most recent games, newest first.
     pub async fn recent_games(&self, account: Uuid, limit: u32) -> Result<Vec<GameSummary>> {
         let sql = "SELECT g.id, g.room, g.room_name, g.private, g.rated, g.speed, g.number, g.status, g.started_at, g.finished_at, \

@@ -70,6 +70,11 @@ pub enum EventKind {
         game: u32,
         /// The game's id in the store (see `GET /api/games/{id}`).
         game_id: String,
+        /// The commitment to the seed every hand of the game is dealt
+        /// from: the SHA-256 described in protocol.md ("Verifiable
+        /// deals"), in lowercase hexadecimal. The seed itself is published
+        /// once the game is over.
+        deal_commitment: String,
         rules: RuleSet,
     },
     /// A hand was dealt. A player sees his own cards, unless they are hidden

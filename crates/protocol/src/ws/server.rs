@@ -144,6 +144,8 @@ pub struct GameView {
     /// The game's id in the store: its history is at
     /// `GET /api/games/{id}/history` once it is over.
     pub game_id: String,
+    /// The commitment to the game's seed, as `game_started` gave it.
+    pub deal_commitment: String,
     pub rules: RuleSet,
     pub phase: String,
     pub hand: u32,

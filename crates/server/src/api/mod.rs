@@ -584,8 +584,13 @@ async fn history(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> A
             "a game's history is given once the game is over",
         ));
     }
+    // Each line carries the game's id, seed and commitment, so that any
+    // one line (or a file of several games) can be checked on its own
+    // (protocol.md, "Verifiable deals").
+    let game_id = id.to_string();
     let mut lines = String::new();
-    for record in state.store().hands(id).await? {
+    for mut record in state.store().hands(id).await? {
+        spades_protocol::history::reveal_seed(&mut record, &game_id, game.seed);
         lines.push_str(&record.to_string());
         lines.push('\n');
     }
