@@ -109,12 +109,24 @@ async fn the_same_seats_play_again_once_each_person_asks_for_a_rematch() {
     let mut ann = Player::connect(&server.url, "Ann").await;
     let code = ann.create_room(RulesSpec::default(), false).await;
     assert_eq!(
-        refused(ann.request(|id| ClientMessage::Rematch { id }).await),
+        refused(
+            ann.request(|id| ClientMessage::Rematch {
+                id,
+                same_deals: false
+            })
+            .await
+        ),
         ErrorCode::NotSeated
     );
     ann.sit(0).await;
     assert_eq!(
-        refused(ann.request(|id| ClientMessage::Rematch { id }).await),
+        refused(
+            ann.request(|id| ClientMessage::Rematch {
+                id,
+                same_deals: false
+            })
+            .await
+        ),
         ErrorCode::NoGame,
         "no game has been played yet"
     );
@@ -132,7 +144,13 @@ async fn the_same_seats_play_again_once_each_person_asks_for_a_rematch() {
     }
     ann.start_game().await;
     assert_eq!(
-        refused(ann.request(|id| ClientMessage::Rematch { id }).await),
+        refused(
+            ann.request(|id| ClientMessage::Rematch {
+                id,
+                same_deals: false
+            })
+            .await
+        ),
         ErrorCode::GameInProgress
     );
     let mut players = [ann, ben];
@@ -140,9 +158,12 @@ async fn the_same_seats_play_again_once_each_person_asks_for_a_rematch() {
     let [mut ann, mut ben] = players;
 
     // Ann asks: the table waits for Ben, the bots agreeing already.
-    ann.request(|id| ClientMessage::Rematch { id })
-        .await
-        .expect("asked");
+    ann.request(|id| ClientMessage::Rematch {
+        id,
+        same_deals: false,
+    })
+    .await
+    .expect("asked");
     let asked = |m: &ServerMessage| {
         matches!(
             m,
@@ -154,7 +175,9 @@ async fn the_same_seats_play_again_once_each_person_asks_for_a_rematch() {
     };
     let first = ben.wait_for(Duration::from_secs(5), asked).await;
     let ServerMessage::Event(RoomEvent {
-        kind: EventKind::RematchAsked { seat, waiting_for },
+        kind: EventKind::RematchAsked {
+            seat, waiting_for, ..
+        },
         ..
     }) = first
     else {
@@ -166,9 +189,12 @@ async fn the_same_seats_play_again_once_each_person_asks_for_a_rematch() {
     );
 
     // Ben asks too, and the second game starts with the same seats.
-    ben.request(|id| ClientMessage::Rematch { id })
-        .await
-        .expect("asked");
+    ben.request(|id| ClientMessage::Rematch {
+        id,
+        same_deals: false,
+    })
+    .await
+    .expect("asked");
     ann.wait_for(Duration::from_secs(5), |m| {
         matches!(
             m,

@@ -136,6 +136,8 @@ pub fn game_record(game: store::StoredGame) -> Result<GameRecord> {
         deal_commitment: spades_engine::deal_commitment(&summary.id.to_string(), game.seed),
         seed: over.then(|| game.seed.to_string()),
         actions: over.then_some(actions),
+        same_deals_as: game.same_deals_as,
+        played_again: game.played_again,
     })
 }
 

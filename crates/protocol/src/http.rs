@@ -233,6 +233,13 @@ pub struct GameRecord {
     /// Every action in order; given once the game is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub actions: Option<Vec<GameAction>>,
+    /// The earlier game whose deals this one played again, every player
+    /// one seat to the left (`rematch` with `same_deals`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_deals_as: Option<Uuid>,
+    /// The later games that played this one's deals again, oldest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub played_again: Vec<Uuid>,
 }
 
 /// A seat of a stored game.

@@ -45,7 +45,11 @@ pub enum RoomCommand {
     QuickChat {
         phrase: QuickPhrase,
     },
-    Rematch,
+    /// `same_deals`: the finished game's deals again, every player one
+    /// seat to the left.
+    Rematch {
+        same_deals: bool,
+    },
 }
 
 /// An action as the text the journal stores (`Action`'s `Display` and

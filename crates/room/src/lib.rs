@@ -559,7 +559,7 @@ impl Room {
             RoomCommand::Sit { seat } => self.sit(player, seat),
             RoomCommand::Stand => self.stand(player),
             RoomCommand::Start => self.start(player),
-            RoomCommand::Rematch => self.rematch(player),
+            RoomCommand::Rematch { same_deals } => self.rematch(player, same_deals),
             RoomCommand::AddBot { seat, level } => self.add_bot(player, seat, level),
             RoomCommand::RemoveBot { seat } => self.remove_bot(player, seat),
             // An action and a chat line answer for themselves: an action's

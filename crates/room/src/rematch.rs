@@ -5,6 +5,11 @@
 //! a player who leaves takes his request with him, and one who sits in
 //! his place has not asked, so the same four (bots agreeing always) are
 //! the only way a rematch starts.
+//!
+//! A rematch on the same deals ("play these deals again") deals the
+//! finished game's seed again with every player one seat to the left, so
+//! that each partnership holds the cards the other held. The two kinds do
+//! not mix: asking for one kind drops the requests for the other.
 
 use spades_engine::{Seat, SeatSet};
 use spades_protocol::event::EventKind;
@@ -13,7 +18,7 @@ use spades_protocol::ws::ErrorCode;
 use super::{Refusal, Room, Stage};
 
 impl Room {
-    pub(super) fn rematch(&mut self, player: &str) -> Result<(), Refusal> {
+    pub(super) fn rematch(&mut self, player: &str, same_deals: bool) -> Result<(), Refusal> {
         let seat = self.member_seat(player)?.ok_or_else(|| {
             Refusal::new(ErrorCode::NotSeated, "only a seated player can ask for a rematch")
         })?;
@@ -39,22 +44,49 @@ impl Room {
                 ));
             }
         };
+        if table.rematch_same_deals != same_deals {
+            table.rematch.clear();
+            table.rematch_same_deals = same_deals;
+        }
         if !table.rematch.contains(&key) {
             table.rematch.push(key);
         }
+        let deals = (table.id, table.seed);
         let waiting_for = self.rematch_waiting_for();
         let seats = waiting_for.iter().collect::<Vec<Seat>>();
         self.emit(SeatSet::EMPTY, |_| EventKind::RematchAsked {
             seat,
             waiting_for: seats.clone(),
+            same_deals,
         });
-        if waiting_for.is_empty() {
-            // Everyone asked: the new game starts as `start_game` would
-            // start it, with the same checks (the store, the server's
-            // state, every seat taken).
-            self.start_game()?;
+        if !waiting_for.is_empty() {
+            return Ok(());
         }
-        Ok(())
+        // Everyone asked: the new game starts as `start_game` would start
+        // it, with the same checks (the store, the server's state, every
+        // seat taken), which are made before anyone is moved.
+        if same_deals {
+            self.may_start()?;
+            self.move_everyone_left();
+            self.start_game_dealing(Some(deals))
+        } else {
+            self.start_game()
+        }
+    }
+
+    /// Moves every seated player (and bot) one seat to the left, round the
+    /// seats the game is played in.
+    fn move_everyone_left(&mut self) {
+        let seating = self.settings.rules.seating();
+        let before = self.seats.clone();
+        for seat in self.seat_list() {
+            let to = seating.next(seat);
+            self.seats[to] = before[seat].clone();
+            if let Some(member) = before[seat].as_ref().and_then(|key| self.members.get_mut(key)) {
+                member.seat = Some(to);
+            }
+        }
+        self.emit_seats();
     }
 
     /// The seats whose players have not asked for the rematch: empty seats

@@ -191,6 +191,7 @@ impl Room {
             actions: resumed.actions,
             lives: SeatLife::new_game(bots),
             rematch: Vec::new(),
+            rematch_same_deals: false,
         };
         for seat in Seat::ALL.into_iter().filter(|&seat| !bots.contains(seat)) {
             table.hold_seat(seat, hold);
@@ -296,6 +297,8 @@ mod tests {
                 .collect(),
             actions,
             tournament: None,
+            same_deals_as: None,
+            played_again: Vec::new(),
         };
         let owner = PlayerRef::new(stored.owner, "Owner");
         let opened = spades_store::RoomSeqs {

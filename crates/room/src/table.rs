@@ -40,6 +40,8 @@ pub(super) struct Table {
     /// The players who asked, once the game is over, for another game with
     /// the same seats (see `rematch.rs`).
     pub(super) rematch: Vec<Arc<str>>,
+    /// Whether the rematch asked for plays the same deals again.
+    pub(super) rematch_same_deals: bool,
 }
 
 /// Where a room's game is. A game over stays, for its final view and
@@ -200,14 +202,24 @@ impl Room {
 
     /// Starts a game with the players in the seats.
     pub(super) fn start_game(&mut self) -> Result<(), Refusal> {
+        self.start_game_dealing(None)
+    }
+
+    /// Starts a game with the players in the seats, dealt from a new seed
+    /// or, to play a finished game's deals again, from that game's (`id`,
+    /// `seed`). A game on known deals is never rated.
+    pub(super) fn start_game_dealing(&mut self, same_deals: Option<(Uuid, u64)>) -> Result<(), Refusal> {
         self.may_start()?;
         let (players, bots) = self.players_and_bots()?;
-        let seed = match self.context.config.seed {
-            Some(base) => base.wrapping_add(GAMES_STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed)),
+        let seed = match (same_deals, self.context.config.seed) {
+            (Some((_, seed)), _) => seed,
+            (None, Some(base)) => {
+                base.wrapping_add(GAMES_STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+            }
             // Players must not be able to guess the seed from the cards they
             // see or from earlier games, so it comes from the operating
             // system's secure generator.
-            None => getrandom::u64().map_err(|error| {
+            (None, None) => getrandom::u64().map_err(|error| {
                 Refusal::new(
                     ErrorCode::Internal,
                     format!("no random seed to deal from: {error}"),
@@ -231,8 +243,9 @@ impl Room {
             players,
             started_at: OffsetDateTime::now_utc(),
             tournament: self.settings.tournament,
-            rated: self.settings.rated,
+            rated: self.settings.rated && same_deals.is_none(),
             speed: self.settings.speed.name().into(),
+            same_deals_as: same_deals.map(|(id, _)| id),
         }));
         self.reported = self.settings.tournament.map(TableNote::Started);
         self.stage = Stage::Playing(Table {
@@ -244,6 +257,7 @@ impl Room {
             actions: 0,
             lives: SeatLife::new_game(bots),
             rematch: Vec::new(),
+            rematch_same_deals: false,
         });
         self.announce_start(number, id);
         Ok(())
@@ -278,7 +292,7 @@ impl Room {
 
     /// Whether a game may start now: every seat taken, no game on, and the
     /// server and its store ready for one.
-    fn may_start(&self) -> Result<(), Refusal> {
+    pub(super) fn may_start(&self) -> Result<(), Refusal> {
         if self.settings.tournament.is_some() && !matches!(self.stage, Stage::Waiting) {
             return Err(Refusal::new(
                 ErrorCode::TournamentTable,
@@ -416,6 +430,7 @@ impl Table {
             actions: 0,
             lives: SeatLife::new_game(SeatSet::EMPTY),
             rematch: Vec::new(),
+            rematch_same_deals: false,
         }
     }
 }

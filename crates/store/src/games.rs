@@ -40,6 +40,8 @@ pub struct NewGame {
     pub rated: bool,
     /// The speed its room was opened with (`fast`, `normal` or `slow`).
     pub speed: String,
+    /// The earlier game whose deals this one plays again, if any.
+    pub same_deals_as: Option<Uuid>,
 }
 
 /// One player's counts over a game.
@@ -213,6 +215,10 @@ pub struct StoredGame {
     pub actions: Vec<StoredAction>,
     /// The tournament table the game is played at, if any.
     pub tournament: Option<TableLink>,
+    /// The earlier game whose deals this one played again, if any.
+    pub same_deals_as: Option<Uuid>,
+    /// The later games that played this one's deals again, oldest first.
+    pub played_again: Vec<Uuid>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -220,6 +226,7 @@ struct GameDetails {
     owner_id: Uuid,
     rules: Json<serde_json::Value>,
     seed: i64,
+    same_deals_as: Option<Uuid>,
 }
 
 #[derive(sqlx::FromRow)]
@@ -372,7 +379,9 @@ impl Store {
     async fn stored_game(&self, summary: GameSummary) -> Result<StoredGame> {
         let id = summary.id;
         let details = on_pool!(self, pool => sqlx::query_as::<_, GameDetails>(
-            "SELECT owner_id, rules, seed FROM games WHERE id = $1").bind(id).fetch_one(pool).await?);
+            "SELECT owner_id, rules, seed, same_deals_as FROM games WHERE id = $1").bind(id).fetch_one(pool).await?);
+        let played_again = on_pool!(self, pool => sqlx::query_scalar::<_, Uuid>(
+            "SELECT id FROM games WHERE same_deals_as = $1 ORDER BY started_at, id").bind(id).fetch_all(pool).await?);
         let players = on_pool!(self, pool => sqlx::query_as::<_, GamePlayer>(
             "SELECT p.seat, p.account_id, a.name, p.abandoned FROM game_players p \
              JOIN accounts a ON a.id = p.account_id WHERE p.game_id = $1 ORDER BY p.seat")
@@ -409,6 +418,8 @@ impl Store {
             owner: details.owner_id,
             rules: details.rules.0,
             seed: details.seed as u64,
+            same_deals_as: details.same_deals_as,
+            played_again,
             players,
             actions: actions
                 .into_iter()

@@ -237,8 +237,8 @@ macro_rules! recording {
         /// for.
         async fn start_game(tx: &mut Connection, game: &NewGame) -> Result<()> {
             sqlx::query(
-                "INSERT INTO games (id, room, room_name, private, owner_id, number, rules, seed, status, started_at, rated, speed) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'playing', $9, $10, $11) ON CONFLICT (id) DO NOTHING",
+                "INSERT INTO games (id, room, room_name, private, owner_id, number, rules, seed, status, started_at, rated, speed, \
+                 same_deals_as) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'playing', $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING",
             )
             .bind(game.id)
             .bind(&game.room)
@@ -251,6 +251,7 @@ macro_rules! recording {
             .bind(game.started_at)
             .bind(game.rated)
             .bind(&game.speed)
+            .bind(game.same_deals_as)
             .execute(&mut *tx)
             .await?;
             for (seat, player) in game.players.iter().enumerate() {

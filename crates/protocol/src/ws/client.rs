@@ -330,9 +330,14 @@ pub enum ClientMessage {
         id: MessageId,
     },
     /// After a game, asks for another with the same players in the same
-    /// seats; it starts once every seated person has asked.
+    /// seats; it starts once every seated person has asked. With
+    /// `same_deals`, the new game deals the finished game's hands again
+    /// and every player moves one seat to the left, so that each holds
+    /// the cards an opponent held.
     Rematch {
         id: MessageId,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        same_deals: bool,
     },
     /// The room's owner seats a bot, in the given seat or the first free
     /// one, of the given level or the room's.
@@ -440,7 +445,7 @@ impl ClientMessage {
             | ClientMessage::Sit { id, .. }
             | ClientMessage::Stand { id }
             | ClientMessage::StartGame { id }
-            | ClientMessage::Rematch { id }
+            | ClientMessage::Rematch { id, .. }
             | ClientMessage::AddBot { id, .. }
             | ClientMessage::RemoveBot { id, .. }
             | ClientMessage::RemovePlayer { id, .. }

@@ -178,5 +178,8 @@ pub enum EventKind {
     RematchAsked {
         seat: Seat,
         waiting_for: Vec<Seat>,
+        /// The rematch asked for plays the finished game's deals again.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        same_deals: bool,
     },
 }

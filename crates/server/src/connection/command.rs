@@ -119,7 +119,7 @@ impl Command {
             ClientMessage::Sit { seat, .. } => room(RoomCommand::Sit { seat }),
             ClientMessage::Stand { .. } => room(RoomCommand::Stand),
             ClientMessage::StartGame { .. } => room(RoomCommand::Start),
-            ClientMessage::Rematch { .. } => room(RoomCommand::Rematch),
+            ClientMessage::Rematch { same_deals, .. } => room(RoomCommand::Rematch { same_deals }),
             ClientMessage::AddBot { seat, level, .. } => room(RoomCommand::AddBot { seat, level }),
             ClientMessage::RemoveBot { seat, .. } => room(RoomCommand::RemoveBot { seat }),
             ClientMessage::Chat { text, .. } => room(RoomCommand::Chat { text }),

@@ -42,6 +42,7 @@ async fn store_with_game() -> (Store, uuid::Uuid) {
         tournament: None,
         rated: true,
         speed: "normal".into(),
+        same_deals_as: None,
     };
     let id = game.id;
     store.write(&[Write::Started(game)]).await.unwrap();
@@ -156,6 +157,7 @@ async fn a_commit_whose_data_is_refused_takes_no_other_room_s_writes_with_it() {
         tournament: None,
         rated: false,
         speed: "normal".into(),
+        same_deals_as: None,
     };
     let (requests, receiver) = mpsc::unbounded_channel();
     let (refused, refused_answer) = commit(vec![Write::Started(orphan)]);

@@ -301,6 +301,7 @@ pub(crate) async fn rated_games_count_less_when_repeated_and_not_at_all_when_cas
     let casual = NewGame {
         rated: false,
         speed: "normal".into(),
+        same_deals_as: None,
         ..new_game(players)
     };
     store.write(&[Write::Started(casual.clone())]).await.unwrap();

@@ -130,6 +130,7 @@ pub(crate) fn new_game(players: [Uuid; 4]) -> NewGame {
         tournament: None,
         rated: true,
         speed: "normal".into(),
+        same_deals_as: None,
     }
 }
 
