@@ -26,6 +26,7 @@ mod play;
 mod protocol_doc;
 mod proxies;
 mod reconnect;
+mod reviews;
 mod same_deals;
 // The policy is read from Linux's `/proc`.
 #[cfg(target_os = "linux")]

@@ -100,6 +100,8 @@ export const API_ERRORS = {
   too_few_players: 'A tournament needs at least four entries to start.',
   unavailable: 'The server cannot reach its storage right now. Try again shortly.',
   busy: 'The server is busy checking passwords. Try again in a few seconds.',
+  reviews_busy: 'The server is reviewing as many games as it can. Try again in a minute.',
+  not_a_player: 'Only the players of a game can ask for its review.',
   internal: 'Something went wrong on the server. Try again.',
   request_timeout: 'The server took too long to answer. Try again.',
   not_a_websocket: 'The game connection could not be opened.',

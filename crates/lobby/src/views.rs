@@ -33,7 +33,7 @@ fn team(what: &str, winner: Option<i16>) -> Result<Option<u8>> {
         .transpose()
 }
 
-fn rules(value: &serde_json::Value) -> Result<RuleSet> {
+pub fn rules(value: &serde_json::Value) -> Result<RuleSet> {
     serde_json::from_value(value.clone()).map_err(|error| StoreError::Corrupt(format!("rule set: {error}")))
 }
 

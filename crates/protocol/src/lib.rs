@@ -8,6 +8,7 @@ pub mod http;
 pub mod moderation;
 mod player;
 pub mod read;
+pub mod review;
 mod rfc3339;
 pub mod schema;
 pub mod ws;

@@ -15,6 +15,7 @@ mod identity;
 mod listener;
 mod metrics;
 mod moderation;
+mod reviews;
 mod sessions;
 mod web;
 
@@ -70,6 +71,8 @@ struct Shared {
     policy: Arc<spades_room::Policy>,
     login_limiter: api::LoginLimiter,
     passwords: api::Passwords,
+    /// Games waiting for the expert's review.
+    reviews: reviews::Reviews,
     /// The web client's files.
     web: Arc<web::Assets>,
     connections: AtomicUsize,
@@ -113,6 +116,7 @@ impl AppState {
             config.login_window,
         );
         let passwords = api::Passwords::start(config.password_cost);
+        let reviews = reviews::Reviews::start(store.clone());
         let web = Arc::new(web::Assets::load());
         let (files, plain, gzipped) = web.sizes();
         tracing::debug!(files, plain, gzipped, "the web client's files are ready");
@@ -156,6 +160,7 @@ impl AppState {
                 known_sessions: sessions::KnownSessions::default(),
                 login_limiter,
                 passwords,
+                reviews,
                 web,
                 connections: AtomicUsize::new(0),
                 metrics,
@@ -216,6 +221,10 @@ impl AppState {
 
     fn passwords(&self) -> &api::Passwords {
         &self.shared.passwords
+    }
+
+    fn reviews(&self) -> &reviews::Reviews {
+        &self.shared.reviews
     }
 
     fn next_connection_id(&self) -> u64 {

@@ -76,6 +76,7 @@ mod journal;
 mod lease;
 mod moderation;
 mod record;
+mod reviews;
 mod social;
 mod tournament;
 

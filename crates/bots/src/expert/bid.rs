@@ -38,9 +38,34 @@ impl ExpertBot {
         action: impl Fn(C) -> Action,
     ) -> C {
         let habit = choices[0];
-        let samples = self.budget.samples / 2;
-        if choices.len() <= 1 || samples == 0 {
+        if choices.len() <= 1 {
             return habit;
+        }
+        let Some((totals, tried)) = self.totals_before_play(k, choices, action, |_, _| {}) else {
+            return habit;
+        };
+        let best = totals.iter().copied().fold(f64::MIN, f64::max);
+        if totals[0] >= best - f64::from(tried) {
+            return habit;
+        }
+        let chosen = totals.iter().position(|&total| total == best);
+        chosen.map_or(habit, |index| choices[index])
+    }
+
+    /// What each of `choices` is worth summed over the guesses tried, and
+    /// how many were tried; `None` when there is no guess to try or a
+    /// choice is refused in one (a bug: the habit is then kept). `record`
+    /// is told each choice's worth in each guess, guess by guess.
+    pub(super) fn totals_before_play<C: Copy>(
+        &mut self,
+        k: &Knowledge,
+        choices: &[C],
+        action: impl Fn(C) -> Action,
+        mut record: impl FnMut(usize, f64),
+    ) -> Option<(Vec<f64>, u32)> {
+        let samples = self.budget.samples / 2;
+        if samples == 0 {
+            return None;
         }
         let started = Instant::now();
         let team = k.team();
@@ -57,7 +82,7 @@ impl ExpertBot {
                 continue;
             };
             tried += 1;
-            for (total, &choice) in totals.iter_mut().zip(choices) {
+            for (index, (total, &choice)) in totals.iter_mut().zip(choices).enumerate() {
                 let mut ahead = game.clone();
                 let applied = ahead.apply(k.seat, action(choice));
                 let finished = applied.is_ok() && finish_hand(&mut ahead);
@@ -68,23 +93,20 @@ impl ExpertBot {
                         action(choice),
                         applied.err()
                     );
-                    return habit;
+                    return None;
                 }
-                *total += f64::from(value(&ahead, team));
+                let worth = f64::from(value(&ahead, team));
+                *total += worth;
+                record(index, worth);
             }
         }
-        let best = totals.iter().copied().fold(f64::MIN, f64::max);
-        if totals[0] >= best - f64::from(tried) {
-            return habit;
-        }
-        let chosen = totals.iter().position(|&total| total == best);
-        chosen.map_or(habit, |index| choices[index])
+        (tried > 0).then_some((totals, tried))
     }
 }
 
 /// The bids worth trying: the habitual one, the numbers from one under it
 /// to two over, and nil for a hand that is not too strong for it.
-fn candidates(k: &Knowledge, choices: BidChoices, habit: Bid) -> Vec<Bid> {
+pub(super) fn candidates(k: &Knowledge, choices: BidChoices, habit: Bid) -> Vec<Bid> {
     let estimate = basic::estimate_tricks(k.hand, k.rules.deck);
     let target = match habit {
         Bid::Tricks(n) | Bid::Blind(n) => n,

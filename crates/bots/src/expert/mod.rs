@@ -17,6 +17,7 @@ mod bid;
 mod pass;
 mod play;
 pub mod policy;
+pub mod review;
 pub mod value;
 
 use spades_engine::{Action, GameRng, Legal, View};

@@ -14,6 +14,7 @@ pub(crate) mod openapi;
 mod operations;
 mod passwords;
 mod reports;
+mod reviews;
 mod tournaments;
 
 pub use tournaments::routes as tournament_routes;
@@ -67,6 +68,7 @@ pub fn routes() -> axum::Router<AppState> {
         .merge(moderation::routes())
         .merge(operations::routes())
         .merge(reports::routes())
+        .merge(reviews::routes())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 

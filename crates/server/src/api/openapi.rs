@@ -38,6 +38,8 @@ use utoipa::{Modify, OpenApi};
         super::leaderboard,
         super::game,
         super::history,
+        crate::api::reviews::ask,
+        crate::api::reviews::show,
         crate::api::tournaments::list,
         crate::api::tournaments::create,
         crate::api::tournaments::show,
