@@ -109,9 +109,10 @@ export class AppState {
 
     /**
      * A replay: the game's id, summary and hand records, a refusal, the
-     * hand and step shown, and whether it plays on its own.
+     * hand and step shown, whether it plays on its own, and what the check
+     * of its deals found (verify.js's `checkDeals`; null until it is done).
      */
-    this.replay = { gameId: null, game: null, records: null, error: null, hand: 0, step: 0, playing: false };
+    this.replay = { gameId: null, game: null, records: null, error: null, hand: 0, step: 0, playing: false, deals: null };
 
     /** A profile: whose (`me` or an id), what was loaded, a refusal. */
     this.profile = { param: null, data: null, error: null };

@@ -5,6 +5,7 @@
 
 import { describe } from './messages.js';
 import { findStep, findStepBack, handSteps } from './replay.js';
+import { receivedCommitment } from './commitments.js';
 
 const AUTOPLAY_MS = 700;
 const TOURNAMENTS_EVERY_MS = 15000;
@@ -304,11 +305,21 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
 
   function enterReplay(gameId) {
     stopAutoplay();
-    app.replay = { gameId, game: null, records: null, error: null, hand: 0, step: 0, playing: false };
+    app.replay = { gameId, game: null, records: null, error: null, hand: 0, step: 0, playing: false, deals: null };
     Promise.all([api.game(gameId), api.history(gameId)]).then(([game, records]) => {
       if (app.replay.gameId !== gameId) return;
       Object.assign(app.replay, { game, records });
       changed();
+      // The replay is shown at once; the deals' check follows it, its
+      // module loaded only by those who open a replay, like the screen.
+      return import('./verify.js')
+        .then(({ checkDeals }) => checkDeals(records, { gameId, received: receivedCommitment(gameId) }))
+        .catch(() => ({ kind: 'failed', ok: false, hand: null, unchecked: true, reason: 'The deals could not be checked.' }))
+        .then((deals) => {
+          if (app.replay.gameId !== gameId) return;
+          app.replay.deals = deals;
+          changed();
+        });
     }, (error) => {
       if (app.replay.gameId === gameId) app.replay.error = error;
       changed();

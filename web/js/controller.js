@@ -17,6 +17,7 @@ import { screenActions } from './controller-screens.js';
 import { moderationActions } from './controller-moderation.js';
 import { socialActions } from './controller-social.js';
 import { KEPT_OUT } from './moderation.js';
+import { rememberCommitment } from './commitments.js';
 
 // How long a short notice stays: errors and a moderator's words longer
 // than the rest, so that they can be read whole.
@@ -332,6 +333,9 @@ export function createController(app, { client, api, changed, say, navigateTo })
       if (table.room !== room) app.felt.reset();
       present(message, spadesBroken);
     });
+    // Kept so that the game's replay can show its seed was committed to
+    // before this browser saw any card.
+    client.on('game_started', (message) => rememberCommitment(message.game_id, message.deal_commitment));
     for (const type of ['rooms', 'lobby_room', 'lobby_room_closed']) {
       client.on(type, (message) => app.lobby.apply(message));
     }

@@ -2,7 +2,8 @@
 // tournament preset against a real server, with blind nil and the
 // exchange; a fifth watches and must never be shown a hidden card; one
 // player loses his connection mid-hand and carries on. Afterwards the
-// game's history replays to the same result. Runs when SPADES_URL names a
+// game's history replays to the same result, its deals those of the seed
+// committed to at the start. Runs when SPADES_URL names a
 // server (http://127.0.0.1:8080, say), and is skipped otherwise.
 
 import { test } from 'node:test';
@@ -11,6 +12,7 @@ import { Client, STATUS } from '../js/protocol.js';
 import { TableState } from '../js/state.js';
 import { Api } from '../js/api.js';
 import { handSteps, positionAt } from '../js/replay.js';
+import { verifyHistory } from '../js/verify.js';
 import { WebSocketForNode } from '../examples/node-websocket.mjs';
 import { chooseMove, sendMove } from '../examples/bot.mjs';
 import { memoryStorage } from './support.mjs';
@@ -116,6 +118,9 @@ test('four clients play a whole tournament-preset game; a spectator sees no hidd
   assert.equal(last.winner, over.winner);
   const end = positionAt(last, handSteps(last).length - 1);
   assert.deepEqual(end.tricksWon, last.tricks_won);
+  // Every hand was dealt from the seed committed to when the game started.
+  const started = north.received.find((m) => m.type === 'game_started');
+  assert.deepEqual(await verifyHistory(records, { commitment: started.deal_commitment }), { ok: true, hands: records.length });
 
   assert.ok(east.received.some((m) => m.type === 'welcome' && m.room === room), 'East came back to his seat');
   const lostAt = east.statuses.indexOf(STATUS.RECONNECTING);

@@ -54,6 +54,30 @@ function ScoreBlock({ record, names }) {
       row('Bags', (t) => record.bags[t])));
 }
 
+/**
+ * One short line on the deals (verify.js's `checkDeals`): verified, with
+ * the seed and commitment it rests on; a warning naming the hand (counted
+ * from 1, as the replay counts) where the check failed; or, plainly, why
+ * nothing could be checked. The commitment is cut short on the page, in
+ * full on hover, so that the line stays two or three lines on a phone.
+ */
+export function DealCheck({ deals }) {
+  const line = (kind, ...children) => h('p', { class: cx('deal-check', kind) }, ...children);
+  if (!deals) return line('hint', 'Checking the deals…');
+  if (deals.kind === 'old') return line('hint', 'This game was stored before deals were committed.');
+  // A page that could not check says so in a whole sentence of its own.
+  if (deals.unchecked) return line('hint', deals.reason);
+  if (deals.kind !== 'verified') {
+    const where = deals.hand === null || deals.hand === undefined ? '' : `hand ${deals.hand + 1}: `;
+    return line('warn', h('strong', {}, 'Deal check failed: '), `${where}${deals.reason}.`);
+  }
+  const hands = deals.hands === 1 ? 'Hand 1 was' : `Hands 1–${deals.hands} were`;
+  const commitment = h('code', { title: deals.commitment }, `${deals.commitment.slice(0, 12)}…`);
+  return line('good', h('strong', {}, 'Deals verified. '), h('span', { class: 'hint' },
+    `${hands} dealt from seed `, h('code', {}, deals.seed), ', which matches the commitment ', commitment,
+    deals.received ? ', the same commitment this browser received when the game started.' : '.'));
+}
+
 function Controls({ playing, actions }) {
   const control = (kind, label, text) => h('button', { type: 'button', 'aria-label': label, onclick: () => actions.replayMove(kind) }, text);
   return h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
@@ -90,7 +114,7 @@ function Felt({ game, record, position, names }) {
 }
 
 export function Screen({ app, actions }) {
-  const { game, records, error, hand, step, playing } = app.replay;
+  const { game, records, error, hand, step, playing, deals } = app.replay;
   if (!records) {
     return h('section', { class: 'replay' }, error
       ? h('p', { class: 'error', role: 'alert' }, describe(error))
@@ -112,6 +136,7 @@ export function Screen({ app, actions }) {
   return h('section', { class: 'replay', 'aria-labelledby': 'replay-title', onkeydown },
     h('h1', { id: 'replay-title' }, `Replay: ${game.room_name}`),
     h('p', { class: 'hint' }, `${formatDate(game.started_at)} · final score ${game.score ? game.score.join(' to ') : '?'}`),
+    h(DealCheck, { deals }),
     h(Controls, { playing, actions }),
     h('p', {}, `Hand ${hand + 1} of ${records.length} · dealer ${names[record.dealer]} · before it: ${before.score.join(' to ')}`),
     h('p', { role: 'status', 'aria-label': 'Replay position' }, stepText(record, position, names)),
