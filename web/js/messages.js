@@ -102,6 +102,7 @@ export const API_ERRORS = {
   busy: 'The server is busy checking passwords. Try again in a few seconds.',
   reviews_busy: 'The server is reviewing as many games as it can. Try again in a minute.',
   not_a_player: 'Only the players of a game can ask for its review.',
+  deals_in_play: 'These deals are still being played at another table. Come back once they are over everywhere.',
   internal: 'Something went wrong on the server. Try again.',
   request_timeout: 'The server took too long to answer. Try again.',
   not_a_websocket: 'The game connection could not be opened.',

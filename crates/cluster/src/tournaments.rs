@@ -24,6 +24,10 @@ struct OpenTournamentTable {
     table: u32,
     /// Each seat's account and name; `None` for a bot.
     seats: Vec<Option<(Uuid, String)>>,
+    /// A duplicate round's seed; absent from a node that does not know
+    /// duplicate tournaments, and for a fresh deal.
+    #[serde(default)]
+    deal_seed: Option<u64>,
 }
 
 impl Cluster {
@@ -46,6 +50,7 @@ impl Cluster {
                         .then(|| (player.account, player.name.to_string()))
                 })
                 .collect(),
+            deal_seed: table.deal_seed,
         };
         let Ok(body) = serde_json::to_vec(&open) else {
             return false;
@@ -102,6 +107,7 @@ impl Cluster {
                 table: open.table,
             },
             players,
+            deal_seed: open.deal_seed,
         };
         let opened = parts.lobby.open_tournament_table(table).await.unwrap_or(false);
         opened && self.write_room(&open.code, None, false).await.is_ok()

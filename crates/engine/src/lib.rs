@@ -52,7 +52,7 @@ pub use phase::Phase;
 pub use position::Position;
 pub use presets::Preset;
 pub use rng::GameRng;
-pub use rules::{Bidding, Deck, Leading, MAX_PASS, PassOrder, RuleSet, RuleSetError, SpadesLead};
+pub use rules::{Bidding, Deck, Leading, MAX_PASS, MAX_POINTS, PassOrder, RuleSet, RuleSetError, SpadesLead};
 pub use score::TeamHandScore;
 pub use seat::{BySeat, ByTeam, Seat, SeatSet, Seating, Team};
 pub use verify::{HistoryFault, check_hands, deal_commitment};

@@ -103,6 +103,9 @@ pub struct TournamentTable {
     pub rules: RuleSet,
     pub link: TableLink,
     pub players: [PlayerRef; 4],
+    /// The seed every table of a duplicate round deals from; `None` for a
+    /// fresh one.
+    pub deal_seed: Option<u64>,
 }
 
 /// The lobby's address. Cheap to clone.

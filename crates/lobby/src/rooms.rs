@@ -53,6 +53,7 @@ impl Lobby {
             tournament: None,
             rated: new.rated,
             speed: new.speed,
+            deal_seed: None,
         };
         // Watchers first hear of the room once its creator is in it, when
         // the room itself announces how it looks.
@@ -96,7 +97,7 @@ impl Lobby {
             table.name,
             table.rules,
             table.players.to_vec(),
-            Some(table.link),
+            Some((table.link, table.deal_seed)),
         );
         true
     }
@@ -110,7 +111,7 @@ impl Lobby {
         name: String,
         rules: RuleSet,
         players: Vec<PlayerRef>,
-        tournament: Option<TableLink>,
+        tournament: Option<(TableLink, Option<u64>)>,
     ) {
         let owner = players
             .iter()
@@ -127,11 +128,12 @@ impl Lobby {
             rules,
             owner,
             bots: BotLevel::Basic,
-            tournament,
+            tournament: tournament.map(|(link, _)| link),
             // Quick play and tournament tables are rated; they are private
             // only in that the lobby does not list them.
             rated: true,
             speed: TableSpeed::Normal,
+            deal_seed: tournament.and_then(|(_, seed)| seed),
         };
         self.open_room(settings, room::Opening::Matched(players));
     }

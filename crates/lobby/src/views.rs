@@ -93,12 +93,13 @@ pub fn recent_game(game: store::GameSummary) -> Result<RecentGame> {
 }
 
 /// A stored game. The seed and the actions, which reveal every card, are
-/// left out while it is being played.
-pub fn game_record(game: store::StoredGame) -> Result<GameRecord> {
+/// left out while it is being played, and while its deals are in play
+/// elsewhere (`deals_in_play`: the store's `Store::deals_in_play`).
+pub fn game_record(game: store::StoredGame, deals_in_play: bool) -> Result<GameRecord> {
     let summary = game.summary;
     let status: GameStatus = word("game status", &summary.status)?;
     let score = summary.scores();
-    let over = status != GameStatus::Playing;
+    let over = status != GameStatus::Playing && !deals_in_play;
     let players = game
         .players
         .into_iter()

@@ -282,6 +282,21 @@ pub enum TournamentFormat {
     #[default]
     Knockout,
     Swiss,
+    /// Every table of a round plays the same deals, by fixed partnerships
+    /// (README, "Tournaments").
+    DuplicatePairs,
+    /// The same, with partners drawn anew each round.
+    DuplicateIndividual,
+}
+
+impl TournamentFormat {
+    /// Whether every table of a round plays the same deals.
+    pub fn is_duplicate(self) -> bool {
+        matches!(
+            self,
+            TournamentFormat::DuplicatePairs | TournamentFormat::DuplicateIndividual
+        )
+    }
 }
 
 /// Where a tournament is in its life.
@@ -314,7 +329,8 @@ pub enum TournamentStatus {
 #[serde(deny_unknown_fields)]
 pub struct NewTournament {
     pub name: String,
-    /// `knockout` or `swiss`. Read as text, so that another word is
+    /// `knockout`, `swiss`, `duplicate_pairs` or `duplicate_individual`.
+    /// Read as text, so that another word is
     /// refused as a bad setting, as a bad number is, rather than as a
     /// body of the wrong shape.
     #[serde(default = "knockout")]
@@ -330,7 +346,7 @@ pub struct NewTournament {
     )]
     #[schemars(with = "Option<Rfc3339>")]
     pub starts_at: Option<OffsetDateTime>,
-    /// Swiss rounds (7 when absent).
+    /// Rounds of a Swiss tournament (7 when absent) or a duplicate one (3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rounds: Option<u32>,
     /// The score that wins a game (300 when absent).
@@ -339,7 +355,9 @@ pub struct NewTournament {
     /// The score at which a team loses a game (-300 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loss_threshold: Option<i32>,
-    /// The most hands a game lasts, up to 50 (7 when absent).
+    /// The most hands a game lasts, up to 50 (7 when absent); in a
+    /// duplicate tournament, the boards of each round: 1 to 13, 4 when
+    /// absent, and every game plays them all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hands: Option<u32>,
     /// The preset the games' other rules come from (`tournament` when

@@ -96,6 +96,9 @@ pub struct Settings {
     pub rated: bool,
     /// How long its turn clock runs and its bots wait.
     pub speed: TableSpeed,
+    /// The seed to deal its game from instead of a fresh one: a duplicate
+    /// tournament's round, whose tables all play the same deals.
+    pub deal_seed: Option<u64>,
 }
 
 /// How a room begins.

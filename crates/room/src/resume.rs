@@ -90,6 +90,8 @@ impl Resumed {
             owner,
             bots,
             speed: TableSpeed::from_name(&summary.speed),
+            // The game is dealt already, from the seed stored with it.
+            deal_seed: None,
         };
         let resumed = Resumed {
             id: summary.id,

@@ -211,8 +211,9 @@ impl Room {
     pub(super) fn start_game_dealing(&mut self, same_deals: Option<(Uuid, u64)>) -> Result<(), Refusal> {
         self.may_start()?;
         let (players, bots) = self.players_and_bots()?;
-        let seed = match (same_deals, self.context.config.seed) {
-            (Some((_, seed)), _) => seed,
+        let given = same_deals.map(|(_, seed)| seed).or(self.settings.deal_seed);
+        let seed = match (given, self.context.config.seed) {
+            (Some(seed), _) => seed,
             (None, Some(base)) => {
                 base.wrapping_add(GAMES_STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
             }

@@ -433,6 +433,21 @@ impl Store {
         })
     }
 
+    /// Whether the deals of a game that is over must stay secret: another
+    /// game dealt from the same seed is still being played, or the game was
+    /// played at a duplicate tournament's table whose round is not over at
+    /// every table (some may not have started yet).
+    pub async fn deals_in_play(&self, game: Uuid, seed: u64) -> Result<bool> {
+        let sql = "SELECT EXISTS (SELECT 1 FROM games WHERE seed = $1 AND status = 'playing') \
+                   OR EXISTS (SELECT 1 FROM tournament_tables t \
+                   JOIN tournaments d ON d.id = t.tournament_id AND d.format IN ('duplicate_pairs', 'duplicate_individual') \
+                   JOIN tournament_tables o ON o.tournament_id = t.tournament_id AND o.stage = t.stage \
+                   WHERE t.game_id = $2 AND o.status <> 'finished')";
+        Ok(
+            on_pool!(self, pool => sqlx::query_scalar::<_, bool>(sql).bind(seed as i64).bind(game).fetch_one(pool).await?),
+        )
+    }
+
     /// The records of a game's finished hands, in order.
     pub async fn hands(&self, game: Uuid) -> Result<Vec<serde_json::Value>> {
         let sql = "SELECT record FROM hands WHERE game_id = $1 ORDER BY hand";

@@ -43,6 +43,31 @@ async fn a_knockout_of_eight_players_on_three_nodes_runs_to_its_places() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicate_tournament_on_three_nodes_deals_every_table_of_a_round_alike() {
+    use crate::tournaments::{account, check_duplicate, create, play_tournament};
+    let Some(cluster) = TestCluster::start(3).await else {
+        return;
+    };
+    let a = cluster.node(0).address;
+    let (organiser, _) = account(a, "Organiser").await;
+    crate::support::admin_cli(&cluster.database.url(), &["role", "Organiser", "admin"]);
+    let settings = serde_json::json!({
+        "name": "Spread boards", "format": "duplicate_pairs", "max_players": 8, "rounds": 2, "hands": 4,
+    });
+    let id = create(a, &organiser, settings).await;
+    let mut players = enter_eight(&cluster, &[0, 1, 2], &id).await;
+    let view = play_tournament(a, &mut players, &id, Duration::from_secs(300)).await;
+    check_duplicate(a, &view, 2, 4).await;
+    let mut busy = 0;
+    for node in 0..3 {
+        if hands_scored(cluster.node(node)).await > 0.0 {
+            busy += 1;
+        }
+    }
+    assert!(busy >= 2, "the tables were spread over the nodes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_the_tournament_runner_dies_another_node_runs_the_tournament() {
     use crate::tournaments::{check_knockout, play_tournament};
     let Some(mut cluster) = TestCluster::start(3).await else {

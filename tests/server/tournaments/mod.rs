@@ -19,6 +19,8 @@ use spades_server::Config;
 use crate::durability::{ServerProcess, free_port};
 use crate::support::*;
 
+mod duplicate;
+pub(crate) use duplicate::check_duplicate;
 mod formats;
 mod organisers;
 mod resuming_and_start_times;

@@ -10,6 +10,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::Manager;
+use super::duplicate;
 use super::pairing::{self, History, Seatable};
 use super::runner::Runner;
 use super::tables::new_tables;
@@ -120,10 +121,23 @@ impl Manager {
             return Ok(false);
         };
         let id = tournament.summary.id;
-        let step = if tournament.summary.format == "knockout" {
+        let format = tournament.summary.format.as_str();
+        let step = if format == "knockout" {
             knockout_step(tournament, stage)
+        } else if duplicate::is_duplicate(format) {
+            let standings = self.matchpoints(tournament).await?;
+            rounds_step(tournament, stage.stage + 1, &standings, |_| {
+                duplicate_round(tournament, stage.stage + 1)
+            })
         } else {
-            swiss_step(tournament, stage.stage + 1)
+            let standings = standings(tournament);
+            rounds_step(tournament, stage.stage + 1, &standings, |ranked| {
+                pairing::swiss_round(
+                    &seatable(tournament, ranked),
+                    &history(tournament),
+                    stage_seed(tournament.seed, stage.stage + 1),
+                )
+            })
         };
         let done = self
             .store
@@ -133,6 +147,47 @@ impl Manager {
             tracing::info!(tournament = %id, "tournament finished");
         }
         Ok(done)
+    }
+
+    /// Each entry's matchpoints and tie-break over every finished round of
+    /// a duplicate tournament, from the hands stored for its tables.
+    async fn matchpoints(&self, tournament: &Tournament) -> Result<HashMap<u32, (i32, i32)>, StoreError> {
+        let mut standings: HashMap<u32, (i32, i32)> = tournament
+            .entrants
+            .iter()
+            .map(|entrant| (entrant.entry as u32, (0, 0)))
+            .collect();
+        for stage in &tournament.stages {
+            let mut tables = Vec::with_capacity(stage.tables.len());
+            for table in &stage.tables {
+                let boards = match (table.game, table.status.as_str()) {
+                    (Some(game), "finished") => duplicate::boards_of(&self.store.hands(game).await?),
+                    _ => Vec::new(),
+                };
+                tables.push(duplicate::TableBoards {
+                    seats: table.seats,
+                    boards,
+                });
+            }
+            for (entry, (points, above)) in duplicate::matchpoints(&tables) {
+                let standing = standings.entry(entry).or_default();
+                standing.0 += points;
+                standing.1 += above;
+            }
+        }
+        Ok(standings)
+    }
+}
+
+/// The tables of round `round` of a duplicate tournament, by its movement.
+pub(super) fn duplicate_round(tournament: &Tournament, round: u32) -> Vec<[u32; 4]> {
+    let everyone: Vec<u32> = tournament.entrants.iter().map(|e| e.entry as u32).collect();
+    let players = seatable(tournament, &everyone);
+    if tournament.summary.format == duplicate::PAIRS {
+        let pairs = duplicate::fixed_pairs(&players, stage_seed(tournament.seed, 0));
+        duplicate::pairs_round(&pairs, round)
+    } else {
+        pairing::knockout_stage(&players, &history(tournament), stage_seed(tournament.seed, round))
     }
 }
 
@@ -175,22 +230,23 @@ fn knockout_step(tournament: &Tournament, stage: &Stage) -> Step {
     }
 }
 
-/// After a Swiss round: the next round's tables by the standings, or,
+/// After a round of a Swiss or duplicate tournament: the next round's
+/// tables (`seat` seats them from the entries ranked by `standings`), or,
 /// after the last round, the places (equal standings share a place).
-fn swiss_step(tournament: &Tournament, next: u32) -> Step {
-    let standings = standings(tournament);
-    let ranked = ranked(&standings);
+fn rounds_step(
+    tournament: &Tournament,
+    next: u32,
+    standings: &HashMap<u32, (i32, i32)>,
+    seat: impl FnOnce(&[u32]) -> Vec<[u32; 4]>,
+) -> Step {
+    let ranked = ranked(standings);
     let table: Vec<(u32, i32, i32)> = ranked
         .iter()
         .map(|entry| (*entry, standings[entry].0, standings[entry].1))
         .collect();
     let rounds = tournament.summary.rounds.unwrap_or(1).max(1) as u32;
     if next < rounds {
-        let seats = pairing::swiss_round(
-            &seatable(tournament, &ranked),
-            &history(tournament),
-            stage_seed(tournament.seed, next),
-        );
+        let seats = seat(&ranked);
         return Step {
             stage: next,
             tables: new_tables(seats),

@@ -18,6 +18,7 @@
 //! server's `api/tournaments.rs`.
 
 mod advance;
+pub mod duplicate;
 mod handle;
 mod pairing;
 mod registration;

@@ -5,7 +5,8 @@ use spades_store::Step;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use super::advance::stage_seed;
+use super::advance::{duplicate_round, stage_seed};
+use super::duplicate;
 use super::pairing::{self, History, Seatable};
 use super::runner::Runner;
 use super::tables::new_tables;
@@ -68,8 +69,10 @@ impl Manager {
         }
         // A knockout bracket holds 4 × 2^k entries and a Swiss round a
         // multiple of four: bots make up the difference.
+        // A duplicate round compares tables, so it needs two at least.
         let wanted = match tournament.summary.format.as_str() {
             "knockout" => pairing::bracket_size(entries),
+            format if duplicate::is_duplicate(format) => entries.div_ceil(4).max(2) * 4,
             _ => entries.div_ceil(4) * 4,
         };
         if wanted > entries {
@@ -91,6 +94,7 @@ impl Manager {
         let seed = stage_seed(tournament.seed, 0);
         let seats = match tournament.summary.format.as_str() {
             "knockout" => pairing::knockout_stage(&players, &History::default(), seed),
+            format if duplicate::is_duplicate(format) => duplicate_round(&tournament, 0),
             _ => {
                 // Nobody has a standing yet: the first round is a draw.
                 spades_engine::GameRng::new(seed).shuffle(&mut players);

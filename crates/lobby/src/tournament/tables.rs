@@ -6,7 +6,7 @@ use spades_protocol::ws::{BotLevel, ServerMessage};
 use spades_room::Text;
 use spades_store::{NewTable, StoredTable, TableLink, Tournament};
 
-use super::Manager;
+use super::{Manager, duplicate};
 use crate::{TournamentTable, new_code};
 use spades_room::PlayerRef;
 
@@ -57,6 +57,8 @@ impl Manager {
                 rules,
                 link,
                 players: players.clone(),
+                deal_seed: duplicate::is_duplicate(&tournament.summary.format)
+                    .then(|| duplicate::deal_seed(tournament.seed, stage)),
             })
             .await;
         if opened {

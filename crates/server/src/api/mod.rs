@@ -8,6 +8,7 @@ mod account;
 mod caller;
 mod error;
 mod friends;
+mod games;
 mod login;
 pub(crate) mod moderation;
 pub(crate) mod openapi;
@@ -21,13 +22,12 @@ pub use tournaments::routes as tournament_routes;
 
 use axum::Json;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use spades_protocol::http::{
-    ApiErrorBody, Credentials, GameRecord, GameStatus, Leaderboard, Me, NewPassword, PresetInfo, Profile,
-    RecentGames, Session,
+    ApiErrorBody, Credentials, Leaderboard, Me, NewPassword, PresetInfo, Profile, RecentGames, Session,
 };
 use spades_store::Account;
 use uuid::Uuid;
@@ -61,14 +61,13 @@ pub fn routes() -> axum::Router<AppState> {
         .route("/api/players/{id}", get(player))
         .route("/api/leaderboard", get(leaderboard))
         .route("/api/presets", get(presets))
-        .route("/api/games/{id}", get(game))
-        .route("/api/games/{id}/history", get(history))
         .merge(account::routes())
         .merge(friends::routes())
         .merge(moderation::routes())
         .merge(operations::routes())
         .merge(reports::routes())
         .merge(reviews::routes())
+        .merge(games::routes())
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
 }
 
@@ -533,68 +532,4 @@ async fn my_games(
         .map(spades_lobby::views::recent_game)
         .collect::<Result<_, _>>()?;
     Ok(Json(RecentGames { games }))
-}
-
-/// `GET /api/games/{id}`: a stored game. The seed and the actions, which
-/// reveal every card, are given only once the game is over.
-#[utoipa::path(
-    get,
-    path = "/api/games/{id}",
-    tag = "games",
-    params(("id" = Uuid, Path, description = "The game's id")),
-    responses(
-        (status = 200, description = "The game; `seed` and `actions` once it is over", body = GameRecord),
-        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
-        (status = 404, description = "`not_found`", body = ApiErrorBody),
-        (status = 503, description = "`unavailable`", body = ApiErrorBody),
-    )
-)]
-async fn game(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Json<GameRecord>> {
-    let game = state
-        .store()
-        .game(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
-    Ok(Json(spades_lobby::views::game_record(game)?))
-}
-
-/// `GET /api/games/{id}/history`: a finished game's hands as JSON lines.
-#[utoipa::path(
-    get,
-    path = "/api/games/{id}/history",
-    tag = "games",
-    operation_id = "game_history",
-    params(("id" = Uuid, Path, description = "The game's id")),
-    responses(
-        (status = 200, description = "One JSON object per hand, one per line, as `docs/hand-history.md` describes", body = String, content_type = "application/x-ndjson"),
-        (status = 400, description = "`bad_path`: the id is not a UUID", body = ApiErrorBody),
-        (status = 404, description = "`not_found`", body = ApiErrorBody),
-        (status = 409, description = "`game_in_progress`: the history is given once the game is over", body = ApiErrorBody),
-        (status = 503, description = "`unavailable`", body = ApiErrorBody),
-    )
-)]
-async fn history(State(state): State<AppState>, ApiPath(id): ApiPath<Uuid>) -> ApiResult<Response> {
-    let game = state
-        .store()
-        .game(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
-    if game.summary.status == <&str>::from(GameStatus::Playing) {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "game_in_progress",
-            "a game's history is given once the game is over",
-        ));
-    }
-    // Each line carries the game's id, seed and commitment, so that any
-    // one line (or a file of several games) can be checked on its own
-    // (protocol.md, "Verifiable deals").
-    let game_id = id.to_string();
-    let mut lines = String::new();
-    for mut record in state.store().hands(id).await? {
-        spades_protocol::history::reveal_seed(&mut record, &game_id, game.seed);
-        lines.push_str(&record.to_string());
-        lines.push('\n');
-    }
-    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response())
 }

@@ -35,7 +35,7 @@ pub fn routes() -> axum::Router<AppState> {
         (status = 401, description = "`unauthorized`", body = ApiErrorBody),
         (status = 403, description = "`not_a_player`: the caller did not play in the game; `suspended` or `banned`", body = ApiErrorBody),
         (status = 404, description = "`not_found`", body = ApiErrorBody),
-        (status = 409, description = "`game_in_progress`: a game is reviewed once it is over", body = ApiErrorBody),
+        (status = 409, description = "`game_in_progress`: a game is reviewed once it is over; `deals_in_play`: and once its deals are over at every table", body = ApiErrorBody),
         (status = 500, description = "`internal`: the game's record could not be replayed", body = ApiErrorBody),
         (status = 503, description = "`reviews_busy`: the server's review queue is full (`Retry-After`); `unavailable`", body = ApiErrorBody),
     )
@@ -80,7 +80,7 @@ pub(crate) async fn ask(
         (status = 401, description = "`unauthorized`", body = ApiErrorBody),
         (status = 403, description = "`not_a_player`; `suspended` or `banned`", body = ApiErrorBody),
         (status = 404, description = "`not_found`: no such game, or no review asked for", body = ApiErrorBody),
-        (status = 409, description = "`game_in_progress`", body = ApiErrorBody),
+        (status = 409, description = "`game_in_progress`, `deals_in_play`", body = ApiErrorBody),
         (status = 500, description = "`internal`: the game's record could not be replayed", body = ApiErrorBody),
         (status = 503, description = "`unavailable`", body = ApiErrorBody),
     )
@@ -120,6 +120,13 @@ async fn players_game(state: &AppState, id: Uuid, account: Uuid) -> ApiResult<(S
             StatusCode::CONFLICT,
             "game_in_progress",
             "a game is reviewed once it is over",
+        ));
+    }
+    if state.store().deals_in_play(id, game.seed).await? {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "deals_in_play",
+            "this game's deals are still being played at another table; it is reviewed once they are over everywhere",
         ));
     }
     Ok((game, seat))

@@ -115,45 +115,20 @@ async fn create(
     let format: TournamentFormat = body
         .format
         .parse()
-        .map_err(|_| bad("the format is knockout or swiss"))?;
+        .map_err(|_| bad("the format is knockout, swiss, duplicate_pairs or duplicate_individual"))?;
     if !(4..=1024).contains(&body.max_players) {
         return Err(bad("max_players is between 4 and 1024"));
     }
     let rounds = match (format, body.rounds) {
         (TournamentFormat::Swiss, rounds) => Some(rounds.unwrap_or(7)),
+        (format, rounds) if format.is_duplicate() => Some(rounds.unwrap_or(3)),
         (_, None) => None,
-        (_, Some(_)) => return Err(bad("rounds are set for a Swiss tournament only")),
+        (_, Some(_)) => return Err(bad("rounds are set for a Swiss or duplicate tournament only")),
     };
     if rounds.is_some_and(|rounds| !(1..=30).contains(&rounds)) {
-        return Err(bad("a Swiss tournament has 1 to 30 rounds"));
+        return Err(bad("a Swiss or duplicate tournament has 1 to 30 rounds"));
     }
-    let base = match body.preset.as_deref() {
-        None => RuleSet::TOURNAMENT,
-        Some(name) => spades_engine::Preset::from_name(name)
-            .ok_or_else(|| bad("the preset is not one of those GET /api/presets lists"))?
-            .rules(),
-    };
-    if !base.partners {
-        // Brackets, standings and table results are kept by partnership:
-        // a tournament seats pairs and advances the winning pair.
-        return Err(bad(
-            "tournaments are played in partnerships: presets without partners (solo, three-player) cannot be used for one",
-        ));
-    }
-    // Whatever the preset, a tournament game is bounded: to 300, out at
-    // -300 and seven hands unless the organiser says otherwise.
-    let rules = RuleSet {
-        target: body.target.unwrap_or(RuleSet::TOURNAMENT.target),
-        mercy: Some(body.loss_threshold.unwrap_or(-300)),
-        max_hands: Some(body.hands.unwrap_or(7)),
-        ..base
-    };
-    if body.hands.is_some_and(|hands| hands > 50) {
-        return Err(bad("a tournament game has at most 50 hands"));
-    }
-    rules
-        .validate()
-        .map_err(|error| bad(format!("{error} (target, loss_threshold, hands)")))?;
+    let rules = tournament_rules(format, &body)?;
     let id = Uuid::new_v4();
     let new = spades_store::NewTournament {
         id,
@@ -175,6 +150,57 @@ async fn create(
         .await?
         .ok_or_else(|| ApiError::not_found("tournament"))?;
     Ok((StatusCode::CREATED, Json(views::tournament(&tournament)?)).into_response())
+}
+
+/// The rule set every game of a new tournament plays: the organiser's
+/// preset, bounded as tournament games are.
+fn tournament_rules(format: TournamentFormat, body: &NewTournament) -> ApiResult<RuleSet> {
+    let base = match body.preset.as_deref() {
+        None => RuleSet::TOURNAMENT,
+        Some(name) => spades_engine::Preset::from_name(name)
+            .ok_or_else(|| bad("the preset is not one of those GET /api/presets lists"))?
+            .rules(),
+    };
+    if !base.partners {
+        // Brackets, standings and table results are kept by partnership:
+        // a tournament seats pairs and advances the winning pair.
+        return Err(bad(
+            "tournaments are played in partnerships: presets without partners (solo, three-player) cannot be used for one",
+        ));
+    }
+    // Whatever the preset, a tournament game is bounded: to 300, out at
+    // -300 and seven hands unless the organiser says otherwise. A duplicate
+    // game plays all its boards: no score ends it sooner.
+    let rules = if format.is_duplicate() {
+        if body.target.is_some() || body.loss_threshold.is_some() {
+            return Err(bad(
+                "a duplicate game plays every board: target and loss_threshold do not apply",
+            ));
+        }
+        if body.hands.is_some_and(|boards| !(1..=13).contains(&boards)) {
+            return Err(bad("a duplicate round has 1 to 13 boards (hands)"));
+        }
+        RuleSet {
+            target: spades_engine::MAX_POINTS,
+            mercy: None,
+            max_hands: Some(body.hands.unwrap_or(4)),
+            ..base
+        }
+    } else {
+        RuleSet {
+            target: body.target.unwrap_or(RuleSet::TOURNAMENT.target),
+            mercy: Some(body.loss_threshold.unwrap_or(-300)),
+            max_hands: Some(body.hands.unwrap_or(7)),
+            ..base
+        }
+    };
+    if body.hands.is_some_and(|hands| hands > 50) {
+        return Err(bad("a tournament game has at most 50 hands"));
+    }
+    rules
+        .validate()
+        .map_err(|error| bad(format!("{error} (target, loss_threshold, hands)")))?;
+    Ok(rules)
 }
 
 #[derive(Deserialize, utoipa::IntoParams)]
