@@ -101,6 +101,7 @@ export const API_ERRORS = {
   unavailable: 'The server cannot reach its storage right now. Try again shortly.',
   busy: 'The server is busy checking passwords. Try again in a few seconds.',
   reviews_busy: 'The server is reviewing as many games as it can. Try again in a minute.',
+  one_review_at_a_time: 'Your other review is still being worked out. Ask for this one once it is done.',
   not_a_player: 'Only the players of a game can ask for its review.',
   deals_in_play: 'These deals are still being played at another table. Come back once they are over everywhere.',
   internal: 'Something went wrong on the server. Try again.',

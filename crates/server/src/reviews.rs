@@ -25,6 +25,8 @@ pub type ReviewKey = (Uuid, u8);
 /// What a review is worked out from.
 pub struct ReviewJob {
     pub key: ReviewKey,
+    /// Who asked: one player has one review waiting at a time.
+    pub asker: Uuid,
     pub rules: RuleSet,
     pub seed: u64,
     pub actions: Vec<(Seat, Action)>,
@@ -53,6 +55,15 @@ impl std::fmt::Debug for Reviews {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Reviews").finish_non_exhaustive()
     }
+}
+
+/// Why a review was not queued.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refused {
+    /// [`QUEUE`] reviews wait already.
+    Full,
+    /// The asker has another review waiting.
+    OneAtATime,
 }
 
 /// Where a review stands on this server.
@@ -108,17 +119,21 @@ impl Reviews {
         }
     }
 
-    /// Queues a review; `None` when the queue is full.
-    pub fn ask(&self, job: ReviewJob) -> Option<ReviewPending> {
+    /// Queues a review, unless the queue is full or its asker has another
+    /// one waiting.
+    pub fn ask(&self, job: ReviewJob) -> Result<ReviewPending, Refused> {
         let mut state = self.state();
+        if state.waiting.iter().any(|waiting| waiting.asker == job.asker) {
+            return Err(Refused::OneAtATime);
+        }
         let busy = state.waiting.len() + usize::from(state.working.is_some());
         if busy >= QUEUE {
-            return None;
+            return Err(Refused::Full);
         }
         state.waiting.push_back(job);
         drop(state);
         self.shared.arrived.notify_one();
-        Some(ReviewPending {
+        Ok(ReviewPending {
             status: "queued".into(),
             ahead: busy as u32,
         })
@@ -235,6 +250,7 @@ mod tests {
     fn job(n: u8) -> ReviewJob {
         ReviewJob {
             key: (Uuid::nil(), n),
+            asker: Uuid::from_u128(u128::from(n)),
             rules: RuleSet::CLASSIC,
             seed: 1,
             actions: Vec::new(),
@@ -248,7 +264,16 @@ mod tests {
             let pending = reviews.ask(job(n)).expect("a place");
             assert_eq!(pending.ahead, u32::from(n));
         }
-        assert_eq!(reviews.ask(job(200)), None, "the queue is full");
+        assert_eq!(reviews.ask(job(200)), Err(Refused::Full), "the queue is full");
+        let again = ReviewJob {
+            key: (Uuid::from_u128(1), 0),
+            ..job(3)
+        };
+        assert_eq!(
+            reviews.ask(again),
+            Err(Refused::OneAtATime),
+            "one review at a time"
+        );
         let third = reviews.standing((Uuid::nil(), 2));
         assert_eq!(
             third,
@@ -282,6 +307,7 @@ mod tests {
         let key = (Uuid::from_u128(7), 0);
         let review = work_out(ReviewJob {
             key,
+            asker: Uuid::nil(),
             rules: RuleSet::CLASSIC,
             seed: 9,
             actions,

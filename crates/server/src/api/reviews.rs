@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::{ApiError, ApiPath, ApiResult, Caller};
 use crate::AppState;
-use crate::reviews::{ReviewJob, Standing};
+use crate::reviews::{Refused, ReviewJob, Standing};
 
 pub fn routes() -> axum::Router<AppState> {
     axum::Router::new().route("/api/games/{id}/review", get(show).post(ask))
@@ -36,6 +36,7 @@ pub fn routes() -> axum::Router<AppState> {
         (status = 403, description = "`not_a_player`: the caller did not play in the game; `suspended` or `banned`", body = ApiErrorBody),
         (status = 404, description = "`not_found`", body = ApiErrorBody),
         (status = 409, description = "`game_in_progress`: a game is reviewed once it is over; `deals_in_play`: and once its deals are over at every table", body = ApiErrorBody),
+        (status = 429, description = "`one_review_at_a_time`: another review the caller asked for is waiting", body = ApiErrorBody),
         (status = 500, description = "`internal`: the game's record could not be replayed", body = ApiErrorBody),
         (status = 503, description = "`reviews_busy`: the server's review queue is full (`Retry-After`); `unavailable`", body = ApiErrorBody),
     )
@@ -51,18 +52,24 @@ pub(crate) async fn ask(
     }
     let job = ReviewJob {
         key: (id, seat),
+        asker: account.id,
         rules: spades_lobby::views::rules(&game.rules)?,
         seed: game.seed,
         actions: actions(&game)?,
     };
     match state.reviews().ask(job) {
-        Some(pending) => Ok((StatusCode::ACCEPTED, Json(pending)).into_response()),
-        None => Err(ApiError::new(
+        Ok(pending) => Ok((StatusCode::ACCEPTED, Json(pending)).into_response()),
+        Err(Refused::Full) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "reviews_busy",
             "the server is reviewing as many games as it queues; try again in a minute",
         )
         .retry_after(std::time::Duration::from_secs(60))),
+        Err(Refused::OneAtATime) => Err(ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "one_review_at_a_time",
+            "another of your reviews is waiting; ask for this one once it is done",
+        )),
     }
 }
 
