@@ -117,6 +117,7 @@ async fn the_web_client_plays_in_headless_chromium() {
             "tests/browser/alerts.test.mjs",
             "tests/browser/friends.test.mjs",
             "tests/browser/levels.test.mjs",
+            "tests/browser/deals.test.mjs",
         ],
         &[
             ("SPADES_URL", url.into()),
@@ -138,7 +139,7 @@ async fn the_web_client_plays_in_headless_chromium() {
     }
     assert!(passed, "{report}");
     assert!(
-        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 14"),
+        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 15"),
         "{report}"
     );
 

@@ -5,15 +5,15 @@ import { button, formNamed, seatNamed, waitCount } from './support.mjs';
 
 /**
  * The page (signed in, on the lobby) opens a table named `name` of one
- * hand, sits down by itself, adds three bots and, unless `start` is
- * false, starts the game.
+ * hand (or `hands`), sits down by itself, adds three bots and, unless
+ * `start` is false, starts the game.
  */
-export async function tableWithBots(page, name, { speed = 'normal', start = true } = {}) {
+export async function tableWithBots(page, name, { speed = 'normal', start = true, hands = 1 } = {}) {
   const form = formNamed(page, 'Open a table');
   await form.getByLabel('Table name').fill(name);
   await form.getByLabel('Speed').selectOption(speed);
   await form.getByText('Rule options').click();
-  await form.getByLabel('Most hands').fill('1');
+  await form.getByLabel('Most hands').fill(String(hands));
   await button(form, 'Open table').click();
   await page.getByRole('heading', { name, level: 1 }).waitFor();
   const me = await page.getByRole('link', { name: /^Your profile: / }).textContent();

@@ -92,6 +92,14 @@ export class Api {
     return parseLines(typeof text === 'string' ? text : '');
   }
 
+  /**
+   * Asks for the caller's review of a finished game (README, "Reviews"):
+   * resolves with the review (200) or with `{status, ahead}` while it
+   * waits (202), to ask again a moment later; review.js's `isReview`
+   * tells which.
+   */
+  askReview(id) { return this.call('POST', `/api/games/${encodeURIComponent(id)}/review`); }
+
   tournaments(status) {
     return this.call('GET', status ? `/api/tournaments?status=${status}` : '/api/tournaments');
   }

@@ -109,10 +109,18 @@ export class AppState {
 
     /**
      * A replay: the game's id, summary and hand records, a refusal, the
-     * hand and step shown, whether it plays on its own, and what the check
-     * of its deals found (verify.js's `checkDeals`; null until it is done).
+     * hand and step shown, whether it plays on its own, what the check
+     * of its deals found (verify.js's `checkDeals`; null until it is done),
+     * the other game on the same deals (`{id, first, game, records,
+     * error}`, `first` when it was played before this one; null when there
+     * is none), and the player's review (`{asking, pending, data, error}`:
+     * `pending` the queue's `{status, ahead}` while it waits, `data` the
+     * review once worked out, `error` a refusal).
      */
-    this.replay = { gameId: null, game: null, records: null, error: null, hand: 0, step: 0, playing: false, deals: null };
+    this.replay = {
+      gameId: null, game: null, records: null, error: null, hand: 0, step: 0, playing: false, deals: null,
+      sameDeals: null, review: { asking: false, pending: null, data: null, error: null },
+    };
 
     /** A profile: whose (`me` or an id), what was loaded, a refusal. */
     this.profile = { param: null, data: null, error: null };

@@ -8,6 +8,8 @@ import { findStep, findStepBack, handSteps } from './replay.js';
 import { receivedCommitment } from './commitments.js';
 
 const AUTOPLAY_MS = 700;
+// How often a review that waits in the server's queue is asked for again.
+const REVIEW_EVERY_MS = 2000;
 const TOURNAMENTS_EVERY_MS = 15000;
 
 // The number fields of the "open a table" form, sent as numbers when filled.
@@ -49,7 +51,7 @@ export function rulesFromForm(fields, choiceKeys) {
 }
 
 export function screenActions(app, { client, api, changed, navigateTo, notify }) {
-  const timers = { tournaments: null, autoplay: null };
+  const timers = { tournaments: null, autoplay: null, review: null };
   const lobby = app.lobbyView;
 
   const actions = {
@@ -180,6 +182,46 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
       changed();
     },
 
+    /** Shows `step` of `hand`: where a mark of the review was made. */
+    replayShow(hand, step) {
+      if (!app.replay.records?.[hand]) return;
+      stopAutoplay();
+      app.replay.hand = hand;
+      app.replay.step = Math.max(0, step);
+      changed();
+    },
+
+    /**
+     * Asks for the player's review of the game shown, and asks again every
+     * 2 s while the server says it waits (README, "Reviews"), until it
+     * comes, is refused, or the page is left.
+     */
+    async reviewAsk() {
+      const { gameId } = app.replay;
+      clearTimeout(timers.review);
+      app.replay.review = { ...app.replay.review, asking: true, error: null };
+      changed();
+      let answer = null;
+      let error = null;
+      let isReview = null;
+      try {
+        // Like the screen, the review's module is loaded only by those who
+        // open a replay, not with the first page.
+        [answer, { isReview }] = await Promise.all([api.askReview(gameId), import('./review.js')]);
+      } catch (failure) {
+        error = failure;
+      }
+      // The page may have moved to another replay meanwhile.
+      if (app.replay.gameId !== gameId) return;
+      if (error) app.replay.review = { asking: false, pending: null, data: null, error };
+      else if (isReview(answer)) app.replay.review = { asking: false, pending: null, data: answer, error: null };
+      else {
+        app.replay.review = { asking: false, pending: answer, data: null, error: null };
+        timers.review = setTimeout(() => actions.reviewAsk(), REVIEW_EVERY_MS);
+      }
+      changed();
+    },
+
     replayToggle() {
       if (timers.autoplay) stopAutoplay();
       else {
@@ -236,7 +278,10 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
       if (route.name === 'lobby') client.unwatchLobby().catch(() => {});
       if (route.name === 'tournaments') clearInterval(timers.tournaments);
       if (route.name === 'tournament') client.unwatchTournament(route.param).catch(() => {});
-      if (route.name === 'replay') stopAutoplay();
+      if (route.name === 'replay') {
+        stopAutoplay();
+        clearTimeout(timers.review);
+      }
     },
   };
 
@@ -305,11 +350,16 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
 
   function enterReplay(gameId) {
     stopAutoplay();
-    app.replay = { gameId, game: null, records: null, error: null, hand: 0, step: 0, playing: false, deals: null };
+    clearTimeout(timers.review);
+    app.replay = {
+      gameId, game: null, records: null, error: null, hand: 0, step: 0, playing: false, deals: null,
+      sameDeals: null, review: { asking: false, pending: null, data: null, error: null },
+    };
     Promise.all([api.game(gameId), api.history(gameId)]).then(([game, records]) => {
       if (app.replay.gameId !== gameId) return;
       Object.assign(app.replay, { game, records });
       changed();
+      loadSameDeals(gameId, game).catch(() => {});
       // The replay is shown at once; the deals' check follows it, its
       // module loaded only by those who open a replay, like the screen.
       return import('./verify.js')
@@ -322,6 +372,28 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
         });
     }, (error) => {
       if (app.replay.gameId === gameId) app.replay.error = error;
+      changed();
+    });
+  }
+
+  /**
+   * The other game on the same deals, when there is one: the game this
+   * one played again, else the first that played this one again. Loaded
+   * after the replay is shown, for the comparison beneath it.
+   */
+  async function loadSameDeals(gameId, game) {
+    const { otherGameId } = await import('./same-deals.js');
+    const id = otherGameId(game);
+    if (!id || app.replay.gameId !== gameId) return;
+    const first = id === game.same_deals_as;
+    app.replay.sameDeals = { id, first, game: null, records: null, error: null };
+    Promise.all([api.game(id), api.history(id)]).then(([other, records]) => {
+      if (app.replay.gameId !== gameId) return;
+      app.replay.sameDeals = { id, first, game: other, records, error: null };
+      changed();
+    }, (error) => {
+      if (app.replay.gameId !== gameId) return;
+      app.replay.sameDeals = { id, first, game: null, records: null, error };
       changed();
     });
   }

@@ -148,9 +148,10 @@ export function socialActions(app, { client, api, changed, navigateTo, notify })
       }
     },
 
-    async rematch() {
+    /** Asks for a rematch; `sameDeals` for one on the finished game's deals. */
+    async rematch(sameDeals = false) {
       try {
-        await client.rematch();
+        await client.rematch(sameDeals);
       } catch (error) {
         notify(error, 'error');
       }

@@ -157,8 +157,14 @@ export class Client extends RoomEvents {
   chat(text) { return this.request('chat', { text }); }
   /** One of the set phrases (protocol.md, `quick_chat`). */
   quickChat(phrase) { return this.request('quick_chat', { phrase }); }
-  /** After a game, asks for another with the same seats. */
-  rematch() { return this.request('rematch'); }
+  /**
+   * After a game, asks for another with the same seats; with `sameDeals`,
+   * for one dealt the finished game's hands again, everyone moved one seat
+   * to the left (protocol.md, "Play these deals again"). The field is
+   * left out of a plain rematch, which a server from before it reads as
+   * it always did.
+   */
+  rematch(sameDeals = false) { return this.request('rematch', sameDeals ? { same_deals: true } : {}); }
   /** Invites a friend (his id) to this room (`table`) or to quick play as partners (`queue`). */
   invite(player, to, rules = 'classic') { return this.request('invite', { player, to, rules }); }
 

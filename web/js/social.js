@@ -59,3 +59,22 @@ export function seatBubbles(chat, now) {
   }
   return bubbles;
 }
+
+/** Names in a sentence: "Ann", "Ann and Ben", "Ann, Ben and Cy". */
+function nameList(names) {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * What the others at the table asked for after a game, from the table's
+ * `rematch` (state.js): "Ann asks for a rematch.", "Ann and Ben ask to
+ * play these deals again." Null when nobody else asked. `nameOf(seat)`
+ * names a seat's player.
+ */
+export function rematchWords(rematch, mySeat, nameOf) {
+  const others = (rematch?.asked ?? []).filter((seat) => seat !== mySeat);
+  if (!others.length) return null;
+  const verb = others.length === 1 ? 'asks' : 'ask';
+  const what = rematch.sameDeals ? 'to play these deals again' : 'for a rematch';
+  return `${nameList(others.map(nameOf))} ${verb} ${what}.`;
+}

@@ -110,7 +110,11 @@ export class TableState {
     this.handScores = [];
     this.winner = null;
     this.abandoned = false;
-    /** After a game, who asked for a rematch: `{asked: [seat], waitingFor: [seat]}`, or null. */
+    /**
+     * After a game, who asked for a rematch and of which kind: `{asked:
+     * [seat], waitingFor: [seat], sameDeals}`, `sameDeals` true for one on
+     * the finished game's deals; null before anyone asked.
+     */
     this.rematch = null;
     this.resetHand();
   }
@@ -553,8 +557,12 @@ const HANDLERS = {
   },
 
   rematch_asked(message) {
-    const asked = [...(this.rematch?.asked ?? []), message.seat];
-    this.rematch = { asked, waitingFor: message.waiting_for ?? [] };
+    // The two kinds of rematch do not mix: the server drops the requests
+    // for one kind when someone asks for the other, and so does this.
+    const sameDeals = Boolean(message.same_deals);
+    const before = this.rematch?.sameDeals === sameDeals ? this.rematch.asked : [];
+    const asked = before.includes(message.seat) ? before : [...before, message.seat];
+    this.rematch = { asked, waitingFor: message.waiting_for ?? [], sameDeals };
   },
 
   player_removed(message) {

@@ -400,3 +400,12 @@ test('a player removed from the room, or a room a moderator closed, is out of it
     assert.equal(t.socket().last('resync'), undefined, code);
   }
 });
+
+test('a rematch is asked plainly, or on the same deals', async () => {
+  const t = setup();
+  await inRoom(t);
+  t.client.rematch();
+  assert.deepEqual({ ...t.socket().last('rematch'), id: undefined }, { type: 'rematch', id: undefined });
+  t.client.rematch(true);
+  assert.deepEqual({ ...t.socket().last('rematch'), id: undefined }, { type: 'rematch', id: undefined, same_deals: true });
+});

@@ -3,7 +3,9 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BUBBLE_MS, QUICK_PHRASES, invitationWords, presenceWords, seatBubbles, sortFriends } from '../js/social.js';
+import {
+  BUBBLE_MS, QUICK_PHRASES, invitationWords, presenceWords, rematchWords, seatBubbles, sortFriends,
+} from '../js/social.js';
 import { readDoc } from './support.mjs';
 
 const friend = (name, presence, room) => ({ player: { id: name, name }, presence, room });
@@ -47,4 +49,16 @@ test('a seat shows its last quick phrase for a while, and no typed line or hidde
   ];
   assert.deepEqual([...seatBubbles(chat, 2000)], [[1, 'Oops!']]);
   assert.deepEqual([...seatBubbles(chat, 1000 + BUBBLE_MS + 1)], []);
+});
+
+test('what the others asked for after a game: a rematch, or these deals again', () => {
+  const names = ['Ann', 'Ben', 'Cy', 'Dee'];
+  const nameOf = (seat) => names[seat];
+  assert.equal(rematchWords(null, 0, nameOf), null);
+  assert.equal(rematchWords({ asked: [0], waitingFor: [2], sameDeals: false }, 0, nameOf), null, 'one\'s own request is not news');
+  assert.equal(rematchWords({ asked: [1], waitingFor: [0], sameDeals: false }, 0, nameOf), 'Ben asks for a rematch.');
+  assert.equal(rematchWords({ asked: [0, 1], waitingFor: [2], sameDeals: true }, 0, nameOf), 'Ben asks to play these deals again.');
+  assert.equal(rematchWords({ asked: [1, 2, 3], waitingFor: [0], sameDeals: true }, 0, nameOf),
+    'Ben, Cy and Dee ask to play these deals again.');
+  assert.equal(rematchWords({ asked: [1, 3], waitingFor: [], sameDeals: false }, 2, nameOf), 'Ben and Dee ask for a rematch.');
 });

@@ -312,3 +312,42 @@ test('rated or casual, a hidden chat line, and a player the host removed', () =>
   const removed = state.log.at(-1);
   assert.deepEqual({ kind: removed.kind, seat: removed.seat, player: removed.player }, { kind: 'removed', seat: 1, player: tom });
 });
+
+test('a rematch asked: its kind is kept, and a request of the other kind starts the list again', () => {
+  const { me, messages } = exampleSession();
+  const snapshot = messages.find((m) => m.type === 'snapshot');
+  const state = new TableState({ me });
+  state.apply(snapshot);
+  const room = snapshot.state.room;
+  let seq = snapshot.seq;
+  const asked = (seat, waiting, sameDeals) => state.apply({
+    type: 'rematch_asked', room, seq: (seq += 1), seat, waiting_for: waiting, ...(sameDeals ? { same_deals: true } : {}),
+  });
+  asked(1, [0, 2, 3]);
+  assert.deepEqual(state.rematch, { asked: [1], waitingFor: [0, 2, 3], sameDeals: false });
+  asked(3, [0, 2]);
+  assert.deepEqual(state.rematch.asked, [1, 3]);
+  // The server drops the plain requests when someone asks for the same deals.
+  asked(2, [0, 1, 3], true);
+  assert.deepEqual(state.rematch, { asked: [2], waitingFor: [0, 1, 3], sameDeals: true });
+  asked(2, [0, 1, 3], true);
+  assert.deepEqual(state.rematch.asked, [2], 'asking twice is one request');
+  asked(0, [1, 2, 3]);
+  assert.deepEqual(state.rematch, { asked: [0], waitingFor: [1, 2, 3], sameDeals: false });
+});
+
+test('everyone one seat to the left: the seats event moves this player too', () => {
+  const state = new TableState({ me: 'ann' });
+  const owner = { id: 'ann', name: 'Ann' };
+  const players = ['ann', 'ben', 'cy', 'dee'].map((id) => ({ id, name: id }));
+  const seatsEvent = (seq, order) => ({
+    type: 'seats', room: 'R', seq, spectators: 0, owner,
+    seats: order.map((player, seat) => ({ seat, player, connected: true, away: false })),
+  });
+  state.apply(seatsEvent(1, players));
+  assert.equal(state.seat, 0);
+  // After "play these deals again" each player sits one seat to the left.
+  state.apply(seatsEvent(2, [players[3], players[0], players[1], players[2]]));
+  assert.equal(state.seat, 1);
+  assert.deepEqual(state.seats.map((info) => info.player.id), ['dee', 'ann', 'ben', 'cy']);
+});

@@ -3,7 +3,7 @@
 // rematch offer after a game, and the picture chooser of one's profile.
 
 import { h } from '../dom.js';
-import { QUICK_PHRASES, invitationWords } from '../social.js';
+import { QUICK_PHRASES, invitationWords, rematchWords } from '../social.js';
 import { AVATARS, Avatar } from './avatar.js';
 
 /**
@@ -39,17 +39,27 @@ export function Invitations({ app, actions }) {
 }
 
 /**
- * After a game: the button to ask for a rematch with the same seats, and
- * who has asked. `rematch` is the table's `{waitingFor, asked}` or null.
+ * After a game: the buttons to ask for a rematch with the same seats, or
+ * for one on the same deals (everyone one seat to the left), what the
+ * others asked for, and how many are still to ask. `table.rematch` is
+ * `{asked, waitingFor, sameDeals}` or null.
  */
 export function Rematch({ table, actions }) {
   if (table.status !== 'finished' || table.seat === null || table.seat === undefined) return null;
   const rematch = table.rematch;
-  const asked = rematch?.asked?.includes(table.seat);
+  // Asking for one kind drops the requests for the other, so the button of
+  // the other kind stays open: pressing it changes what this player asks.
+  const mine = rematch?.asked?.includes(table.seat) ? (rematch.sameDeals ? 'same' : 'new') : null;
   const waiting = rematch ? rematch.waitingFor.length : null;
+  const others = rematchWords(rematch, table.seat, (seat) => table.nameOf(seat));
   return h('div', { class: 'rematch' },
-    h('button', { type: 'button', disabled: asked, onclick: () => actions.rematch() },
-      asked ? 'Rematch asked' : 'Rematch'),
+    h('button', { type: 'button', disabled: mine === 'new', onclick: () => actions.rematch(false) },
+      mine === 'new' ? 'Rematch asked' : 'Rematch'),
+    h('button', {
+      type: 'button', disabled: mine === 'same', onclick: () => actions.rematch(true),
+      title: 'The same hands again, everyone one seat to the left: your side gets the cards the other side held.',
+    }, mine === 'same' ? 'Asked to play these deals again' : 'Play these deals again'),
+    others ? h('span', { class: 'rematch-asked' }, others) : null,
     waiting ? h('span', { class: 'hint' }, ` Waiting for ${waiting} more`) : null);
 }
 
