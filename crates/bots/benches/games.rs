@@ -4,9 +4,12 @@
 //! per second;
 //! `legal_plays` and `apply` time the two calls of the play loop alone;
 //! `decide` times one decision of each bot at the start and in the middle
-//! of a hand's play.
+//! of a hand's play;
+//! `finished_game` times the check of a whole game against its seed
+//! (`spades verify`) and the expert's review of one seat's play.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use spades_bots::expert::review::{REVIEW_SAMPLES, review};
 use spades_bots::{BasicBot, Budget, Player, RandomPlayer, StrongBot, play_out};
 use spades_engine::{Action, Game, Phase, Preset, RuleSet, Seat};
 use std::hint::black_box;
@@ -92,5 +95,46 @@ fn bench_decisions(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, bench_decisions);
+/// A whole classic game played by basic bots: its actions and its hands.
+fn basic_game(seed: u64) -> (Vec<(Seat, Action)>, Vec<spades_engine::HandRecord>) {
+    let mut game = Game::new(RuleSet::CLASSIC, seed).expect("valid rules");
+    let (mut actions, mut hands) = (Vec::new(), Vec::new());
+    while let Some(seat) = game.first_to_act() {
+        let action = BasicBot
+            .act(&game.view(spades_engine::Viewer::Seat(seat)))
+            .expect("a seat to act has an action");
+        let hand = game.hand_number();
+        game.apply(seat, action).expect("the basic bot plays legally");
+        actions.push((seat, action));
+        if game.hand_number() != hand || game.is_over() {
+            hands.extend(game.last_hand().cloned());
+        }
+    }
+    (actions, hands)
+}
+
+fn bench_finished_game(c: &mut Criterion) {
+    let (actions, hands) = basic_game(3);
+    let mut group = c.benchmark_group(format!("finished_game/{} hands", hands.len()));
+    group.bench_function("verify", |b| {
+        b.iter(|| black_box(spades_engine::check_hands(RuleSet::CLASSIC, 3, black_box(&hands)).is_ok()))
+    });
+    // A review takes about a second: a few samples are enough.
+    group.sample_size(10);
+    group.bench_function("review one seat", |b| {
+        b.iter(|| {
+            let review = review(
+                RuleSet::CLASSIC,
+                3,
+                black_box(&actions),
+                Seat::ALL[0],
+                REVIEW_SAMPLES,
+            );
+            black_box(review.expect("the game replays").decisions)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_decisions, bench_finished_game);
 criterion_main!(benches);
