@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use spades_client::table::Move;
-use spades_engine::{Preset, Seat};
+use spades_engine::Preset;
 use spades_protocol::event::EventKind;
 use spades_protocol::review::GameReview;
-use spades_protocol::ws::{ClientMessage, Expected, RulesSpec};
+use spades_protocol::ws::Expected;
 use spades_server::Config;
 
 use crate::support::*;
@@ -59,26 +59,7 @@ async fn a_player_gets_his_game_reviewed_once_it_is_over() {
     })
     .await;
     let api = server.api();
-    let mut owner = Player::connect(&server.url, "Ann").await;
-    let rules = RulesSpec {
-        preset: Some(Preset::Tournament),
-        max_hands: Some(Some(2)),
-        ..RulesSpec::default()
-    };
-    owner.create_room(rules, false).await;
-    owner.sit(0).await;
-    for seat in 1..4 {
-        let seat = Seat::new(seat);
-        owner
-            .request(|id| ClientMessage::AddBot {
-                id,
-                seat,
-                level: None,
-            })
-            .await
-            .expect("a bot sits");
-    }
-    owner.start_game().await;
+    let mut owner = alone_with_bots(&server.url, "Ann", Preset::Tournament, 2).await;
     owner
         .until(Duration::from_secs(5), |owner| started(owner).is_some())
         .await;

@@ -138,26 +138,7 @@ async fn four_players_play_the_same_deals_again_from_the_other_seats() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_player_with_bots_plays_the_deals_again_at_once() {
     let server = TestServer::start(Config::default()).await;
-    let mut owner = Player::connect(&server.url, "Solo").await;
-    let rules = RulesSpec {
-        preset: Some(Preset::Tournament),
-        max_hands: Some(Some(1)),
-        ..RulesSpec::default()
-    };
-    owner.create_room(rules, true).await;
-    owner.sit(0).await;
-    for seat in 1..4 {
-        let seat = Seat::new(seat);
-        owner
-            .request(|id| ClientMessage::AddBot {
-                id,
-                seat,
-                level: None,
-            })
-            .await
-            .expect("a bot sits");
-    }
-    owner.start_game().await;
+    let mut owner = alone_with_bots(&server.url, "Solo", Preset::Tournament, 1).await;
     play_games(std::slice::from_mut(&mut owner), &mut [], 1, GAME_DEADLINE).await;
     // The bots agree at once, and the new game starts with the player one
     // seat to the left; another rematch waits for its end.

@@ -480,6 +480,34 @@ pub async fn seat_four_at(players: &mut [Player], rules: RulesSpec, rated: bool)
     code
 }
 
+/// A player alone with bots: he opens a room of `preset` whose games last
+/// `hands` hands, sits in seat 0, fills the other seats of the game with
+/// the room's bots and starts the game.
+pub async fn alone_with_bots(url: &str, name: &str, preset: spades_engine::Preset, hands: u32) -> Player {
+    let mut owner = Player::connect(url, name).await;
+    let rules = RulesSpec {
+        preset: Some(preset),
+        max_hands: Some(Some(hands)),
+        ..RulesSpec::default()
+    };
+    let seats = preset.rules().seating().seat_count() as u8;
+    owner.create_room(rules, false).await;
+    owner.sit(0).await;
+    for seat in 1..seats {
+        let seat = Seat::new(seat);
+        owner
+            .request(|id| ClientMessage::AddBot {
+                id,
+                seat,
+                level: None,
+            })
+            .await
+            .expect("a bot sits");
+    }
+    owner.start_game().await;
+    owner
+}
+
 pub async fn four_players(url: &str) -> Vec<Player> {
     let mut players = Vec::new();
     for name in ["North", "East", "South", "West"] {

@@ -8,9 +8,8 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use spades_engine::{Preset, Seat};
+use spades_engine::Preset;
 use spades_protocol::event::EventKind;
-use spades_protocol::ws::{ClientMessage, RulesSpec};
 use spades_server::Config;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -375,27 +374,8 @@ async fn every_stored_game_of_a_run_is_verified() {
     // game's stored history must pass.
     let server = TestServer::start(Config::default()).await;
     let mut owners = Vec::new();
-    for (name, preset, seats) in [("Ann", Preset::Classic, 4), ("Ben", Preset::ThreePlayer, 3)] {
-        let mut owner = Player::connect(&server.url, name).await;
-        let rules = RulesSpec {
-            preset: Some(preset),
-            max_hands: Some(Some(3)),
-            ..RulesSpec::default()
-        };
-        owner.create_room(rules, false).await;
-        owner.sit(0).await;
-        for seat in 1..seats {
-            let seat = Seat::new(seat);
-            owner
-                .request(|id| ClientMessage::AddBot {
-                    id,
-                    seat,
-                    level: None,
-                })
-                .await
-                .expect("a bot sits");
-        }
-        owner.start_game().await;
+    for (name, preset) in [("Ann", Preset::Classic), ("Ben", Preset::ThreePlayer)] {
+        let owner = alone_with_bots(&server.url, name, preset, 3).await;
         owners.push(owner);
     }
     play_games(&mut owners, &mut [], 1, GAME_DEADLINE).await;

@@ -215,46 +215,13 @@ async fn a_duplicate_tournament_killed_mid_round_resumes_and_scores_by_the_rule(
 
     // Play the first round until a hand has been scored, then kill the
     // server in the middle of the next hand.
-    let deadline = tokio::time::Instant::now() + GAME_DEADLINE;
-    let mut joined = vec![false; players.len()];
-    loop {
-        for (i, player) in players.iter_mut().enumerate() {
-            player.pump().await;
-            if !joined[i]
-                && let Some((_, room)) = tables_announced(player).first().cloned()
-            {
-                joined[i] = true;
-                player.clear_table();
-                player.join_room(&room).await;
-            }
-            player.act_if_due().await;
-        }
-        if players[0].table.hands_scored >= 1 && players[0].table.trick.len() >= 2 {
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "the first round stalled");
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
+    play_until_a_hand_is_scored(&mut players).await;
     let (database, port) = server.kill();
     let server = ServerProcess::start(&database, port).await;
     let url = server.url();
     let after = view(address, &id).await;
     assert_eq!(after.summary.status, TournamentStatus::Running);
-    for player in players.iter_mut() {
-        let mut again = Player::sign_in(&url, &player.name.clone(), &player.token.clone()).await;
-        again.client.continue_ids(&player.client);
-        again.received = std::mem::take(&mut player.received);
-        *player = again;
-        let (_, room) = tables_announced(player).last().cloned().expect("a table");
-        let playing = after.stages[0]
-            .tables
-            .iter()
-            .any(|t| t.room == room && t.status == TableStatus::Playing);
-        if playing {
-            player.clear_table();
-            player.join_room(&room).await;
-        }
-    }
+    come_back(&mut players, &url, &after).await;
     let view = play_tournament(address, &mut players, &id, Duration::from_secs(300)).await;
     check_duplicate(address, &view, 2, 4).await;
     // Individual movement: new partners in the second round.

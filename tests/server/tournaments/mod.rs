@@ -126,6 +126,55 @@ pub(crate) async fn play_tournament(
     }
 }
 
+/// Plays the first stage's tables until seat 0's table has scored a hand
+/// and is in the middle of the next: a moment to kill the server.
+pub(crate) async fn play_until_a_hand_is_scored(players: &mut [Player]) {
+    let deadline = tokio::time::Instant::now() + GAME_DEADLINE;
+    let mut joined = vec![false; players.len()];
+    loop {
+        for (i, player) in players.iter_mut().enumerate() {
+            player.pump().await;
+            if !joined[i]
+                && let Some((_, room)) = tables_announced(player).first().cloned()
+            {
+                joined[i] = true;
+                player.clear_table();
+                player.join_room(&room).await;
+            }
+            player.act_if_due().await;
+        }
+        if players[0].table.hands_scored >= 1 && players[0].table.trick.len() >= 2 {
+            return;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the first stage stalled");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+/// After a restart, everyone comes back on a new connection to `url` and
+/// sits down again at his table if it is still being played (`after` is
+/// the tournament as the restarted server shows it).
+pub(crate) async fn come_back(players: &mut [Player], url: &str, after: &TournamentView) {
+    for player in players.iter_mut() {
+        let mut again = Player::sign_in(url, &player.name.clone(), &player.token.clone()).await;
+        // Ids go on from the last connection's, as the protocol asks: the
+        // server remembers each player's last actions across the restart,
+        // and an id it has seen with the same action is taken for a retry.
+        again.client.continue_ids(&player.client);
+        again.received = std::mem::take(&mut player.received);
+        *player = again;
+        let (_, room) = tables_announced(player).last().cloned().expect("a table");
+        let playing = after.stages[0]
+            .tables
+            .iter()
+            .any(|t| t.room == room && t.status == TableStatus::Playing);
+        if playing {
+            player.clear_table();
+            player.join_room(&room).await;
+        }
+    }
+}
+
 fn stages(view: &TournamentView) -> &[Stage] {
     &view.stages
 }

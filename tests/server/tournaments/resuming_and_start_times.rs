@@ -23,26 +23,7 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
 
     // Play the first stage until seat 0's table has scored a hand, then
     // kill the server in the middle of the next.
-    let deadline = tokio::time::Instant::now() + GAME_DEADLINE;
-    let mut joined = vec![false; players.len()];
-    loop {
-        for (i, player) in players.iter_mut().enumerate() {
-            player.pump().await;
-            if !joined[i]
-                && let Some((_, room)) = tables_announced(player).first().cloned()
-            {
-                joined[i] = true;
-                player.clear_table();
-                player.join_room(&room).await;
-            }
-            player.act_if_due().await;
-        }
-        if players[0].table.hands_scored >= 1 && players[0].table.trick.len() >= 2 {
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "the first stage stalled");
-        tokio::time::sleep(Duration::from_millis(2)).await;
-    }
+    play_until_a_hand_is_scored(&mut players).await;
     let first_hand_tricks = players[0]
         .received
         .iter()
@@ -70,25 +51,7 @@ async fn a_tournament_killed_mid_stage_resumes_and_finishes() {
         }
     }
 
-    // Everyone comes back on a new connection and sits down again.
-    for player in players.iter_mut() {
-        let mut again = Player::sign_in(&url, &player.name.clone(), &player.token.clone()).await;
-        // Ids go on from the last connection's, as the protocol asks: the
-        // server remembers each player's last actions across the restart,
-        // and an id it has seen with the same action is taken for a retry.
-        again.client.continue_ids(&player.client);
-        again.received = std::mem::take(&mut player.received);
-        *player = again;
-        let (_, room) = tables_announced(player).last().cloned().expect("a table");
-        let playing = after.stages[0]
-            .tables
-            .iter()
-            .any(|t| t.room == room && t.status == TableStatus::Playing);
-        if playing {
-            player.clear_table();
-            player.join_room(&room).await;
-        }
-    }
+    come_back(&mut players, &url, &after).await;
     let view = play_tournament(address, &mut players, &id, Duration::from_secs(180)).await;
     check_knockout(&view, 8);
 
