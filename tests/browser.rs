@@ -111,6 +111,7 @@ async fn the_web_client_plays_in_headless_chromium() {
             "tests/browser/game.test.mjs",
             "tests/browser/quickplay.test.mjs",
             "tests/browser/tournament.test.mjs",
+            "tests/browser/duplicate.test.mjs",
             "tests/browser/variant.test.mjs",
             "tests/browser/moderation.test.mjs",
             "tests/browser/layout.test.mjs",
@@ -139,7 +140,7 @@ async fn the_web_client_plays_in_headless_chromium() {
     }
     assert!(passed, "{report}");
     assert!(
-        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 15"),
+        report.contains("# fail 0") && report.contains("# skipped 0") && report.contains("# pass 16"),
         "{report}"
     );
 

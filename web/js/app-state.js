@@ -104,8 +104,14 @@ export class AppState {
     /** The tournament list: its filter, its rows, a refusal. */
     this.tournaments = { filter: '', list: null, error: null, format: 'knockout' };
 
-    /** One tournament followed live: its id, its view from the server, a refusal. */
-    this.tournament = { id: null, data: null, error: null };
+    /**
+     * One tournament followed live: its id, its view from the server, a
+     * refusal, and for a duplicate tournament the boards of the rounds
+     * the player opened, by round number: `{open, loading, histories,
+     * error}`, `histories` the hand records of each of the round's tables
+     * (null for one without a game), loaded when first opened.
+     */
+    this.tournament = { id: null, data: null, error: null, boards: {} };
 
     /**
      * A replay: the game's id, summary and hand records, a refusal, the

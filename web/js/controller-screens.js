@@ -144,10 +144,20 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
     async createTournament(fields) {
       const settings = { name: fields.name.trim(), format: fields.format, max_players: Number(fields.max_players) };
       if (fields.starts_at) settings.starts_at = new Date(fields.starts_at).toISOString();
-      if (fields.format === 'swiss' && fields.rounds) settings.rounds = Number(fields.rounds);
-      if (fields.target) settings.target = Number(fields.target);
-      if (fields.loss_threshold) settings.loss_threshold = Number(fields.loss_threshold);
-      if (fields.hands) settings.hands = Number(fields.hands);
+      // Named here rather than imported from duplicate.js, which only the
+      // tournament pages load.
+      const duplicate = fields.format === 'duplicate_pairs' || fields.format === 'duplicate_individual';
+      if ((fields.format === 'swiss' || duplicate) && fields.rounds) settings.rounds = Number(fields.rounds);
+      if (duplicate) {
+        // A duplicate game plays every board, whatever the score: the
+        // server refuses a target or a loss threshold for it, and its
+        // `hands` are the boards of each round.
+        if (fields.boards) settings.hands = Number(fields.boards);
+      } else {
+        if (fields.target) settings.target = Number(fields.target);
+        if (fields.loss_threshold) settings.loss_threshold = Number(fields.loss_threshold);
+        if (fields.hands) settings.hands = Number(fields.hands);
+      }
       try {
         const created = await api.createTournament(settings);
         navigateTo('tournament', created.id);
@@ -164,6 +174,30 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
       if (confirm('Cancel this tournament? Tables being played finish as ordinary games.')) {
         runTournament(api.cancel(app.tournament.id), 'The tournament was cancelled.');
       }
+    },
+
+    /**
+     * Opens or closes the boards of a duplicate round (`open` says which;
+     * by default the other way). Its tables' histories are loaded when it
+     * opens without them, the first time or after a refusal: the server
+     * gives them only once the round is over at every table.
+     */
+    tournamentBoards(stage, open = !app.tournament.boards[stage]?.open) {
+      const { id, data, boards } = app.tournament;
+      const round = data?.stages.find((s) => s.stage === stage);
+      const shown = boards[stage] ?? { open: false, loading: false, histories: null, error: null };
+      boards[stage] = { ...shown, open };
+      if (open && round && !shown.histories && !shown.loading) {
+        boards[stage] = { open, loading: true, histories: null, error: null };
+        Promise.all(round.tables.map((table) => (table.game ? api.history(table.game) : null))).then((histories) => {
+          if (app.tournament.id === id) app.tournament.boards[stage] = { ...app.tournament.boards[stage], loading: false, histories, error: null };
+          changed();
+        }, (error) => {
+          if (app.tournament.id === id) app.tournament.boards[stage] = { ...app.tournament.boards[stage], loading: false, histories: null, error };
+          changed();
+        });
+      }
+      changed();
     },
 
     // A replay.
@@ -323,7 +357,7 @@ export function screenActions(app, { client, api, changed, navigateTo, notify })
   }
 
   function enterTournament(id) {
-    app.tournament = { id, data: null, error: null };
+    app.tournament = { id, data: null, error: null, boards: {} };
     client.watchTournament(id).catch((failure) => {
       if (app.tournament.id === id) app.tournament.error = failure;
       changed();

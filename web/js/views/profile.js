@@ -52,7 +52,8 @@ function Tournaments({ tournaments }) {
     h('h2', { id: 'profile-tournaments-title' }, 'Tournaments'),
     h('ul', {}, tournaments.map((t) => h('li', { key: t.id },
       h('a', { href: hashFor('tournament', t.id) }, t.name),
-      ` · ${t.status}${t.place ? ` · place ${t.place}` : ''} · ${t.points} points`))));
+      // A duplicate tournament's points are matchpoints.
+      ` · ${t.status}${t.place ? ` · place ${t.place}` : ''} · ${t.points} ${t.format?.startsWith('duplicate_') ? 'matchpoints' : 'points'}`))));
 }
 
 /** Another player: block or unblock him, report him. */

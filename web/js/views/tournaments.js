@@ -2,6 +2,7 @@
 // creates one.
 
 import { formatDate, h } from '../dom.js';
+import { formatText, isDuplicate } from '../duplicate.js';
 import { describe } from '../messages.js';
 import { hashFor } from '../router.js';
 
@@ -13,7 +14,7 @@ function Rows({ list, error }) {
   if (!list.length) return h('tr', {}, h('td', { colspan: 6, class: 'empty' }, 'No tournaments here yet.'));
   return list.map((t) => h('tr', { key: t.id },
     h('th', { scope: 'row' }, h('a', { href: hashFor('tournament', t.id) }, t.name)),
-    h('td', {}, t.format === 'swiss' ? `Swiss, ${t.rounds} rounds` : 'Knockout'),
+    h('td', {}, formatText(t)),
     h('td', {}, t.status),
     h('td', {}, `${t.players}/${t.max_players}`),
     h('td', {}, t.started_at ? `Started ${formatDate(t.started_at)}` : (t.starts_at ? formatDate(t.starts_at) : 'When full')),
@@ -24,9 +25,18 @@ function Field({ id, label, hidden, children }) {
   return h('div', { class: 'field', hidden }, h('label', { for: id }, label), children);
 }
 
+const FORMATS = [
+  ['knockout', 'Knockout'], ['swiss', 'Swiss'],
+  ['duplicate_pairs', 'Duplicate, fixed partners'], ['duplicate_individual', 'Duplicate, partners change each round'],
+];
+
 function CreateForm({ app, actions }) {
-  const input = (id, name, attrs) => h('input', { id, name, ...attrs });
-  const swiss = app.tournaments.format === 'swiss';
+  // A field that does not apply to the format is hidden and disabled:
+  // disabled, it is neither checked nor sent.
+  const field = (id, label, name, { hidden = false, ...attrs }) => h(Field, { id, label, hidden },
+    h('input', { id, name, disabled: hidden, ...attrs }));
+  const { format } = app.tournaments;
+  const duplicate = isDuplicate(format);
   return h('form', {
     class: 'card-panel',
     'aria-labelledby': 'create-tournament-title',
@@ -36,19 +46,21 @@ function CreateForm({ app, actions }) {
     },
   },
   h('h2', { id: 'create-tournament-title' }, 'Create a tournament'),
-  h(Field, { id: 'tournament-name', label: 'Name' }, input('tournament-name', 'name', { required: true, maxlength: 60 })),
+  field('tournament-name', 'Name', 'name', { required: true, maxlength: 60 }),
   h(Field, { id: 'tournament-format', label: 'Format' },
-    h('select', { id: 'tournament-format', name: 'format', value: app.tournaments.format, onchange: (event) => actions.setTournamentFormat(event.currentTarget.value) },
-      h('option', { value: 'knockout' }, 'Knockout'), h('option', { value: 'swiss' }, 'Swiss'))),
-  h(Field, { id: 'tournament-max-players', label: 'Most players' },
-    input('tournament-max-players', 'max_players', { type: 'number', min: 4, max: 1024, defaultValue: 16 })),
-  h(Field, { id: 'tournament-starts-at', label: 'Starts at (empty: when full)' }, input('tournament-starts-at', 'starts_at', { type: 'datetime-local' })),
-  h(Field, { id: 'tournament-rounds', label: 'Rounds (Swiss)', hidden: !swiss },
-    input('tournament-rounds', 'rounds', { type: 'number', min: 1, max: 30, placeholder: '7' })),
-  h(Field, { id: 'tournament-target', label: 'Points to win a game' }, input('tournament-target', 'target', { type: 'number', placeholder: '300' })),
-  h(Field, { id: 'tournament-loss-threshold', label: 'Loss threshold' },
-    input('tournament-loss-threshold', 'loss_threshold', { type: 'number', placeholder: '-300' })),
-  h(Field, { id: 'tournament-hands', label: 'Hands per game' }, input('tournament-hands', 'hands', { type: 'number', min: 1, max: 50, placeholder: '7' })),
+    h('select', { id: 'tournament-format', name: 'format', value: format, onchange: (event) => actions.setTournamentFormat(event.currentTarget.value) },
+      FORMATS.map(([value, label]) => h('option', { key: value, value }, label)))),
+  field('tournament-max-players', 'Most players', 'max_players', { type: 'number', min: 4, max: 1024, defaultValue: 16 }),
+  field('tournament-starts-at', 'Starts at (empty: when full)', 'starts_at', { type: 'datetime-local' }),
+  // Empty fields leave the server's defaults, which the placeholders show.
+  field('tournament-rounds', 'Rounds', 'rounds', {
+    type: 'number', min: 1, max: 30, placeholder: duplicate ? '3' : '7', hidden: format !== 'swiss' && !duplicate,
+  }),
+  // A duplicate game plays every board of its round, whatever the score.
+  field('tournament-boards', 'Boards per round', 'boards', { type: 'number', min: 1, max: 13, placeholder: '4', hidden: !duplicate }),
+  field('tournament-target', 'Points to win a game', 'target', { type: 'number', placeholder: '300', hidden: duplicate }),
+  field('tournament-loss-threshold', 'Loss threshold', 'loss_threshold', { type: 'number', placeholder: '-300', hidden: duplicate }),
+  field('tournament-hands', 'Hands per game', 'hands', { type: 'number', min: 1, max: 50, placeholder: '7', hidden: duplicate }),
   h('button', { type: 'submit', class: 'primary' }, 'Create'));
 }
 
