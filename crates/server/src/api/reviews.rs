@@ -26,6 +26,7 @@ pub fn routes() -> axum::Router<AppState> {
     post,
     path = "/api/games/{id}/review",
     tag = "games",
+    operation_id = "ask_review",
     params(("id" = Uuid, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
@@ -78,6 +79,7 @@ pub(crate) async fn ask(
     get,
     path = "/api/games/{id}/review",
     tag = "games",
+    operation_id = "show_review",
     params(("id" = Uuid, Path, description = "The game's id")),
     security(("bearer" = [])),
     responses(
