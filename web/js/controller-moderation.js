@@ -338,6 +338,13 @@ export function moderationActions(app, { client, api, changed, navigateTo, notif
     /** The audit log again from its newest line, or (`older`) the page before the last shown. */
     loadAudit: (older) => loadAudit(older),
 
+    /**
+     * The maintenance in force, read again: a notice that the server sent
+     * while the connection was down never arrives, and the page must not
+     * go on believing the server is open (or closed) when it is not.
+     */
+    loadMaintenance: () => loadMaintenance(),
+
     /** A screen is shown: what it needs is loaded. */
     enter(route) {
       switch (route.name) {

@@ -347,6 +347,7 @@ export function createController(app, { client, api, changed, say, navigateTo })
       table.me = welcome.player.id;
       app.seatRoom = welcome.room ?? null;
       actions.loadMe();
+      actions.loadMaintenance();
       if (wasKeptOut) {
         // The sanction that kept the player out has ended: the screen
         // behind it loads again what it could not load meanwhile.
