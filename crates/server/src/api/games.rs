@@ -7,6 +7,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use spades_protocol::http::{ApiErrorBody, GameRecord, GameStatus};
+use spades_store::StoredGame;
 use uuid::Uuid;
 
 use super::{ApiError, ApiPath, ApiResult};
@@ -36,11 +37,7 @@ pub(crate) async fn game(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<Json<GameRecord>> {
-    let game = state
-        .store()
-        .game(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
+    let game = stored_game(&state, id).await?;
     let deals_in_play = state.store().deals_in_play(id, game.seed).await?;
     Ok(Json(spades_lobby::views::game_record(game, deals_in_play)?))
 }
@@ -64,25 +61,8 @@ pub(crate) async fn history(
     State(state): State<AppState>,
     ApiPath(id): ApiPath<Uuid>,
 ) -> ApiResult<Response> {
-    let game = state
-        .store()
-        .game(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
-    if game.summary.status == <&str>::from(GameStatus::Playing) {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "game_in_progress",
-            "a game's history is given once the game is over",
-        ));
-    }
-    if state.store().deals_in_play(id, game.seed).await? {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "deals_in_play",
-            "this game's deals are still being played at another table; its history is given once they are over everywhere",
-        ));
-    }
+    let game = stored_game(&state, id).await?;
+    refuse_unless_dealt_out(&state, &game, "its history is given").await?;
     // Each line carries the game's id, seed and commitment, so that any
     // one line (or a file of several games) can be checked on its own
     // (protocol.md, "Verifiable deals").
@@ -94,4 +74,40 @@ pub(crate) async fn history(
         lines.push('\n');
     }
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], lines).into_response())
+}
+
+/// A stored game, or `404 not_found`.
+pub(super) async fn stored_game(state: &AppState, id: Uuid) -> ApiResult<StoredGame> {
+    state
+        .store()
+        .game(id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("game"))
+}
+
+/// Refuses what reveals a game's cards (`given`: "its history is given")
+/// until the game is over and no other game dealt from its seed is still
+/// to finish.
+pub(super) async fn refuse_unless_dealt_out(
+    state: &AppState,
+    game: &StoredGame,
+    given: &str,
+) -> ApiResult<()> {
+    if game.summary.status == <&str>::from(GameStatus::Playing) {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_in_progress",
+            format!("this game is still being played; {given} once it is over"),
+        ));
+    }
+    if state.store().deals_in_play(game.summary.id, game.seed).await? {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "deals_in_play",
+            format!(
+                "this game's deals are still being played at another table; {given} once they are over everywhere"
+            ),
+        ));
+    }
+    Ok(())
 }

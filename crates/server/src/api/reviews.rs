@@ -7,11 +7,12 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use spades_engine::{Action, Seat};
-use spades_protocol::http::{ApiErrorBody, GameStatus};
+use spades_protocol::http::ApiErrorBody;
 use spades_protocol::review::{GameReview, ReviewPending};
 use spades_store::StoredGame;
 use uuid::Uuid;
 
+use super::games::{refuse_unless_dealt_out, stored_game};
 use super::{ApiError, ApiPath, ApiResult, Caller};
 use crate::AppState;
 use crate::reviews::{Refused, ReviewJob, Standing};
@@ -107,11 +108,7 @@ pub(crate) async fn show(
 
 /// The finished game and the caller's seat in it.
 async fn players_game(state: &AppState, id: Uuid, account: Uuid) -> ApiResult<(StoredGame, u8)> {
-    let game = state
-        .store()
-        .game(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("game"))?;
+    let game = stored_game(state, id).await?;
     let seat = game
         .players
         .iter()
@@ -124,20 +121,7 @@ async fn players_game(state: &AppState, id: Uuid, account: Uuid) -> ApiResult<(S
                 "only a player of the game can ask for its review",
             )
         })?;
-    if game.summary.status == <&str>::from(GameStatus::Playing) {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "game_in_progress",
-            "a game is reviewed once it is over",
-        ));
-    }
-    if state.store().deals_in_play(id, game.seed).await? {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "deals_in_play",
-            "this game's deals are still being played at another table; it is reviewed once they are over everywhere",
-        ));
-    }
+    refuse_unless_dealt_out(state, &game, "it is reviewed").await?;
     Ok((game, seat))
 }
 
