@@ -21,6 +21,10 @@ const ANSWERED_IN_PLACE = /^\/api\/(login|register|reset)$/;
  */
 export function moderationActions(app, { client, api, changed, navigateTo, notify, signInWith, signedOut }) {
   let broadcastId = 0;
+  // Counts what the page learns of the maintenance (a notice, or the
+  // administrator's own change), so that an answer of GET /api/maintenance
+  // asked before it cannot put back what was true before.
+  let maintenanceNews = 0;
 
   const actions = {
     // The server's notices (protocol.md, `notice`).
@@ -31,9 +35,11 @@ export function moderationActions(app, { client, api, changed, navigateTo, notif
           app.broadcasts = [...app.broadcasts, { id: (broadcastId += 1), message: notice.message }];
           break;
         case 'maintenance':
+          maintenanceNews += 1;
           app.maintenance = { active: true, message: notice.message, until: notice.until ?? null };
           break;
         case 'maintenance_over':
+          maintenanceNews += 1;
           app.maintenance = null;
           notify(notice.message || 'The maintenance is over.', 'info');
           break;
@@ -313,6 +319,7 @@ export function moderationActions(app, { client, api, changed, navigateTo, notif
     async startMaintenance(message, minutes) {
       try {
         const view = await api.startMaintenance(message.trim(), Number(minutes) || null);
+        maintenanceNews += 1;
         app.maintenance = view?.active ? view : app.maintenance;
         await loadAudit(false);
         return true;
@@ -327,6 +334,7 @@ export function moderationActions(app, { client, api, changed, navigateTo, notif
     async endMaintenance() {
       try {
         await api.endMaintenance();
+        maintenanceNews += 1;
         app.maintenance = null;
         await loadAudit(false);
       } catch (error) {
@@ -384,8 +392,10 @@ export function moderationActions(app, { client, api, changed, navigateTo, notif
   }
 
   async function loadMaintenance() {
+    const news = maintenanceNews;
     try {
       const view = await api.maintenance();
+      if (news !== maintenanceNews) return;
       app.maintenance = view.active ? view : null;
     } catch {
       // The banner stays as it was; the page works without it.

@@ -1,6 +1,7 @@
 // The words and numbers of moderation (moderation.js): the one-step
 // sanctions, times in the reader's own zone, where each notice goes, what
-// a player kept out is told, and which pages a role opens.
+// a player kept out is told, which pages a role opens, and how the page
+// keeps the maintenance it was told of.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +9,7 @@ import {
   SANCTION_CHOICES, auditSentence, keptOutView, localTime, minutesText, noticePlacement, reportChat, reportPlace,
   roleOf, sanctionRequest, shortTime, staffLinks, timeLeftText, untilFromMessage, untilSentence,
 } from '../js/moderation.js';
+import { moderationActions } from '../js/controller-moderation.js';
 
 const PARIS = { timeZone: 'Europe/Paris', locale: 'en-GB' };
 const NEW_YORK = { timeZone: 'America/New_York', locale: 'en-US' };
@@ -119,4 +121,25 @@ test('audit lines and reports in words', () => {
   const fromProfile = { room: null, context: { from: 'profile', chat: [] } };
   assert.equal(reportPlace(fromProfile), 'from a profile');
   assert.deepEqual(reportChat({ context: null }), []);
+});
+
+test('a maintenance notice is not undone by an answer asked for before it', async () => {
+  // The page reads the maintenance at every welcome; the notice that
+  // maintenance began may come while that read is on its way, with the
+  // answer from before.
+  let answer;
+  const api = { maintenance: () => new Promise((resolve) => { answer = resolve; }) };
+  const app = { maintenance: null, broadcasts: [] };
+  const noop = () => {};
+  const actions = moderationActions(app, { client: {}, api, changed: noop, navigateTo: noop, notify: noop, signInWith: noop, signedOut: noop });
+  const reading = actions.loadMaintenance();
+  actions.noticeReceived({ kind: 'maintenance', message: 'Maintenance. Upgrading' });
+  answer({ active: false });
+  await reading;
+  assert.equal(app.maintenance?.active, true, 'the notice stands');
+  // A read asked after the notice is believed.
+  const again = actions.loadMaintenance();
+  answer({ active: false });
+  await again;
+  assert.equal(app.maintenance, null);
 });
