@@ -20,10 +20,13 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use player::{Pace, Step, play, seat_table};
-use readings::{MachineTimes, ProcessStats, Readings, StoreMetrics, listening_pid, port_of, report_servers};
+use readings::{
+    MachineTimes, NamedProcesses, ProcessStats, Readings, StoreMetrics, listening_pid, port_of,
+    report_servers,
+};
 use report::{
-    Latencies, cost_per_hand, report_calls, report_floor, report_fuzz, report_latencies, report_machine,
-    report_slow, report_store,
+    Latencies, cost_per_hand, report_calls, report_database, report_floor, report_fuzz, report_latencies,
+    report_machine, report_slow, report_store,
 };
 
 mod floor;
@@ -101,6 +104,11 @@ pub struct Args {
     /// quarter of the seats are bots thinking on the server.
     #[arg(long, value_parser = crate::serve::bot_level)]
     bot: Option<spades_protocol::ws::BotLevel>,
+    /// The name of the database's processes on this machine (`postgres`):
+    /// their CPU time over the measured run is reported per hand, alone
+    /// and with the first server's.
+    #[arg(long)]
+    database_process: Option<String>,
 }
 
 impl Args {
@@ -179,6 +187,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let fuzz_totals = start_fuzzers(&args, &first_server, &totals);
 
     let after_setup = Readings::take(&pids);
+    let database_before = args.database_process.as_deref().map(NamedProcesses::take);
     let own_before = ProcessStats::read(std::process::id());
     let machine_before = MachineTimes::read();
     let metrics_before = StoreMetrics::fetch(&first_server).await;
@@ -189,6 +198,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     totals.measuring.store(false, Ordering::SeqCst);
     let elapsed = started.elapsed().as_secs_f64();
     let at_end = Readings::take(&pids);
+    let database_at_end = args.database_process.as_deref().map(NamedProcesses::take);
     let own_at_end = ProcessStats::read(std::process::id());
     let machine_at_end = MachineTimes::read();
     let metrics_after = StoreMetrics::fetch(&first_server).await;
@@ -217,6 +227,11 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
         connections,
         &per_hand,
     );
+    if let (Some(before), Some(end), Some(name)) =
+        (&database_before, &database_at_end, &args.database_process)
+    {
+        report_database(name, end.used_since(before), server_cpu, &per_hand);
+    }
     let calls = report_calls(calls, &pids);
     if args.floor > 0.0 && hands > 0 {
         report_floor(&args, &totals, calls.as_ref(), server_cpu, pid).await?;

@@ -46,6 +46,52 @@ impl ProcessStats {
     }
 }
 
+/// The CPU seconds used so far by each process whose name is `name`, by
+/// process id: a database such as Postgres runs a process for each
+/// connection, and the server's cost includes theirs.
+#[derive(Clone, Debug, Default)]
+pub(super) struct NamedProcesses(std::collections::HashMap<u32, f64>);
+
+impl NamedProcesses {
+    pub(super) fn take(name: &str) -> NamedProcesses {
+        let mut found = std::collections::HashMap::new();
+        let Ok(entries) = fs::read_dir("/proc") else {
+            return NamedProcesses(found);
+        };
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|text| text.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let named =
+                fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|comm| comm.trim_end() == name);
+            if let Some(stats) = ProcessStats::read(pid).filter(|_| named) {
+                found.insert(pid, stats.cpu_seconds);
+            }
+        }
+        NamedProcesses(found)
+    }
+
+    /// The CPU seconds the processes used from `before` to this reading:
+    /// a process that started meanwhile counts whole, and one that ended
+    /// meanwhile is missed (Postgres keeps its pool's processes).
+    pub(super) fn used_since(&self, before: &NamedProcesses) -> Option<f64> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let used = self
+            .0
+            .iter()
+            .map(|(pid, cpu)| cpu - before.0.get(pid).copied().unwrap_or(0.0))
+            .filter(|used| *used > 0.0)
+            .sum();
+        Some(used)
+    }
+}
+
 /// One reading of every server's [`ProcessStats`], in the order of
 /// `--server`; `None` where a server's process is unknown or gone.
 pub(super) struct Readings(Vec<Option<ProcessStats>>);
@@ -334,6 +380,21 @@ mod tests {
             report_servers(&pids, [&before, &after, &gone], 8, &per_hand),
             None
         );
+    }
+
+    #[test]
+    fn a_database_counts_each_process_from_its_first_reading() {
+        let taken = |pairs: &[(u32, f64)]| NamedProcesses(pairs.iter().copied().collect());
+        let before = taken(&[(10, 1.0), (11, 5.0)]);
+        // Process 11 worked 0.5 s, 10 did nothing, 12 started meanwhile
+        // and worked 0.25 s.
+        let after = taken(&[(10, 1.0), (11, 5.5), (12, 0.25)]);
+        assert_eq!(after.used_since(&before), Some(0.75));
+        assert_eq!(NamedProcesses::default().used_since(&before), None, "none found");
+        // This test's own process is found by its name.
+        let name = fs::read_to_string("/proc/self/comm").expect("this process is in /proc");
+        let own = NamedProcesses::take(name.trim_end());
+        assert!(own.0.contains_key(&std::process::id()), "{:?}", own.0.keys());
     }
 
     #[test]

@@ -256,3 +256,27 @@ pub(super) fn report_part(label: &str, samples: &mut [u32]) {
 fn millis(micros: Option<u32>) -> String {
     micros.map_or("-".into(), |us| format!("{:.3} ms", f64::from(us) / 1000.0))
 }
+
+/// Prints the database processes' CPU time over the measured run, alone
+/// and with the servers'.
+pub(super) fn report_database(
+    name: &str,
+    used: Option<f64>,
+    servers: Option<f64>,
+    per_hand: &dyn Fn(f64) -> String,
+) {
+    let Some(used) = used else {
+        return println!("database: no process named {name} on this machine");
+    };
+    println!(
+        "database ({name} processes): CPU {used:.2} s ({})",
+        per_hand(used)
+    );
+    if let Some(servers) = servers {
+        let both = servers + used;
+        println!(
+            "server and database together: CPU {both:.2} s ({})",
+            per_hand(both)
+        );
+    }
+}
