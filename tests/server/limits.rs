@@ -403,6 +403,39 @@ async fn the_load_test_names_the_setting_that_turns_it_away() {
     );
 }
 
+/// A load test that connects from several local addresses shares its
+/// clients among them, so that each stays within the server's limit per
+/// address: two tables from one address would be eight connections, over
+/// the limit of four, but from two addresses they are four each.
+#[tokio::test]
+async fn a_load_test_from_two_source_addresses_stays_within_the_limit_of_each() {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
+    command.env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "4");
+    let server = start(command).await;
+    let args = [
+        "--tables",
+        "2",
+        "--duration",
+        "1",
+        "--syscalls",
+        "0",
+        "--floor",
+        "0",
+    ];
+    let alone = run_loadtest(&server.url(), &args).await;
+    assert!(
+        !alone.status.success(),
+        "eight connections from one address are refused"
+    );
+    let sources = [&args[..], &["--source", "127.0.0.1,127.0.0.2"]].concat();
+    let output = run_loadtest(&server.url(), &sources).await;
+    let report = String::from_utf8_lossy(&output.stdout);
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{report}\n{errors}");
+    assert!(report.contains("tables 2 (8 connections)"), "{report}");
+    assert!(report.contains("\nerrors 0\n"), "{report}");
+}
+
 /// A short load test of two tables runs to its report: think times spread
 /// around the mean, tables started over the stagger, no error, and the
 /// server's CPU per hand or per action, split into user and system time.

@@ -109,6 +109,12 @@ pub struct Args {
     /// and with the first server's.
     #[arg(long)]
     database_process: Option<String>,
+    /// Local addresses to connect from, taken in turn by the clients (for
+    /// example `127.0.0.1,127.0.0.2`): each source address has its own
+    /// range of ephemeral ports towards the server, and its own count
+    /// against the server's limits per address.
+    #[arg(long = "source", value_delimiter = ',')]
+    sources: Vec<std::net::IpAddr>,
 }
 
 impl Args {
@@ -298,7 +304,7 @@ async fn seat_tables(args: &Args, totals: &Arc<Totals>) -> anyhow::Result<Vec<Pl
     let mut setups = Vec::with_capacity(args.tables);
     for table in 0..args.tables {
         let (urls, ramp, totals) = (args.server.clone(), ramp.clone(), totals.clone());
-        let (layout, bot) = (args.layout, args.bot);
+        let (layout, bot, sources) = (args.layout, args.bot, args.sources.clone());
         let pace = Pace {
             think_ms: args.think,
             spread: args.think_spread,
@@ -306,17 +312,19 @@ async fn seat_tables(args: &Args, totals: &Arc<Totals>) -> anyhow::Result<Vec<Pl
         };
         setups.push(tokio::spawn(async move {
             let _permit = ramp.acquire_owned().await.expect("the semaphore stays open");
-            seat_table(&urls, layout, table, bot).await.map(|clients| {
-                clients
-                    .into_iter()
-                    .enumerate()
-                    .map(|(seat, (client, state, forwarded))| {
-                        let seed = (table * 4 + seat) as u64;
-                        let play = tokio::spawn(play(client, state, pace, seed, totals.clone()));
-                        (play, forwarded)
-                    })
-                    .collect::<Vec<_>>()
-            })
+            seat_table(&urls, &sources, layout, table, bot)
+                .await
+                .map(|clients| {
+                    clients
+                        .into_iter()
+                        .enumerate()
+                        .map(|(seat, (client, state, forwarded))| {
+                            let seed = (table * 4 + seat) as u64;
+                            let play = tokio::spawn(play(client, state, pace, seed, totals.clone()));
+                            (play, forwarded)
+                        })
+                        .collect::<Vec<_>>()
+                })
         }));
     }
     let mut players = Vec::with_capacity(args.tables * 4);

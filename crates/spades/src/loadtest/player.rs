@@ -1,6 +1,7 @@
 //! The clients of the tables: how a table is seated, and how each of its
 //! clients plays, thinks and times the server's confirmations.
 
+use std::net::{IpAddr, SocketAddr};
 use std::ops::ControlFlow;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -78,6 +79,7 @@ impl Step {
 /// Connects four clients, seats them at a new private room and starts a game.
 pub(super) async fn seat_table(
     urls: &[String],
+    sources: &[IpAddr],
     layout: Layout,
     table: usize,
     bot: Option<BotLevel>,
@@ -88,7 +90,9 @@ pub(super) async fn seat_table(
     let owner = layout.server(table, 0, urls.len());
     for seat in 0..people {
         let server = layout.server(table, seat, urls.len());
-        let mut client = connect(&urls[server]).await?;
+        // The clients take the source addresses in turn, table after table.
+        let source = (!sources.is_empty()).then(|| sources[(table * 4 + seat) % sources.len()]);
+        let mut client = connect(&urls[server], source).await?;
         client.timeout = Duration::from_secs(60);
         let welcome = client.hello(&format!("t{table}s{seat}")).await?;
         let ServerMessage::Welcome { player, .. } = welcome else {
@@ -161,15 +165,45 @@ async fn join(client: &mut Client, code: &str) -> anyhow::Result<()> {
 
 /// Connects one client, and says what to change when the server turns it
 /// away.
-async fn connect(url: &str) -> anyhow::Result<Client> {
+async fn connect(url: &str, source: Option<IpAddr>) -> anyhow::Result<Client> {
     use tokio_tungstenite::tungstenite::Error;
-    match Client::connect(url).await {
+    let connected = match source {
+        None => Client::connect(url).await,
+        Some(source) => Client::connect_over(url, connect_from(url, source).await?).await,
+    };
+    match connected {
         Ok(client) => Ok(client),
         Err(ClientError::WebSocket(Error::Http(response))) if response.status() == 503 => {
             bail!("{}", refusal(response.body().as_deref()))
         }
         Err(error) => Err(error).context("cannot connect"),
     }
+}
+
+/// A TCP connection to the server of `url` from the local address `source`.
+async fn connect_from(url: &str, source: IpAddr) -> anyhow::Result<tokio::net::TcpStream> {
+    let parsed: tokio_tungstenite::tungstenite::http::Uri =
+        url.parse().with_context(|| format!("{url} is not a URL"))?;
+    let host = parsed.host().context("the server's URL names no host")?;
+    if parsed.scheme_str() != Some("ws") {
+        bail!("--source connects over plain TCP: give the server a ws:// URL");
+    }
+    let port = parsed.port_u16().unwrap_or(80);
+    let server = tokio::net::lookup_host((host, port))
+        .await?
+        .find(|address| address.is_ipv4() == source.is_ipv4())
+        .with_context(|| format!("{host} has no address of the same family as {source}"))?;
+    let socket = if source.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket
+        .bind(SocketAddr::new(source, 0))
+        .with_context(|| format!("cannot connect from {source}"))?;
+    let stream = socket.connect(server).await.context("cannot connect")?;
+    stream.set_nodelay(true)?;
+    Ok(stream)
 }
 
 /// What a `503` refusal of the upgrade means for the run, from its body (the
