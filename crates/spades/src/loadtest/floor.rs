@@ -7,8 +7,11 @@
 //! client sent during the run it reads one request of the run's mean size,
 //! and it makes as many socket writes of the run's mean size per hand as the
 //! server made (counted by `perf` when it can, otherwise one write per
-//! connection per request). The clients play at think 0, so the floor is
-//! the cost of the run's traffic at its most gathered.
+//! connection per request). The clients keep the run's pace: at think 0
+//! they send as soon as they have read, so the floor is the cost of the
+//! run's traffic at its most gathered; with a think time they wait as the
+//! run's clients did, so that the floor pays what a paced request costs
+//! on its own (its own wake-ups and writes, with nothing to share them).
 //!
 //! The thread runs on the cores the server may use, and only its own CPU
 //! time is counted, so the server's CPU per hand divided by the floor's says
@@ -22,6 +25,8 @@ use std::time::Duration;
 use anyhow::Context;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+
+use super::player::think_time;
 
 /// The traffic of one hand, as the run saw it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,6 +64,42 @@ impl Shape {
     }
 }
 
+/// How the floor's clients space their requests: each waits a think time
+/// drawn as the run's clients draw theirs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pace {
+    pub think: Duration,
+    pub spread: f64,
+}
+
+impl Pace {
+    /// No wait: each request is sent as soon as the last was answered.
+    pub const AT_ONCE: Pace = Pace {
+        think: Duration::ZERO,
+        spread: 0.0,
+    };
+}
+
+/// The most tables the floor opens: each is four connections at both ends
+/// in this one process, beside the run's own files.
+const MOST_TABLES: usize = 2000;
+
+/// How the floor plays after a run of `tables` tables at `think_ms` with
+/// `spread`, and on how many tables: at think 0, on at most 200 (past a few
+/// hundred the cost per hand no longer changes, and the sockets are better
+/// spared); with a think time, at the run's pace on as many tables as the
+/// run up to [`MOST_TABLES`], their think time shortened in proportion
+/// when there are fewer, so that the floor's requests come as often as
+/// the run's did.
+pub fn plan(think_ms: u64, spread: f64, tables: usize) -> (Pace, usize) {
+    if think_ms == 0 {
+        return (Pace::AT_ONCE, tables.min(200));
+    }
+    let floor_tables = tables.clamp(1, MOST_TABLES);
+    let think = Duration::from_millis(think_ms).mul_f64(floor_tables as f64 / tables.max(1) as f64);
+    (Pace { think, spread }, floor_tables)
+}
+
 /// What the floor cost.
 #[derive(Clone, Copy, Debug)]
 pub struct Floor {
@@ -78,6 +119,7 @@ impl Floor {
 /// use (or wherever this process runs when it is not given).
 pub async fn measure(
     shape: Shape,
+    pace: Pace,
     tables: usize,
     duration: Duration,
     server_pid: Option<u32>,
@@ -96,7 +138,7 @@ pub async fn measure(
             let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
             let outcome = runtime
                 .map_err(anyhow::Error::from)
-                .and_then(|runtime| runtime.block_on(serve(listener, shape, duration)));
+                .and_then(|runtime| runtime.block_on(serve(listener, shape, pace, duration)));
             let _ = done.send(outcome);
         })
         .context("cannot start the floor's thread")?;
@@ -104,14 +146,14 @@ pub async fn measure(
     let mut drivers = Vec::with_capacity(tables);
     // Tables connect one after another, so that the server can take every
     // four connections it accepts as one table.
-    for _ in 0..tables {
+    for table in 0..tables {
         let mut seats = Vec::with_capacity(4);
         for _ in 0..4 {
             let stream = TcpStream::connect(address).await?;
             stream.set_nodelay(true)?;
             seats.push(stream);
         }
-        drivers.push(tokio::spawn(drive(seats, shape)));
+        drivers.push(tokio::spawn(drive(seats, shape, pace, table as u64)));
     }
     let floor = result.await.context("the floor's thread stopped")??;
     let _ = thread.join();
@@ -123,7 +165,12 @@ pub async fn measure(
 
 /// The floor server: takes connections four at a time as tables, serves
 /// them, and times itself once they have warmed up.
-async fn serve(listener: std::net::TcpListener, shape: Shape, duration: Duration) -> anyhow::Result<Floor> {
+async fn serve(
+    listener: std::net::TcpListener,
+    shape: Shape,
+    pace: Pace,
+    duration: Duration,
+) -> anyhow::Result<Floor> {
     let listener = TcpListener::from_std(listener)?;
     let requests = Arc::new(AtomicU64::new(0));
     let served = requests.clone();
@@ -138,7 +185,10 @@ async fn serve(listener: std::net::TcpListener, shape: Shape, duration: Duration
             }
         }
     });
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Paced tables start in step; a few think times spread them out as
+    // the run's tables were.
+    let warm_up = Duration::from_millis(500).max(pace.think * 4);
+    tokio::time::sleep(warm_up).await;
     let (user_before, system_before) = thread_cpu()?;
     let before = requests_now(&requests);
     tokio::time::sleep(duration).await;
@@ -173,12 +223,16 @@ async fn serve_table(mut seats: Vec<TcpStream>, shape: Shape, requests: Arc<Atom
     Ok(())
 }
 
-/// One table of floor clients: each in turn sends a request, then every
-/// seat reads what the server writes to it, as at think 0.
-async fn drive(mut seats: Vec<TcpStream>, shape: Shape) -> io::Result<()> {
+/// One table of floor clients: each in turn waits its think time, sends a
+/// request, then every seat reads what the server writes to it.
+async fn drive(mut seats: Vec<TcpStream>, shape: Shape, pace: Pace, seed: u64) -> io::Result<()> {
     let request = vec![b'r'; shape.request_len()];
     let mut buffer = vec![0; shape.write_len() * 8];
+    let mut draws = spades_engine::GameRng::new(seed);
     for action in 0.. {
+        if !pace.think.is_zero() {
+            tokio::time::sleep(think_time(pace.think, pace.spread, &mut draws)).await;
+        }
         seats[(action % 4) as usize].write_all(&request).await?;
         let mut expected = [0usize; 4];
         for index in 0..shape.writes_after(action) {
@@ -252,6 +306,43 @@ mod tests {
         assert!(seats.iter().all(|&writes| writes > 20), "{seats:?}");
     }
 
+    #[test]
+    fn a_paced_floor_sends_as_often_as_the_run() {
+        assert_eq!(plan(0, 0.5, 50), (Pace::AT_ONCE, 50));
+        assert_eq!(plan(0, 0.5, 4000), (Pace::AT_ONCE, 200));
+        let paced = |think_ms: u64| Pace {
+            think: Duration::from_millis(think_ms),
+            spread: 0.5,
+        };
+        assert_eq!(plan(500, 0.5, 1000), (paced(500), 1000));
+        // Half the tables, each twice as fast.
+        assert_eq!(plan(500, 0.5, 4000), (paced(250), 2000));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_paced_floor_waits_between_requests() {
+        let shape = Shape {
+            requests: 56.0,
+            request_bytes: 47.0,
+            writes: 131.0,
+            write_bytes: 430.0,
+        };
+        let pace = Pace {
+            think: Duration::from_millis(20),
+            spread: 0.5,
+        };
+        // Each table makes one request per think time at most: over about
+        // 0.3 s, some 15 each, against hundreds at once.
+        let floor = measure(shape, pace, 2, Duration::from_millis(300), None)
+            .await
+            .unwrap();
+        let requests = floor.hands * shape.requests;
+        assert!(
+            (10.0..=60.0).contains(&requests),
+            "{requests} requests: {floor:?}"
+        );
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_floor_serves_its_tables_and_times_its_thread() {
         let shape = Shape {
@@ -260,7 +351,9 @@ mod tests {
             writes: 131.0,
             write_bytes: 430.0,
         };
-        let floor = measure(shape, 2, Duration::from_millis(300), None).await.unwrap();
+        let floor = measure(shape, Pace::AT_ONCE, 2, Duration::from_millis(300), None)
+            .await
+            .unwrap();
         // A hand is 56 requests; the floor's times are in ticks of 10 ms,
         // too coarse to check over so short a run.
         assert!(floor.hands > 1.0, "{floor:?}");

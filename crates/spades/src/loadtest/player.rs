@@ -25,14 +25,8 @@ pub(super) struct Pace {
 }
 
 impl Pace {
-    /// One think time, uniform between think × (1 − spread) and
-    /// think × (1 + spread), to the microsecond.
     fn think(&self, rng: &mut spades_engine::GameRng) -> Duration {
-        let mean = self.think_ms as f64 * 1000.0;
-        let low = mean * (1.0 - self.spread);
-        let width = (2.0 * mean * self.spread) as u32;
-        let offset = if width == 0 { 0 } else { rng.below(width + 1) };
-        Duration::from_micros((low as u64).saturating_add(u64::from(offset)))
+        think_time(Duration::from_millis(self.think_ms), self.spread, rng)
     }
 }
 
@@ -74,6 +68,16 @@ impl Step {
             Step::LastPlay => "a hand's last play",
         }
     }
+}
+
+/// One think time, uniform between mean × (1 − spread) and
+/// mean × (1 + spread), to the microsecond.
+pub(super) fn think_time(mean: Duration, spread: f64, rng: &mut spades_engine::GameRng) -> Duration {
+    let mean = mean.as_micros() as f64;
+    let low = mean * (1.0 - spread);
+    let width = (2.0 * mean * spread) as u32;
+    let offset = if width == 0 { 0 } else { rng.below(width + 1) };
+    Duration::from_micros((low as u64).saturating_add(u64::from(offset)))
 }
 
 /// Connects four clients, seats them at a new private room and starts a game.

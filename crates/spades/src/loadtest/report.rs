@@ -195,17 +195,24 @@ pub(super) async fn report_floor(
         bytes_received,
         shape.write_bytes,
     );
-    // Past a few hundred tables at think 0 the floor's cost per hand no
-    // longer changes, and the sockets are better spared.
-    let tables = args.tables.min(200);
-    let floor = floor::measure(shape, tables, Duration::from_secs_f64(args.floor), pid).await?;
+    let (pace, tables) = floor::plan(args.think, args.think_spread, args.tables);
+    let floor = floor::measure(shape, pace, tables, Duration::from_secs_f64(args.floor), pid).await?;
     let per_hand = floor.cpu_per_hand();
     print!(
-        "floor: {:.3} ms CPU per hand (user {:.3}, system {:.3}) over {:.0} hands of that traffic at think 0",
+        "floor: {:.3} ms CPU per hand (user {:.3}, system {:.3}) over {:.0} hands of that traffic on {tables} tables \
+         at {}",
         1000.0 * per_hand,
         1000.0 * floor.user_seconds / floor.hands,
         1000.0 * floor.system_seconds / floor.hands,
-        floor.hands
+        floor.hands,
+        if args.think == 0 {
+            "think 0".to_string()
+        } else {
+            format!(
+                "the run's pace ({:.0} ms a think time)",
+                pace.think.as_secs_f64() * 1000.0
+            )
+        }
     );
     match server_cpu {
         Some(cpu) => println!("; the server spent {:.2} times the floor", cpu / hands / per_hand),
