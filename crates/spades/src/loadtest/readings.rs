@@ -55,17 +55,7 @@ pub(super) struct NamedProcesses(std::collections::HashMap<u32, f64>);
 impl NamedProcesses {
     pub(super) fn take(name: &str) -> NamedProcesses {
         let mut found = std::collections::HashMap::new();
-        let Ok(entries) = fs::read_dir("/proc") else {
-            return NamedProcesses(found);
-        };
-        for entry in entries.flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|text| text.parse::<u32>().ok())
-            else {
-                continue;
-            };
+        for pid in process_ids() {
             let named =
                 fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|comm| comm.trim_end() == name);
             if let Some(stats) = ProcessStats::read(pid).filter(|_| named) {
@@ -229,15 +219,8 @@ pub(super) fn listening_pid(port: u16) -> Option<u32> {
             }
         }
     }
-    for process in fs::read_dir("/proc").ok()?.flatten() {
-        let Some(pid) = process
-            .file_name()
-            .to_str()
-            .and_then(|name| name.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        let Ok(fds) = fs::read_dir(process.path().join("fd")) else {
+    for pid in process_ids() {
+        let Ok(fds) = fs::read_dir(format!("/proc/{pid}/fd")) else {
             continue;
         };
         for fd in fds.flatten() {
@@ -249,6 +232,16 @@ pub(super) fn listening_pid(port: u16) -> Option<u32> {
         }
     }
     None
+}
+
+/// The id of every process of this machine, from the numbered entries of
+/// `/proc` (none if it cannot be read).
+fn process_ids() -> impl Iterator<Item = u32> {
+    fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
 }
 
 /// The store's counters from the server's `/metrics`.
