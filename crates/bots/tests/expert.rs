@@ -9,8 +9,8 @@ use spades_bots::knowledge::{Knowledge, beats};
 use spades_bots::sample::sample_hands;
 use spades_bots::{Budget, ExpertBot, Kind, Player, play_out};
 use spades_engine::{
-    Action, Bid, BySeat, ByTeam, Card, CardSet, Deal, Game, GameRng, PassOrder, Phase, Position, Preset,
-    RuleSet, Seat, TrickCards, TrickRecord, Viewer,
+    Action, Bid, BySeat, ByTeam, Card, CardSet, Deal, Game, GameRng, Legal, PassOrder, Phase, Position,
+    Preset, RuleSet, Seat, TrickCards, TrickRecord, Viewer,
 };
 
 fn seat(index: u8) -> Seat {
@@ -264,6 +264,65 @@ fn bids_blind_nil_far_behind_late_in_the_game() {
         expert().act(&game.view(Viewer::Seat(seat(0)))),
         Some(Action::Bid(Bid::BlindNil))
     );
+}
+
+/// A game without partners dealt from `seed`, in the bidding of its
+/// fifth hand with each player's score (seat 0 deals, seat 1 bids first),
+/// and the seat to bid first.
+fn bidding_alone(preset: Preset, seed: u64, score: &[i32]) -> (Game, Seat) {
+    let rules = preset.rules();
+    let seating = rules.seating();
+    let dealt = *Game::new(rules, seed).expect("a preset's rules").dealt();
+    let deal = Deal {
+        dealer: seat(0),
+        hands: dealt,
+        score: ByTeam::from_fn(seating, |team| score[team.index()]),
+        bags: ByTeam::filled(seating, 0),
+        hand_number: 4,
+    };
+    let game = Game::from_deal(rules, seed, deal).expect("a whole pack");
+    let first = game.first_to_act().expect("someone bids first");
+    (game, first)
+}
+
+#[test]
+fn does_not_bid_blind_nil_without_a_partner() {
+    // Far behind late in a solo game, where the basic bot bids blind nil;
+    // with nobody to cover it, the expert looks at its cards first.
+    let (game, first) = bidding_alone(Preset::Solo, 3, &[420, 90, 430, 410]);
+    let view = game.view(Viewer::Seat(first));
+    assert_eq!(
+        Kind::Basic.player(1, Budget::REPEATABLE).act(&view),
+        Some(Action::Bid(Bid::BlindNil))
+    );
+    assert_eq!(expert().act(&view), Some(Action::LookAtHand));
+}
+
+#[test]
+fn bids_no_more_than_its_habit_without_partners() {
+    // In three-player and solo the expert may bid under the basic bot's
+    // bid, never over it: its guesses make a higher bid look safer than
+    // it is there.
+    for preset in [Preset::ThreePlayer, Preset::Solo] {
+        for seed in 0..12 {
+            let (mut game, first) = bidding_alone(preset, seed, &[0, 0, 0, 0]);
+            if matches!(game.legal(first), Legal::Look | Legal::BlindOrLook(_)) {
+                game.apply(first, Action::LookAtHand).expect("looking is allowed");
+            }
+            let view = game.view(Viewer::Seat(first));
+            let basic = Kind::Basic.player(1, Budget::REPEATABLE).act(&view);
+            let expert = expert().act(&view);
+            let tricks = |action: Option<Action>| match action {
+                Some(Action::Bid(Bid::Tricks(n))) => n,
+                Some(Action::Bid(_)) => 0,
+                other => panic!("a bid, not {other:?}"),
+            };
+            assert!(
+                tricks(expert) <= tricks(basic),
+                "{preset:?}, seed {seed}: the expert bid {expert:?} over the habit's {basic:?}"
+            );
+        }
+    }
 }
 
 /// Plays a game between expert and basic bots to a random point.
