@@ -570,3 +570,48 @@ async fn a_load_test_compares_the_server_with_the_floor_of_its_traffic() {
     assert!(hands >= 1.0, "{floor}");
     assert!(floor.contains("times the floor"), "{floor}");
 }
+
+/// At a human pace a count of system calls often sees no hand end: the
+/// load test then counts per action, and gives that at the run's actions
+/// per hand. `perf` must be able to trace the server here (CI installs it).
+#[tokio::test]
+async fn a_paced_load_test_counts_system_calls_per_action() {
+    let server = start(Command::new(env!("CARGO_BIN_EXE_spades"))).await;
+    // A hand at this pace takes half a minute; the run and its count take
+    // four seconds.
+    let output = run_loadtest(
+        &server.url(),
+        &[
+            "--tables",
+            "2",
+            "--duration",
+            "3",
+            "--think",
+            "300",
+            "--stagger",
+            "0",
+            "--syscalls",
+            "1",
+            "--floor",
+            "0",
+        ],
+    )
+    .await;
+    let report = String::from_utf8_lossy(&output.stdout);
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{report}\n{errors}");
+    let calls = report
+        .lines()
+        .find(|line| line.starts_with("server system calls"))
+        .unwrap_or_else(|| panic!("a line for the system calls: {report}"));
+    assert!(calls.contains("no hand ended while it counted): "), "{calls}");
+    // Every action wakes the server at least to read it and to send its
+    // confirmation to four connections.
+    let per_action: f64 = calls
+        .split("no hand ended while it counted): ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|number| number.parse().ok())
+        .unwrap_or_else(|| panic!("calls per action: {calls}"));
+    assert!(per_action >= 5.0, "{calls}");
+}

@@ -158,6 +158,8 @@ struct Totals {
     /// Hands scored whether measuring or not.
     all_hands: AtomicU64,
     actions: AtomicU64,
+    /// Actions confirmed whether measuring or not.
+    all_actions: AtomicU64,
     errors: AtomicU64,
     /// The clients' frames and bytes while measuring, sent and received.
     frames_sent: AtomicU64,
@@ -238,7 +240,12 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     {
         report_database(name, end.used_since(before), server_cpu, &per_hand);
     }
-    let calls = report_calls(calls, &pids);
+    let actions_per_hand = if hands > 0 {
+        actions as f64 / hands as f64
+    } else {
+        0.0
+    };
+    let calls = report_calls(calls, &pids, actions_per_hand);
     if args.floor > 0.0 && hands > 0 {
         report_floor(&args, &totals, calls.as_ref(), server_cpu, pid).await?;
     }
@@ -375,15 +382,21 @@ async fn collect_latencies(players: Vec<PlayerTask>) -> Latencies {
 }
 
 /// Counts the server's system calls with `perf` for `seconds` while the
-/// tables play on, and the hands that ended meanwhile.
-async fn count_calls(pid: u32, seconds: f64, totals: &Totals) -> Result<(syscalls::Counts, u64), String> {
+/// tables play on, with the hands that ended and the actions confirmed
+/// meanwhile.
+async fn count_calls(pid: u32, seconds: f64, totals: &Totals) -> Result<syscalls::Counted, String> {
     let hands_before = totals.all_hands.load(Ordering::SeqCst);
+    let actions_before = totals.all_actions.load(Ordering::SeqCst);
     let counting = syscalls::Counting::start(pid, Duration::from_secs_f64(seconds))
         .ok_or_else(|| "perf cannot be run (is it installed?)".to_owned())?;
     let counts = tokio::task::spawn_blocking(move || counting.finish())
         .await
         .map_err(|error| error.to_string())??;
-    Ok((counts, totals.all_hands.load(Ordering::SeqCst) - hands_before))
+    Ok(syscalls::Counted {
+        counts,
+        hands: totals.all_hands.load(Ordering::SeqCst) - hands_before,
+        actions: totals.all_actions.load(Ordering::SeqCst) - actions_before,
+    })
 }
 
 impl Totals {

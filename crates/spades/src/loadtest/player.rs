@@ -297,6 +297,7 @@ pub(super) async fn play(
             if measuring {
                 record_latency(sent, step, &mut samples, &totals);
             }
+            totals.all_actions.fetch_add(1, Ordering::Relaxed);
             pending = None;
         }
         if let ServerMessage::Error { code, message, .. } = &message {

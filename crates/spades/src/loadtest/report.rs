@@ -118,37 +118,71 @@ pub(super) fn cost_per_hand(cpu: f64, hands: u64, actions: u64) -> String {
 }
 
 /// Prints the server's system calls per hand as `perf` counted them, or why
-/// they were not; returns the counts when there are some to compare with.
+/// they were not; returns the count when there is one to compare with.
+/// When no hand ended while `perf` counted (usual at a human pace), the
+/// calls are given per action, and per hand at the run's own
+/// `actions_per_hand`.
 pub(super) fn report_calls(
-    calls: Option<Result<(syscalls::Counts, u64), String>>,
+    calls: Option<Result<syscalls::Counted, String>>,
     pids: &[Option<u32>],
-) -> Option<(syscalls::Counts, u64)> {
-    match calls {
-        Some(Ok((counts, hands))) if hands > 0 => {
-            let per_hand = |count: u64| count as f64 / hands as f64;
-            let by_call: Vec<String> = counts
-                .by_call
-                .iter()
-                .map(|(call, count)| format!("{call} {:.1}", per_hand(*count)))
-                .collect();
-            println!(
-                "server system calls per hand (perf, {hands} hands after the run{}): {:.1} in all; {}",
-                if pids.len() > 1 { ", first server" } else { "" },
-                per_hand(counts.all),
-                by_call.join(", ")
-            );
-            Some((counts, hands))
-        }
-        Some(Ok(_)) => {
-            println!("server system calls: no hand ended while perf counted");
-            None
-        }
-        Some(Err(why)) => {
+    actions_per_hand: f64,
+) -> Option<syscalls::Counted> {
+    let counted = match calls? {
+        Ok(counted) => counted,
+        Err(why) => {
             println!("server system calls: not counted: {why}");
-            None
+            return None;
         }
-        None => None,
+    };
+    if counted.hands == 0 {
+        report_calls_per_action(&counted, actions_per_hand);
+        return (counted.actions > 0).then_some(counted);
     }
+    let per_hand = |count: u64| count as f64 / counted.hands as f64;
+    let by_call: Vec<String> = counted
+        .counts
+        .by_call
+        .iter()
+        .map(|(call, count)| format!("{call} {:.1}", per_hand(*count)))
+        .collect();
+    println!(
+        "server system calls per hand (perf, {} hands after the run{}): {:.1} in all; {}",
+        counted.hands,
+        if pids.len() > 1 { ", first server" } else { "" },
+        per_hand(counted.counts.all),
+        by_call.join(", ")
+    );
+    Some(counted)
+}
+
+/// The calls of a count during which no hand ended: per action, and per
+/// hand at the run's `actions_per_hand` when the run ended hands.
+fn report_calls_per_action(counted: &syscalls::Counted, actions_per_hand: f64) {
+    if counted.actions == 0 {
+        return println!("server system calls: no action was confirmed while perf counted");
+    }
+    let per_action = |count: u64| count as f64 / counted.actions as f64;
+    let by_call: Vec<String> = counted
+        .counts
+        .by_call
+        .iter()
+        .map(|(call, count)| format!("{call} {:.2}", per_action(*count)))
+        .collect();
+    let in_a_hand = if actions_per_hand > 0.0 {
+        format!(
+            "; {:.1} a hand at the run's {actions_per_hand:.1} actions a hand",
+            per_action(counted.counts.all) * actions_per_hand
+        )
+    } else {
+        String::new()
+    };
+    println!(
+        "server system calls per action (perf, {} actions after the run; no hand ended while it counted): \
+         {:.2} in all{in_a_hand}; {}",
+        counted.actions,
+        per_action(counted.counts.all),
+        by_call.join(", ")
+    );
 }
 
 /// Prints how busy the whole machine was over the run, and how much of its
@@ -168,7 +202,7 @@ pub(super) fn report_machine(before: &MachineTimes, end: &MachineTimes) {
 pub(super) async fn report_floor(
     args: &Args,
     totals: &Totals,
-    calls: Option<&(syscalls::Counts, u64)>,
+    calls: Option<&syscalls::Counted>,
     server_cpu: Option<f64>,
     pid: Option<u32>,
 ) -> anyhow::Result<()> {
@@ -176,10 +210,18 @@ pub(super) async fn report_floor(
     let load = |counter: &AtomicU64| counter.load(Ordering::SeqCst) as f64;
     let requests = load(&totals.frames_sent) / hands;
     let bytes_received = load(&totals.bytes_received) / hands;
-    let writes = calls.map(|(counts, hands)| (counts.of("sendto") + counts.of("writev"), *hands));
+    let actions_per_hand = load(&totals.actions) / hands;
+    let writes = calls
+        .filter(|counted| counted.counts.of("sendto") + counted.counts.of("writev") > 0)
+        .and_then(|counted| {
+            counted.per_hand(
+                counted.counts.of("sendto") + counted.counts.of("writev"),
+                actions_per_hand,
+            )
+        });
     let (writes, counted) = match writes {
-        Some((writes, calls_hands)) if writes > 0 => (writes as f64 / calls_hands as f64, "as perf counted"),
-        _ => (4.0 * requests, "one per connection per request"),
+        Some(writes) => (writes, "as perf counted"),
+        None => (4.0 * requests, "one per connection per request"),
     };
     let shape = floor::Shape {
         requests,

@@ -32,6 +32,30 @@ pub struct Counts {
     pub all: u64,
 }
 
+/// What a count found: the calls, and the hands that ended and the
+/// actions confirmed while it ran.
+#[derive(Debug, Default, PartialEq)]
+pub struct Counted {
+    pub counts: Counts,
+    pub hands: u64,
+    pub actions: u64,
+}
+
+impl Counted {
+    /// The calls named `call` for each hand, or for each action when no
+    /// hand ended (a paced run's count is often shorter than a hand), then
+    /// scaled to a hand by `actions_per_hand`, the run's own ratio.
+    pub fn per_hand(&self, count: u64, actions_per_hand: f64) -> Option<f64> {
+        if self.hands > 0 {
+            Some(count as f64 / self.hands as f64)
+        } else if self.actions > 0 && actions_per_hand > 0.0 {
+            Some(count as f64 / self.actions as f64 * actions_per_hand)
+        } else {
+            None
+        }
+    }
+}
+
 impl Counting {
     /// Starts counting the calls of `pid` for `duration`; `None` when
     /// `perf` cannot be run.
@@ -120,5 +144,30 @@ mod tests {
         assert_eq!(counts.of("recvfrom"), 57);
         assert_eq!(counts.of("writev"), 0);
         assert_eq!(parse("Error: no permission\n"), None);
+    }
+
+    #[test]
+    fn counts_per_hand_or_per_action_when_no_hand_ended() {
+        let counts = Counts {
+            by_call: vec![("sendto", 300)],
+            all: 900,
+        };
+        let after_hands = Counted {
+            counts,
+            hands: 3,
+            actions: 150,
+        };
+        assert_eq!(after_hands.per_hand(900, 56.0), Some(300.0));
+        // A paced count: 150 actions and no hand ended. At 56 actions a
+        // hand, 6 calls an action are 336 a hand.
+        let paced = Counted {
+            hands: 0,
+            ..after_hands
+        };
+        assert_eq!(paced.per_hand(900, 56.0), Some(336.0));
+        // Without the run's ratio, or without an action, there is no figure.
+        assert_eq!(paced.per_hand(900, 0.0), None);
+        let idle = Counted { actions: 0, ..paced };
+        assert_eq!(idle.per_hand(900, 56.0), None);
     }
 }
