@@ -39,6 +39,10 @@ const MAX_BATCH: usize = 4096;
 /// every room in it held back its players' events for that long.
 const SLOW_BATCH: Duration = Duration::from_millis(200);
 
+/// A batch that takes longer than this is a pause its players may notice;
+/// each is logged at the debug level.
+const PAUSE: Duration = Duration::from_millis(50);
+
 /// Slow batches are reported at most this often, so that a disk that
 /// stays slow does not flood the log as well.
 const SLOW_REPORT_EVERY: Duration = Duration::from_secs(60);
@@ -338,8 +342,18 @@ impl Running {
                 Ok(()) => {
                     self.observer.batch_stored(batch.writes.len());
                     let now = Instant::now();
+                    if now - began >= PAUSE {
+                        // Every such batch, for whoever looks into pauses:
+                        // the warning below comes at most once a minute.
+                        tracing::debug!(
+                            took_us = (now - began).as_micros() as u64,
+                            writes = batch.writes.len(),
+                            times = ?self.writer.last_times(),
+                            "a batch of game writes held its tables"
+                        );
+                    }
                     if let Some(report) = self.slow.record(now - began, now) {
-                        report.log(batch.writes.len());
+                        report.log(batch.writes.len(), self.writer.last_times());
                     }
                     return Some(Durability::Stored);
                 }

@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::writer::BatchTimes;
 use super::{SLOW_BATCH, SLOW_REPORT_EVERY};
 
 /// Counts the batches that were slow to store between two reports.
@@ -50,10 +51,16 @@ impl SlowBatches {
 }
 
 impl SlowReport {
-    pub(super) fn log(&self, writes: usize) {
+    /// Logs the report of a batch of `writes` writes, with where it spent
+    /// its time when the writer knows (see [`BatchTimes`]).
+    pub(super) fn log(&self, writes: usize, times: Option<BatchTimes>) {
+        let micros = |part: fn(&BatchTimes) -> Duration| times.map(|times| part(&times).as_micros() as u64);
         tracing::warn!(
             took_ms = self.took.as_millis() as u64,
             writes,
+            lock_wait_us = micros(|times| times.lock),
+            rows_us = micros(|times| times.rows),
+            commit_us = micros(|times| times.commit),
             slow_batches = self.count,
             slowest_ms = self.slowest.as_millis() as u64,
             "storing game writes was slow, and the tables that made them waited for it; \

@@ -21,7 +21,7 @@
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OpenFlags, ToSql, TransactionBehavior, params, params_from_iter};
 use uuid::Uuid;
@@ -37,6 +37,20 @@ pub struct JournalWriter {
     /// that uses it, and again after a failure, so that a writer made while
     /// the file was unreachable works once it is back.
     sqlite: Option<(PathBuf, Option<(Connection, ActionLog)>)>,
+    /// Where the last batch written on the SQLite connection spent its
+    /// time, for the report of a slow batch.
+    last_times: Option<BatchTimes>,
+}
+
+/// Where a batch written on the journal's SQLite connection spent its
+/// time: waiting for the write lock (`BEGIN IMMEDIATE`, which waits while
+/// another connection writes), writing its rows, and committing (which
+/// appends to the log, and fsyncs it when it starts the log again).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchTimes {
+    pub lock: Duration,
+    pub rows: Duration,
+    pub commit: Duration,
 }
 
 /// How long the writer waits for another connection's write to end, as the
@@ -55,6 +69,7 @@ impl Store {
         JournalWriter {
             store: self.clone(),
             sqlite: self.sqlite_file.clone().map(|file| (file, None)),
+            last_times: None,
         }
     }
 }
@@ -74,16 +89,19 @@ impl JournalWriter {
                 Write::Action { .. } | Write::Hand { .. } | Write::RoomSeq { .. } | Write::Fence { .. }
             )
         });
+        self.last_times = None;
         match &mut self.sqlite {
             Some((file, connection)) if plain && !writes.is_empty() => {
+                let mut times = BatchTimes::default();
                 let result = match connection {
-                    Some((open, log)) => log.store(open, writes),
+                    Some((open, log)) => log.store(open, writes, &mut times),
                     None => open(file).and_then(|(mut open, mut log)| {
-                        let result = log.store(&mut open, writes);
+                        let result = log.store(&mut open, writes, &mut times);
                         *connection = Some((open, log));
                         result
                     }),
                 };
+                self.last_times = Some(times);
                 if result
                     .as_ref()
                     .is_err_and(|error| !matches!(error, StoreError::Fenced(_)))
@@ -98,6 +116,12 @@ impl JournalWriter {
             }
             _ => self.store.write(writes).await,
         }
+    }
+
+    /// Where the last batch spent its time, when it was written on the
+    /// journal's own SQLite connection.
+    pub fn last_times(&self) -> Option<BatchTimes> {
+        self.last_times
     }
 
     /// Does a step of the work that batches put off because no player
@@ -128,11 +152,22 @@ impl JournalWriter {
 /// showed in profiles of a journal committing every action.
 ///
 /// On an error the transaction is rolled back; the caller drops the
-/// connection anyway, which would roll it back too.
-fn immediate<T>(connection: &Connection, body: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+/// connection anyway, which would roll it back too. `times` learns where
+/// the time went.
+fn immediate<T>(
+    connection: &Connection,
+    times: &mut BatchTimes,
+    body: impl FnOnce(&Connection) -> Result<T>,
+) -> Result<T> {
+    let began = Instant::now();
     connection.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+    let locked = Instant::now();
+    times.lock = locked - began;
     let outcome = body(connection).and_then(|value| {
+        let written = Instant::now();
+        times.rows = written - locked;
         connection.prepare_cached("COMMIT")?.execute([])?;
+        times.commit = written.elapsed();
         Ok(value)
     });
     if outcome.is_err() && !connection.is_autocommit() {
@@ -270,8 +305,10 @@ impl ActionLog {
 
     /// Stores a batch of actions and hand records in one transaction. On
     /// an error, what this log knows may be wrong: drop it.
-    fn store(&mut self, connection: &mut Connection, writes: &[Write]) -> Result<()> {
-        immediate(connection, |transaction| self.store_in(transaction, writes))
+    fn store(&mut self, connection: &mut Connection, writes: &[Write], times: &mut BatchTimes) -> Result<()> {
+        immediate(connection, times, |transaction| {
+            self.store_in(transaction, writes)
+        })
     }
 
     /// The body of [`ActionLog::store`], inside its transaction.
@@ -337,7 +374,7 @@ impl ActionLog {
         if self.due.is_empty() && !stale && self.needed_from() - self.deleted_below < DELETE_EVERY {
             return Ok(false);
         }
-        immediate(connection, |transaction| {
+        immediate(connection, &mut BatchTimes::default(), |transaction| {
             self.maintain(transaction, TIDY_ROWS, DELETE_EVERY)
         })?;
         Ok(true)
