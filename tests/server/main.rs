@@ -15,6 +15,7 @@ mod frames;
 mod friends;
 mod keepalive;
 mod limits;
+mod loadtest;
 mod lobby_updates;
 mod matchmaking;
 mod metrics;

@@ -134,54 +134,42 @@ pub(super) fn report_calls(
             return None;
         }
     };
+    let first = if pids.len() > 1 { ", first server" } else { "" };
     if counted.hands == 0 {
-        report_calls_per_action(&counted, actions_per_hand);
+        report_calls_per_action(&counted, actions_per_hand, first);
         return (counted.actions > 0).then_some(counted);
     }
-    let per_hand = |count: u64| count as f64 / counted.hands as f64;
-    let by_call: Vec<String> = counted
-        .counts
-        .by_call
-        .iter()
-        .map(|(call, count)| format!("{call} {:.1}", per_hand(*count)))
-        .collect();
+    let hands = counted.hands as f64;
     println!(
-        "server system calls per hand (perf, {} hands after the run{}): {:.1} in all; {}",
+        "server system calls per hand (perf, {} hands after the run{first}): {:.1} in all; {}",
         counted.hands,
-        if pids.len() > 1 { ", first server" } else { "" },
-        per_hand(counted.counts.all),
-        by_call.join(", ")
+        counted.counts.all as f64 / hands,
+        counted.counts.each_per(hands, 1)
     );
     Some(counted)
 }
 
 /// The calls of a count during which no hand ended: per action, and per
 /// hand at the run's `actions_per_hand` when the run ended hands.
-fn report_calls_per_action(counted: &syscalls::Counted, actions_per_hand: f64) {
+fn report_calls_per_action(counted: &syscalls::Counted, actions_per_hand: f64, first: &str) {
     if counted.actions == 0 {
         return println!("server system calls: no action was confirmed while perf counted");
     }
-    let per_action = |count: u64| count as f64 / counted.actions as f64;
-    let by_call: Vec<String> = counted
-        .counts
-        .by_call
-        .iter()
-        .map(|(call, count)| format!("{call} {:.2}", per_action(*count)))
-        .collect();
+    let actions = counted.actions as f64;
+    let all = counted.counts.all as f64 / actions;
     let in_a_hand = if actions_per_hand > 0.0 {
         format!(
             "; {:.1} a hand at the run's {actions_per_hand:.1} actions a hand",
-            per_action(counted.counts.all) * actions_per_hand
+            all * actions_per_hand
         )
     } else {
         String::new()
     };
     println!(
-        "server system calls per action (perf, {} actions after the run; no hand ended while it counted): \
-         {:.2} in all{in_a_hand}; {}",
+        "server system calls per action (perf, {} actions after the run{first}; no hand ended while it counted): \
+         {all:.2} in all{in_a_hand}; {}",
         counted.actions,
-        per_action(counted.counts.all),
-        by_call.join(", ")
+        counted.counts.each_per(actions, 2)
     );
 }
 

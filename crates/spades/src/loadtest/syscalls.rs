@@ -120,6 +120,17 @@ fn parse(text: &str) -> Option<Counts> {
 }
 
 impl Counts {
+    /// Each call's count divided by `per`, with `decimals` places, as
+    /// `sendto 3.20, recvfrom 0.80, …`.
+    pub fn each_per(&self, per: f64, decimals: usize) -> String {
+        let each: Vec<String> = self
+            .by_call
+            .iter()
+            .map(|(call, count)| format!("{call} {:.*}", decimals, *count as f64 / per))
+            .collect();
+        each.join(", ")
+    }
+
     pub fn of(&self, call: &str) -> u64 {
         self.by_call
             .iter()
