@@ -199,14 +199,12 @@ pub(super) async fn report_floor(
     let requests = load(&totals.frames_sent) / hands;
     let bytes_received = load(&totals.bytes_received) / hands;
     let actions_per_hand = load(&totals.actions) / hands;
-    let writes = calls
-        .filter(|counted| counted.counts.of("sendto") + counted.counts.of("writev") > 0)
-        .and_then(|counted| {
-            counted.per_hand(
-                counted.counts.of("sendto") + counted.counts.of("writev"),
-                actions_per_hand,
-            )
-        });
+    let writes = calls.and_then(|counted| {
+        let writes = counted.counts.of("sendto") + counted.counts.of("writev");
+        (writes > 0)
+            .then(|| counted.per_hand(writes, actions_per_hand))
+            .flatten()
+    });
     let (writes, counted) = match writes {
         Some(writes) => (writes, "as perf counted"),
         None => (4.0 * requests, "one per connection per request"),

@@ -42,9 +42,10 @@ pub struct Counted {
 }
 
 impl Counted {
-    /// The calls named `call` for each hand, or for each action when no
-    /// hand ended (a paced run's count is often shorter than a hand), then
-    /// scaled to a hand by `actions_per_hand`, the run's own ratio.
+    /// `count` calls of this count per hand: divided by the hands that
+    /// ended, or, when none did (a paced run's count is often shorter than
+    /// a hand), by the actions confirmed and then scaled to a hand by
+    /// `actions_per_hand`, the run's own ratio.
     pub fn per_hand(&self, count: u64, actions_per_hand: f64) -> Option<f64> {
         if self.hands > 0 {
             Some(count as f64 / self.hands as f64)

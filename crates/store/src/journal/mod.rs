@@ -342,17 +342,18 @@ impl Running {
                 Ok(()) => {
                     self.observer.batch_stored(batch.writes.len());
                     let now = Instant::now();
-                    if now - began >= PAUSE {
+                    let took = now - began;
+                    if took >= PAUSE {
                         // Every such batch, for whoever looks into pauses:
                         // the warning below comes at most once a minute.
                         tracing::debug!(
-                            took_us = (now - began).as_micros() as u64,
+                            took_us = took.as_micros() as u64,
                             writes = batch.writes.len(),
                             times = ?self.writer.last_times(),
                             "a batch of game writes held its tables"
                         );
                     }
-                    if let Some(report) = self.slow.record(now - began, now) {
+                    if let Some(report) = self.slow.record(took, now) {
                         report.log(batch.writes.len(), self.writer.last_times());
                     }
                     return Some(Durability::Stored);
