@@ -5,6 +5,7 @@
 //! cannot hide itself.
 
 mod checker;
+mod commands;
 mod rules;
 
 use std::process::Command;

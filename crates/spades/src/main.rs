@@ -12,6 +12,8 @@ mod simulate;
 mod stats;
 mod verify;
 
+use std::process::ExitCode;
+
 use clap::{Parser, Subcommand};
 
 /// The server makes and frees many small buffers from both worker threads
@@ -58,7 +60,11 @@ enum Command {
     Verify(verify::Args),
 }
 
-fn main() -> anyhow::Result<()> {
+/// Runs the command and, when it fails, says why on one line: the error and
+/// its causes, without the backtrace that `RUST_BACKTRACE` would add to an
+/// error returned from `main`, which is for a program's authors rather than
+/// for whoever mistyped an argument or pointed it at a missing database.
+fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(
@@ -66,7 +72,7 @@ fn main() -> anyhow::Result<()> {
         )
         .with_writer(std::io::stderr)
         .init();
-    match cli.command {
+    let outcome = match cli.command {
         None => serve::run(cli.serve),
         Some(Command::Serve(args)) => serve::run(*args),
         Some(Command::Simulate(args)) => simulate::run(args),
@@ -76,5 +82,12 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Migrate(args)) => serve::migrate(args),
         Some(Command::Admin(args)) => admin::run(args),
         Some(Command::Verify(args)) => verify::run(args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
     }
 }

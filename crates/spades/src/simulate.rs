@@ -29,8 +29,10 @@ pub struct Args {
     #[arg(long, default_value = "classic", value_parser = parse_rules)]
     rules: RuleSet,
     /// The player in each seat, seat 0 first, separated by commas:
-    /// random, beginner, bot (the basic bot), strong or expert.
-    #[arg(long, value_delimiter = ',', default_value = "random,random,random,random")]
+    /// random, beginner, bot (the basic bot), strong or expert. Three-player
+    /// rules take three (or four, the fourth unused); by default random
+    /// players.
+    #[arg(long, value_delimiter = ',')]
     players: Vec<Kind>,
     /// Deals the look-ahead bots (strong and expert) try for each decision;
     /// by default 40 for the strong bot and 120 for the expert.
@@ -76,13 +78,22 @@ fn game_seeds(seed: u64) -> impl Iterator<Item = u64> {
 const BATCH: usize = 64;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let [a, b, c, d] = args.players[..] else {
-        bail!(
-            "--players needs exactly four players, one per seat, not {}",
-            args.players.len()
-        );
+    let seats = args.rules.seating().seat_count();
+    let players = if args.players.is_empty() {
+        vec![Kind::Random; seats]
+    } else {
+        args.players
     };
-    let kinds = [a, b, c, d];
+    // Three-player rules leave the last seat empty, and the engine never
+    // asks it to act: a fourth player named there, or the first player's
+    // copy when there is none, only fills the array.
+    if players.len() != seats && players.len() != 4 {
+        bail!(
+            "--players needs {seats} players for these rules, one per seat, not {}",
+            players.len()
+        );
+    }
+    let kinds: [Kind; 4] = std::array::from_fn(|seat| players.get(seat).copied().unwrap_or(players[0]));
     let budget = args.samples.map(|samples| Budget {
         samples: samples.max(1),
         time: None,
