@@ -32,6 +32,21 @@ pub use writer::JournalWriter;
 /// How often held writes are retried.
 const RETRY_EVERY: Duration = Duration::from_millis(500);
 
+/// On Postgres, how long the journal waits for more commits before it
+/// gathers a batch, when the batch before gathered several: a group commit.
+///
+/// A transaction costs Postgres about half a millisecond of CPU whatever
+/// it holds (its log flush, the round trip, the statement's set-up), which
+/// at a human pace, with one action per commit, was most of what a hand
+/// cost it. Waiting only once commits come faster than they are stored
+/// leaves a lone action's confirmation as fast as before. Measured at
+/// 3,000 tables (think 500, Postgres on the server's core), a third as
+/// many transactions, Postgres's CPU per hand down from 4.1 to 2.4 ms and
+/// the server's from 5.1 to 4.3 ms, for a median confirmation 1.7 ms
+/// later (3.8 against 2.2 ms) and a lower p99. SQLite commits cost little
+/// and keep the journal on a thread of its own, which must not sleep.
+const GATHER_WAIT: Duration = Duration::from_millis(1);
+
 /// The most writes stored in one transaction.
 const MAX_BATCH: usize = 4096;
 
@@ -120,7 +135,8 @@ impl Store {
             observer: observer.clone(),
         };
         let own_thread = self.backend() == Backend::Sqlite;
-        let run = run(self.clone(), receiver, degraded, observer, own_thread);
+        let company = if own_thread { Duration::ZERO } else { GATHER_WAIT };
+        let run = run(self.clone(), receiver, degraded, observer, own_thread, company);
         let task = if own_thread {
             // On SQLite the journal writes on a thread of its own (see
             // `JournalWriter`), which spares each batch a trip to another
@@ -197,13 +213,16 @@ impl Journal {
 }
 
 /// The journal's loop: gathers the commits that wait into one batch,
-/// stores it, and retries held writes while the database is away.
+/// stores it, and retries held writes while the database is away. After a
+/// batch of several commits it waits `company` for more before it gathers
+/// the next (see [`GATHER_WAIT`]).
 async fn run(
     store: Store,
     mut requests: mpsc::UnboundedReceiver<Request>,
     degraded: Arc<AtomicBool>,
     observer: Arc<dyn JournalObserver>,
     own_thread: bool,
+    company: Duration,
 ) {
     let mut state = Running {
         writer: store.journal_writer(),
@@ -214,6 +233,8 @@ async fn run(
         held: VecDeque::new(),
     };
     let mut attempt: Option<Attempt> = None;
+    // Whether the last batch gathered more than one commit.
+    let mut busy = false;
     let mut retry = tokio::time::interval(RETRY_EVERY);
     retry.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
@@ -229,7 +250,11 @@ async fn run(
                     // core it returns at once.
                     std::thread::yield_now();
                 }
+                if busy && !company.is_zero() {
+                    tokio::time::sleep(company).await;
+                }
                 let (batch, stopping) = gather(first, &mut requests);
+                busy = batch.commits.len() > 1;
                 state.store_batch(batch).await;
                 if stopping {
                     break;

@@ -79,7 +79,14 @@ async fn a_stop_ends_the_journal_after_what_came_before() {
     }
     let counts = Arc::new(Counts::default());
     // It returns although a sender is still alive.
-    let journal = run(store.clone(), receiver, Arc::default(), counts.clone(), false);
+    let journal = run(
+        store.clone(),
+        receiver,
+        Arc::default(),
+        counts.clone(),
+        false,
+        Duration::ZERO,
+    );
     tokio::time::timeout(Duration::from_secs(5), journal)
         .await
         .expect("the journal returns at the stop");
@@ -112,7 +119,15 @@ async fn a_room_opened_again_elsewhere_is_refused_and_the_rest_of_its_batch_stor
     for request in [stale, current, Request::Stop] {
         assert!(requests.send(request).is_ok());
     }
-    run(store.clone(), receiver, Arc::default(), Arc::new(()), false).await;
+    run(
+        store.clone(),
+        receiver,
+        Arc::default(),
+        Arc::new(()),
+        false,
+        Duration::ZERO,
+    )
+    .await;
     assert_eq!(stale_answer.await, Ok(Durability::Fenced));
     assert_eq!(current_answer.await, Ok(Durability::Stored));
     let stored = &store.unfinished_games().await.unwrap()[0];
@@ -166,7 +181,15 @@ async fn a_commit_whose_data_is_refused_takes_no_other_room_s_writes_with_it() {
         assert!(requests.send(request).is_ok());
     }
     let counts = Arc::new(Counts::default());
-    run(store.clone(), receiver, Arc::default(), counts.clone(), false).await;
+    run(
+        store.clone(),
+        receiver,
+        Arc::default(),
+        counts.clone(),
+        false,
+        Duration::ZERO,
+    )
+    .await;
     assert_eq!(
         refused_answer.await,
         Ok(Durability::Stored),
@@ -177,4 +200,59 @@ async fn a_commit_whose_data_is_refused_takes_no_other_room_s_writes_with_it() {
     assert_eq!(stored.len(), 1, "the orphan game was not stored");
     assert_eq!(stored[0].actions.len(), 1, "the other room's action was stored");
     assert_eq!(counts.writes.load(Ordering::Relaxed), 1);
+}
+
+/// After a batch of several commits, a journal with company to wait for
+/// stores a commit together with the one that follows it shortly; after a
+/// lone commit it stores the next at once.
+#[tokio::test]
+async fn after_a_busy_batch_the_journal_waits_for_company() {
+    let (store, game) = store_with_game().await;
+    let (requests, receiver) = mpsc::unbounded_channel();
+    let counts = Arc::new(Counts::default());
+    // Far longer than the pause below, so that timing cannot decide it.
+    let company = Duration::from_millis(300);
+    let journal = tokio::spawn(run(
+        store.clone(),
+        receiver,
+        Arc::default(),
+        counts.clone(),
+        false,
+        company,
+    ));
+    let send = |index| {
+        let (request, answer) = commit(vec![action(game, index)]);
+        assert!(requests.send(request).is_ok());
+        answer
+    };
+    let batches = || counts.batches.load(Ordering::Relaxed);
+
+    // A lone commit is stored at once, and the next one too.
+    let started = Instant::now();
+    assert_eq!(send(0).await, Ok(Durability::Stored));
+    assert_eq!(send(1).await, Ok(Durability::Stored));
+    assert!(started.elapsed() < company, "a lone commit waited for company");
+    assert_eq!(batches(), 2);
+
+    // Two commits sent together make a busy batch.
+    let (first, second) = (send(2), send(3));
+    assert_eq!(
+        (first.await, second.await),
+        (Ok(Durability::Stored), Ok(Durability::Stored))
+    );
+    assert_eq!(batches(), 3);
+
+    // The next commit waits for the one that comes 20 ms later.
+    let waiting = send(4);
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let follower = send(5);
+    assert_eq!(
+        (waiting.await, follower.await),
+        (Ok(Durability::Stored), Ok(Durability::Stored))
+    );
+    assert_eq!(batches(), 4, "the two were stored together");
+
+    assert!(requests.send(Request::Stop).is_ok());
+    journal.await.unwrap();
+    assert_eq!(store.unfinished_games().await.unwrap()[0].actions.len(), 6);
 }
