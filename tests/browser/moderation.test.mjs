@@ -279,6 +279,9 @@ test('a player looks after himself and his account; the staff warn, mute, reset 
   // Maintenance: announced on the open pages, shown by the lobby to a page
   // that comes later, and over when the administrator ends it.
   await navLink(admin.page, 'Admin').click();
+  // Leaving the player's address draws the screen anew, without the reset
+  // link: text typed before that goes to the form being replaced.
+  await admin.page.locator('#reset-link-url').waitFor({ state: 'detached' });
   const maintenance = formNamed(admin.page, 'Maintenance');
   await maintenance.getByLabel('Message to the players').fill('Upgrading the tables');
   await maintenance.getByLabel('Expected to last (minutes)').fill('30');
