@@ -28,6 +28,29 @@ async fn run_loadtest(url: &str, args: &[&str]) -> std::process::Output {
     .expect("the load test runs")
 }
 
+/// The report of a load test that must have succeeded.
+fn report_of(output: &std::process::Output) -> String {
+    let report = String::from_utf8_lossy(&output.stdout).into_owned();
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{report}\n{errors}");
+    report
+}
+
+/// A server without limits per address, as a load test from one address
+/// needs; with `unthrottled`, nor a message rate a table at think 0 passes.
+async fn start_without_limits(unthrottled: bool) -> ServerProcess {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
+    command
+        .env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "0")
+        .env("SPADES_MAX_SOCKETS_PER_ADDRESS", "0");
+    if unthrottled {
+        command
+            .env("SPADES_MESSAGE_RATE", "1000000")
+            .env("SPADES_MESSAGE_BURST", "1000000");
+    }
+    start(command).await
+}
+
 #[tokio::test]
 async fn the_load_test_names_the_setting_that_turns_it_away() {
     let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
@@ -69,9 +92,7 @@ async fn a_load_test_from_two_source_addresses_stays_within_the_limit_of_each() 
     );
     let sources = [&args[..], &["--source", "127.0.0.1,127.0.0.2"]].concat();
     let output = run_loadtest(&server.url(), &sources).await;
-    let report = String::from_utf8_lossy(&output.stdout);
-    let errors = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{report}\n{errors}");
+    let report = report_of(&output);
     assert!(report.contains("tables 2 (8 connections)"), "{report}");
     assert!(report.contains("\nerrors 0\n"), "{report}");
 }
@@ -81,11 +102,7 @@ async fn a_load_test_from_two_source_addresses_stays_within_the_limit_of_each() 
 /// server's CPU per hand or per action, split into user and system time.
 #[tokio::test]
 async fn a_short_load_test_reports_its_pace_and_the_cpu_per_action() {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
-    command
-        .env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "0")
-        .env("SPADES_MAX_SOCKETS_PER_ADDRESS", "0");
-    let server = start(command).await;
+    let server = start_without_limits(false).await;
     let output = run_loadtest(
         &server.url(),
         &[
@@ -106,9 +123,7 @@ async fn a_short_load_test_reports_its_pace_and_the_cpu_per_action() {
         ],
     )
     .await;
-    let report = String::from_utf8_lossy(&output.stdout);
-    let errors = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{report}\n{errors}");
+    let report = report_of(&output);
     assert!(
         report.contains("think 20 ms ± 50%, started over 0.5 s"),
         "{report}"
@@ -154,13 +169,7 @@ async fn a_short_load_test_reports_its_pace_and_the_cpu_per_action() {
 /// the run's traffic and compares the server's CPU per hand with it.
 #[tokio::test]
 async fn a_load_test_compares_the_server_with_the_floor_of_its_traffic() {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_spades"));
-    command
-        .env("SPADES_MAX_CONNECTIONS_PER_ADDRESS", "0")
-        .env("SPADES_MAX_SOCKETS_PER_ADDRESS", "0")
-        .env("SPADES_MESSAGE_RATE", "1000000")
-        .env("SPADES_MESSAGE_BURST", "1000000");
-    let server = start(command).await;
+    let server = start_without_limits(true).await;
     let output = run_loadtest(
         &server.url(),
         &[
@@ -179,9 +188,7 @@ async fn a_load_test_compares_the_server_with_the_floor_of_its_traffic() {
         ],
     )
     .await;
-    let report = String::from_utf8_lossy(&output.stdout);
-    let errors = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{report}\n{errors}");
+    let report = report_of(&output);
     assert!(report.contains("\nerrors 0\n"), "{report}");
     // Either perf counted the calls, or the report says why not.
     assert!(
@@ -237,9 +244,7 @@ async fn a_paced_load_test_counts_system_calls_per_action() {
         ],
     )
     .await;
-    let report = String::from_utf8_lossy(&output.stdout);
-    let errors = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{report}\n{errors}");
+    let report = report_of(&output);
     let calls = report
         .lines()
         .find(|line| line.starts_with("server system calls"))

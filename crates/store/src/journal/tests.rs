@@ -60,6 +60,24 @@ fn action(game: uuid::Uuid, index: u32) -> Write {
     }
 }
 
+/// The journal's loop as the tests run it: on the test's runtime, without
+/// waiting for company.
+async fn run_plain(
+    store: &Store,
+    receiver: mpsc::UnboundedReceiver<Request>,
+    observer: Arc<dyn JournalObserver>,
+) {
+    run(
+        store.clone(),
+        receiver,
+        Arc::default(),
+        observer,
+        false,
+        Duration::ZERO,
+    )
+    .await;
+}
+
 fn commit(writes: Vec<Write>) -> (Request, oneshot::Receiver<Durability>) {
     let (done, answer) = oneshot::channel();
     (Request::Commit(Commit { writes, done }), answer)
@@ -79,14 +97,7 @@ async fn a_stop_ends_the_journal_after_what_came_before() {
     }
     let counts = Arc::new(Counts::default());
     // It returns although a sender is still alive.
-    let journal = run(
-        store.clone(),
-        receiver,
-        Arc::default(),
-        counts.clone(),
-        false,
-        Duration::ZERO,
-    );
+    let journal = run_plain(&store, receiver, counts.clone());
     tokio::time::timeout(Duration::from_secs(5), journal)
         .await
         .expect("the journal returns at the stop");
@@ -119,15 +130,7 @@ async fn a_room_opened_again_elsewhere_is_refused_and_the_rest_of_its_batch_stor
     for request in [stale, current, Request::Stop] {
         assert!(requests.send(request).is_ok());
     }
-    run(
-        store.clone(),
-        receiver,
-        Arc::default(),
-        Arc::new(()),
-        false,
-        Duration::ZERO,
-    )
-    .await;
+    run_plain(&store, receiver, Arc::new(())).await;
     assert_eq!(stale_answer.await, Ok(Durability::Fenced));
     assert_eq!(current_answer.await, Ok(Durability::Stored));
     let stored = &store.unfinished_games().await.unwrap()[0];
@@ -181,15 +184,7 @@ async fn a_commit_whose_data_is_refused_takes_no_other_room_s_writes_with_it() {
         assert!(requests.send(request).is_ok());
     }
     let counts = Arc::new(Counts::default());
-    run(
-        store.clone(),
-        receiver,
-        Arc::default(),
-        counts.clone(),
-        false,
-        Duration::ZERO,
-    )
-    .await;
+    run_plain(&store, receiver, counts.clone()).await;
     assert_eq!(
         refused_answer.await,
         Ok(Durability::Stored),
