@@ -266,10 +266,10 @@ fn bids_blind_nil_far_behind_late_in_the_game() {
     );
 }
 
-/// A game without partners dealt from `seed`, in the bidding of its
-/// fifth hand with each player's score (seat 0 deals, seat 1 bids first),
-/// and the seat to bid first.
-fn bidding_alone(preset: Preset, seed: u64, score: &[i32]) -> (Game, Seat) {
+/// A game dealt from `seed` under `preset`, in the bidding of its fifth
+/// hand with each team's score (seat 0 deals, seat 1 bids first), and the
+/// seat to bid first.
+fn fifth_hand_bidding(preset: Preset, seed: u64, score: &[i32]) -> (Game, Seat) {
     let rules = preset.rules();
     let seating = rules.seating();
     let dealt = *Game::new(rules, seed).expect("a preset's rules").dealt();
@@ -289,7 +289,7 @@ fn bidding_alone(preset: Preset, seed: u64, score: &[i32]) -> (Game, Seat) {
 fn does_not_bid_blind_nil_without_a_partner() {
     // Far behind late in a solo game, where the basic bot bids blind nil;
     // with nobody to cover it, the expert looks at its cards first.
-    let (game, first) = bidding_alone(Preset::Solo, 3, &[420, 90, 430, 410]);
+    let (game, first) = fifth_hand_bidding(Preset::Solo, 3, &[420, 90, 430, 410]);
     let view = game.view(Viewer::Seat(first));
     assert_eq!(
         Kind::Basic.player(1, Budget::REPEATABLE).act(&view),
@@ -299,28 +299,34 @@ fn does_not_bid_blind_nil_without_a_partner() {
 }
 
 #[test]
-fn bids_no_more_than_its_habit_without_partners() {
-    // In three-player and solo the expert may bid under the basic bot's
-    // bid, never over it: its guesses make a higher bid look safer than
-    // it is there.
-    for preset in [Preset::ThreePlayer, Preset::Solo] {
-        for seed in 0..12 {
-            let (mut game, first) = bidding_alone(preset, seed, &[0, 0, 0, 0]);
-            if matches!(game.legal(first), Legal::Look | Legal::BlindOrLook(_)) {
-                game.apply(first, Action::LookAtHand).expect("looking is allowed");
+fn bids_no_more_than_its_habit() {
+    // The expert may bid under the basic bot's bid, never over it: its
+    // guesses make a higher bid look safer than it is, with or without
+    // partners. Every seat's bid is checked, each after the expert's bids
+    // before it, so a partner's bid is among the things it weighs.
+    for preset in [Preset::Classic, Preset::Jokers, Preset::ThreePlayer, Preset::Solo] {
+        for seed in 0..6 {
+            let (mut game, _) = fifth_hand_bidding(preset, seed, &[0, 0, 0, 0]);
+            while game.phase() == Phase::Bidding {
+                let seat = game.first_to_act().expect("somebody bids");
+                if matches!(game.legal(seat), Legal::Look | Legal::BlindOrLook(_)) {
+                    game.apply(seat, Action::LookAtHand).expect("looking is allowed");
+                }
+                let view = game.view(Viewer::Seat(seat));
+                let basic = Kind::Basic.player(1, Budget::REPEATABLE).act(&view);
+                let expert = expert().act(&view);
+                let tricks = |action: Option<Action>| match action {
+                    Some(Action::Bid(Bid::Tricks(n))) => n,
+                    Some(Action::Bid(_)) => 0,
+                    other => panic!("a bid, not {other:?}"),
+                };
+                assert!(
+                    tricks(expert) <= tricks(basic),
+                    "{preset:?}, seed {seed}, {seat:?}: the expert bid {expert:?} over the habit's {basic:?}"
+                );
+                game.apply(seat, expert.expect("a bid"))
+                    .expect("the expert's bid is legal");
             }
-            let view = game.view(Viewer::Seat(first));
-            let basic = Kind::Basic.player(1, Budget::REPEATABLE).act(&view);
-            let expert = expert().act(&view);
-            let tricks = |action: Option<Action>| match action {
-                Some(Action::Bid(Bid::Tricks(n))) => n,
-                Some(Action::Bid(_)) => 0,
-                other => panic!("a bid, not {other:?}"),
-            };
-            assert!(
-                tricks(expert) <= tricks(basic),
-                "{preset:?}, seed {seed}: the expert bid {expert:?} over the habit's {basic:?}"
-            );
         }
     }
 }
