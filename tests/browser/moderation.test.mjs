@@ -288,8 +288,10 @@ test('a player looks after himself and his account; the staff warn, mute, reset 
   await button(maintenance, 'Start maintenance').click();
   await button(maintenance, 'End maintenance').waitFor();
   const banner = (page) => page.locator('#banners').getByRole('status').filter({ hasText: 'Maintenance.' });
+  let live;
   try {
     await banner(ozzy.page).getByText('Upgrading the tables', { exact: false }).waitFor();
+    live = await banner(ozzy.page).innerText();
     await device.page.reload();
     await banner(device.page).getByText('Upgrading the tables', { exact: false }).waitFor();
     await shoot(device.page, 'maintenance', { sizes: SIZES });
@@ -307,6 +309,9 @@ test('a player looks after himself and his account; the staff warn, mute, reset 
     throw new Error(`the maintenance did not show: ${JSON.stringify(seen)}`, { cause: error });
   }
   await button(maintenance, 'End maintenance').click();
+  // The banner a live notice drew says what is closed once, in the page's
+  // words, beside the administrator's message.
+  assert.equal(live.match(/no new/gi)?.length, 1, live);
   await banner(ozzy.page).waitFor({ state: 'detached' });
   await ozzy.page.locator('#toasts').getByText('The maintenance is over', { exact: false }).waitFor();
 

@@ -35,8 +35,13 @@ export function moderationActions(app, { client, api, changed, navigateTo, notif
           app.broadcasts = [...app.broadcasts, { id: (broadcastId += 1), message: notice.message }];
           break;
         case 'maintenance':
+          // The notice's words say what the banner says itself (no new
+          // tables, until when), so the banner is drawn at once without
+          // them, and the administrator's own message is read from
+          // GET /api/maintenance.
           maintenanceNews += 1;
-          app.maintenance = { active: true, message: notice.message, until: notice.until ?? null };
+          app.maintenance = { active: true, message: null, until: notice.until ?? null };
+          loadMaintenance();
           break;
         case 'maintenance_over':
           maintenanceNews += 1;

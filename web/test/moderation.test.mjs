@@ -126,20 +126,29 @@ test('audit lines and reports in words', () => {
 test('a maintenance notice is not undone by an answer asked for before it', async () => {
   // The page reads the maintenance at every welcome; the notice that
   // maintenance began may come while that read is on its way, with the
-  // answer from before.
-  let answer;
-  const api = { maintenance: () => new Promise((resolve) => { answer = resolve; }) };
+  // answer from before. The notice itself has the administrator's message
+  // read, since its own words repeat what the banner says.
+  const answers = [];
+  const api = { maintenance: () => new Promise((resolve) => { answers.push(resolve); }) };
   const app = { maintenance: null, broadcasts: [] };
   const noop = () => {};
   const actions = moderationActions(app, { client: {}, api, changed: noop, navigateTo: noop, notify: noop, signInWith: noop, signedOut: noop });
   const reading = actions.loadMaintenance();
-  actions.noticeReceived({ kind: 'maintenance', message: 'Maintenance. Upgrading' });
-  answer({ active: false });
+  actions.noticeReceived({
+    kind: 'maintenance',
+    message: 'the server is in maintenance until the operators end it: no new rooms, games or queueing. Upgrading',
+  });
+  assert.deepEqual(app.maintenance, { active: true, message: null, until: null }, 'the banner shows at once');
+  assert.equal(answers.length, 2, 'the notice has the maintenance read again');
+  answers[0]({ active: false });
   await reading;
   assert.equal(app.maintenance?.active, true, 'the notice stands');
+  answers[1]({ active: true, message: 'Upgrading', until: null });
+  await new Promise(setImmediate);
+  assert.deepEqual(app.maintenance, { active: true, message: 'Upgrading', until: null });
   // A read asked after the notice is believed.
   const again = actions.loadMaintenance();
-  answer({ active: false });
+  answers[2]({ active: false });
   await again;
   assert.equal(app.maintenance, null);
 });
