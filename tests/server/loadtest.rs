@@ -129,6 +129,10 @@ async fn a_short_load_test_reports_its_pace_and_the_cpu_per_action() {
         "{report}"
     );
     assert!(report.contains("\nerrors 0\n"), "{report}");
+    assert!(
+        report.contains("\nmoments the load generator itself was over 50 ms late: "),
+        "{report}"
+    );
     let actions: u64 = report
         .lines()
         .find_map(|line| line.strip_prefix("actions "))

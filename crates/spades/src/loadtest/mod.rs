@@ -68,7 +68,8 @@ pub struct Args {
     #[arg(long, default_value_t = 0.5)]
     think_spread: f64,
     /// Seconds over which the tables start their first games, evenly
-    /// spaced; measuring begins once the last one has started.
+    /// spaced; measuring begins once the last one has started and the
+    /// load generator keeps time again (see `until_punctual`).
     #[arg(long, default_value_t = 2.0)]
     stagger: f64,
     /// The servers' process ids, in the order of `--server`, for their CPU
@@ -168,6 +169,39 @@ struct Totals {
     bytes_received: AtomicU64,
     /// When each action slower than [`SLOW`] was sent, and its latency.
     slow: std::sync::Mutex<Vec<(Instant, u32)>>,
+    /// When the load generator's own runtime woke a timer more than
+    /// [`LATE`] late, and how late (see [`watch_own_lateness`]).
+    late: std::sync::Mutex<Vec<(Instant, u32)>>,
+}
+
+/// How often the load generator checks that its own runtime keeps time,
+/// and the lateness it reports.
+const LATE_TICK: Duration = Duration::from_millis(10);
+const LATE: Duration = Duration::from_millis(50);
+
+/// Notes each moment, while measuring, that a timer of the load
+/// generator's own runtime fired more than [`LATE`] after it was due. Its
+/// clients read their confirmations on that runtime, so a confirmation
+/// that arrived meanwhile waited on this side: slow seconds that match
+/// such moments measured the load generator (or the machine under it), not
+/// the server.
+async fn watch_own_lateness(totals: Arc<Totals>) {
+    loop {
+        let due = tokio::time::Instant::now() + LATE_TICK;
+        tokio::select! {
+            () = totals.stop.cancelled() => return,
+            () = tokio::time::sleep_until(due) => {}
+        }
+        let late = due.elapsed();
+        if late > LATE && totals.measuring.load(Ordering::Relaxed) {
+            let micros = late.as_micros().min(u128::from(u32::MAX)) as u32;
+            totals
+                .late
+                .lock()
+                .expect("no task panics holding it")
+                .push((due.into_std(), micros));
+        }
+    }
 }
 
 /// Files the load generator keeps open besides its clients' sockets: the
@@ -193,6 +227,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let totals = Arc::new(Totals::default());
     let players = seat_tables(&args, &totals).await?;
     let fuzz_totals = start_fuzzers(&args, &first_server, &totals);
+    tokio::spawn(watch_own_lateness(totals.clone()));
 
     let after_setup = Readings::take(&pids);
     let database_before = args.database_process.as_deref().map(NamedProcesses::take);
@@ -340,14 +375,44 @@ async fn seat_tables(args: &Args, totals: &Arc<Totals>) -> anyhow::Result<Vec<Pl
     }
     // Every table has started its first game by the end of the stagger.
     tokio::time::sleep_until((setup_started + stagger).into()).await;
+    let seated = setup_started.elapsed();
+    let settled = until_punctual().await;
     eprintln!(
-        "{} tables ({} connections) seated in {:.1} s; measuring for {} s",
+        "{} tables ({} connections) seated in {:.1} s, the load generator keeping time {:.1} s later; \
+         measuring for {} s",
         args.tables,
         players.len(),
-        setup_started.elapsed().as_secs_f64(),
+        seated.as_secs_f64(),
+        settled.as_secs_f64(),
         args.duration
     );
     Ok(players)
+}
+
+/// How long the load generator's timers must fire on time (within
+/// [`PUNCTUAL`]) before it starts measuring, and the longest it waits.
+const SETTLED_FOR: Duration = Duration::from_secs(1);
+const PUNCTUAL: Duration = Duration::from_millis(20);
+const SETTLE_AT_MOST: Duration = Duration::from_secs(10);
+
+/// Waits until the load generator's own timers have fired on time for
+/// [`SETTLED_FOR`], or for [`SETTLE_AT_MOST`], and says how long it waited.
+/// Connecting thousands of clients leaves its runtime behind with work,
+/// and a confirmation it read late then would be charged to the server.
+async fn until_punctual() -> Duration {
+    let began = tokio::time::Instant::now();
+    let mut on_time_since = began;
+    while began.elapsed() < SETTLE_AT_MOST {
+        let due = tokio::time::Instant::now() + LATE_TICK;
+        tokio::time::sleep_until(due).await;
+        let now = tokio::time::Instant::now();
+        if now - due > PUNCTUAL {
+            on_time_since = now;
+        } else if now - on_time_since >= SETTLED_FOR {
+            break;
+        }
+    }
+    began.elapsed()
 }
 
 /// Starts the misbehaving clients asked for, which run until the run stops.
@@ -416,5 +481,28 @@ fn report_error(totals: &Totals, code: spades_protocol::ws::ErrorCode, message: 
     const SHOWN: u64 = 5;
     if totals.errors.fetch_add(1, Ordering::Relaxed) < SHOWN {
         eprintln!("error from the server: {}: {message}", code.name());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A task that holds the load generator's only thread makes its timer
+    /// late, and the watcher notes by how much.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_stalled_runtime_is_noted_as_late() {
+        let totals = Arc::new(Totals::default());
+        totals.measuring.store(true, Ordering::SeqCst);
+        let watcher = tokio::spawn(watch_own_lateness(totals.clone()));
+        tokio::time::sleep(Duration::from_millis(30)).await;
+
+        // Blocks the runtime's thread, as a stalled process would.
+        std::thread::sleep(Duration::from_millis(150));
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        totals.stop.cancel();
+        watcher.await.unwrap();
+        let late = totals.late.lock().unwrap();
+        assert!(late.iter().any(|&(_, micros)| micros >= 100_000), "{late:?}");
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::fuzz::FuzzTotals;
 use super::player::Step;
 use super::readings::{MachineTimes, StoreMetrics, bucket_bound};
-use super::{Args, SLOW, Totals, floor, syscalls};
+use super::{Args, LATE, SLOW, Totals, floor, syscalls};
 use crate::stats::percentile;
 
 /// The run's latency samples in microseconds: all of them, sorted, and
@@ -273,6 +273,19 @@ pub(super) fn report_slow(totals: &Totals, started: Instant) {
         println!(
             "  second {second}: {count} slow confirmations, the slowest {}",
             millis(Some(max))
+        );
+    }
+    let late = totals.late.lock().expect("no task panics holding it");
+    println!(
+        "moments the load generator itself was over {} ms late: {}",
+        LATE.as_millis(),
+        late.len()
+    );
+    for (at, micros) in late.iter().take(5) {
+        println!(
+            "  second {}: {} late",
+            at.saturating_duration_since(started).as_secs(),
+            millis(Some(*micros))
         );
     }
 }
