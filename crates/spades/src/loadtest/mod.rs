@@ -187,12 +187,10 @@ const LATE: Duration = Duration::from_millis(50);
 /// the server.
 async fn watch_own_lateness(totals: Arc<Totals>) {
     loop {
-        let due = tokio::time::Instant::now() + LATE_TICK;
-        tokio::select! {
+        let (due, late) = tokio::select! {
             () = totals.stop.cancelled() => return,
-            () = tokio::time::sleep_until(due) => {}
-        }
-        let late = due.elapsed();
+            tick = one_tick() => tick,
+        };
         if late > LATE && totals.measuring.load(Ordering::Relaxed) {
             let micros = late.as_micros().min(u128::from(u32::MAX)) as u32;
             totals
@@ -202,6 +200,14 @@ async fn watch_own_lateness(totals: Arc<Totals>) {
                 .push((due.into_std(), micros));
         }
     }
+}
+
+/// Sleeps for [`LATE_TICK`]; returns when the timer was due and how late
+/// the runtime woke this task after it.
+async fn one_tick() -> (tokio::time::Instant, Duration) {
+    let due = tokio::time::Instant::now() + LATE_TICK;
+    tokio::time::sleep_until(due).await;
+    (due, due.elapsed())
 }
 
 /// Files the load generator keeps open besides its clients' sockets: the
@@ -403,10 +409,9 @@ async fn until_punctual() -> Duration {
     let began = tokio::time::Instant::now();
     let mut on_time_since = began;
     while began.elapsed() < SETTLE_AT_MOST {
-        let due = tokio::time::Instant::now() + LATE_TICK;
-        tokio::time::sleep_until(due).await;
+        let (_, late) = one_tick().await;
         let now = tokio::time::Instant::now();
-        if now - due > PUNCTUAL {
+        if late > PUNCTUAL {
             on_time_since = now;
         } else if now - on_time_since >= SETTLED_FOR {
             break;
