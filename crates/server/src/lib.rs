@@ -12,6 +12,7 @@ mod api;
 mod config;
 mod connection;
 mod identity;
+mod lateness;
 mod listener;
 mod metrics;
 mod moderation;
@@ -469,6 +470,10 @@ impl Server {
         let state = AppState::new(config, store, journal, &journal_metrics, cluster);
         moderation::load_policy(state.store(), state.policy()).await?;
         tokio::spawn(moderation::refresh_policy(state.clone(), state.shutdown_token()));
+        tokio::spawn(lateness::watch(
+            state.metrics().lateness.clone(),
+            state.shutdown_token(),
+        ));
         if let Some(cluster) = state.cluster() {
             cluster
                 .start(cluster_parts(&state))

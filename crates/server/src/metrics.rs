@@ -25,6 +25,7 @@ use prometheus_client::registry::{Registry, Unit};
 use spades_protocol::ws::ErrorCode;
 use spades_room::RoomMetrics;
 
+use crate::lateness::LatenessMetrics;
 use crate::listener::SocketsClosed;
 
 use spades_room::metrics::Label;
@@ -81,6 +82,8 @@ pub struct Metrics {
     /// Tournaments being played, as the runner last counted them (it
     /// looks every second).
     pub tournaments: Gauge,
+    /// The runtime's stalls (see `lateness.rs`).
+    pub lateness: LatenessMetrics,
     /// Read at each scrape.
     connections: Gauge,
     connections_max: Gauge,
@@ -109,6 +112,7 @@ impl Metrics {
             messages_in: Counter::default(),
             messages_out: Counter::default(),
             tournaments: Gauge::default(),
+            lateness: LatenessMetrics::default(),
             connections: Gauge::default(),
             connections_max: Gauge::default(),
             degraded: Gauge::default(),
@@ -126,6 +130,7 @@ impl Metrics {
         metrics.register_messages();
         metrics.register_tournaments();
         metrics.register_store(journal);
+        metrics.register_runtime();
         metrics
     }
 
@@ -182,6 +187,22 @@ impl Metrics {
             "tournaments_running",
             "Tournaments being played",
             self.tournaments.clone(),
+        );
+    }
+
+    /// The runtime's stalls.
+    fn register_runtime(&mut self) {
+        let r = &mut self.registry;
+        r.register(
+            "runtime_stalls",
+            "Times the server's runtime woke a timer 50 ms or more late: every table waited",
+            self.lateness.stalls.clone(),
+        );
+        r.register_with_unit(
+            "runtime_stalled",
+            "How late the runtime woke its timer at those times, in all",
+            Unit::Seconds,
+            self.lateness.stalled_seconds.clone(),
         );
     }
 
@@ -285,6 +306,8 @@ mod tests {
         metrics.room.rooms.inc();
         metrics.room.actions.inc_by(7);
         metrics.room.action_time.observe(0.002);
+        metrics.lateness.stalls.inc();
+        metrics.lateness.stalled_seconds.inc_by(0.064);
         let text = metrics.encode(Readings {
             connections: 5,
             connections_max: 100,
@@ -313,6 +336,8 @@ mod tests {
             ("spades_journal_batch_writes_count", 1.0),
             ("spades_journal_batch_writes_sum", 4.0),
             ("spades_journal_commit_wait_seconds_count", 1.0),
+            ("spades_runtime_stalls_total", 1.0),
+            ("spades_runtime_stalled_seconds_total", 0.064),
         ] {
             assert_eq!(value(&text, name), Some(expected), "{name} in\n{text}");
         }

@@ -26,7 +26,7 @@ use readings::{
 };
 use report::{
     Latencies, cost_per_hand, report_calls, report_database, report_floor, report_fuzz, report_latencies,
-    report_machine, report_slow, report_store,
+    report_machine, report_server_watch, report_slow, report_store,
 };
 
 mod floor;
@@ -34,6 +34,7 @@ mod fuzz;
 mod player;
 mod readings;
 mod report;
+mod server_watch;
 mod syscalls;
 
 #[derive(clap::Args, Debug)]
@@ -202,6 +203,21 @@ async fn watch_own_lateness(totals: Arc<Totals>) {
     }
 }
 
+/// Measures for the run's duration while the tables play and the server's
+/// `/metrics` is read once a second; returns when measuring began, how
+/// long it lasted in seconds, and what the server counted.
+async fn measure(server: &str, args: &Args, totals: &Totals) -> (Instant, f64, server_watch::Watched) {
+    let duration = Duration::from_secs_f64(args.duration);
+    let started = Instant::now();
+    totals.measuring.store(true, Ordering::SeqCst);
+    let watch = server_watch::watch(server.to_string(), started, duration, totals.stop.clone());
+    let watch = tokio::spawn(watch);
+    tokio::time::sleep(duration).await;
+    totals.measuring.store(false, Ordering::SeqCst);
+    let elapsed = started.elapsed().as_secs_f64();
+    (started, elapsed, watch.await.ok().flatten())
+}
+
 /// Sleeps for [`LATE_TICK`]; returns when the timer was due and how late
 /// the runtime woke this task after it.
 async fn one_tick() -> (tokio::time::Instant, Duration) {
@@ -240,12 +256,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let own_before = ProcessStats::read(std::process::id());
     let machine_before = MachineTimes::read();
     let metrics_before = StoreMetrics::fetch(&first_server).await;
-    let duration = Duration::from_secs_f64(args.duration);
-    let started = Instant::now();
-    totals.measuring.store(true, Ordering::SeqCst);
-    tokio::time::sleep(duration).await;
-    totals.measuring.store(false, Ordering::SeqCst);
-    let elapsed = started.elapsed().as_secs_f64();
+    let (started, elapsed, watched) = measure(&first_server, &args, &totals).await;
     let at_end = Readings::take(&pids);
     let database_at_end = args.database_process.as_deref().map(NamedProcesses::take);
     let own_at_end = ProcessStats::read(std::process::id());
@@ -262,6 +273,7 @@ async fn run_async(args: Args) -> anyhow::Result<()> {
     let connections = args.tables * args.clients_per_table();
     report_latencies(&args, &totals, latencies, hands, elapsed, connections);
     report_slow(&totals, started);
+    report_server_watch(watched.as_deref());
     if args.fuzz > 0 {
         report_fuzz(args.fuzz, &fuzz_totals);
     }

@@ -258,21 +258,10 @@ pub(super) struct StoreMetrics {
 
 impl StoreMetrics {
     pub(super) async fn fetch(ws_url: &str) -> Option<StoreMetrics> {
-        use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let authority = ws_url.split("://").nth(1)?.split('/').next()?;
-        let mut stream = tokio::net::TcpStream::connect(authority).await.ok()?;
-        let request = format!("GET /metrics HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n");
-        stream.write_all(request.as_bytes()).await.ok()?;
-        let mut text = String::new();
-        stream.read_to_string(&mut text).await.ok()?;
-        let value = |name: &str| -> Option<f64> {
-            text.lines()
-                .find(|line| line.starts_with(name))?
-                .rsplit(' ')
-                .next()?
-                .parse()
-                .ok()
-        };
+        StoreMetrics::parse(&metrics_text(ws_url).await?)
+    }
+
+    pub(super) fn parse(text: &str) -> Option<StoreMetrics> {
         let mut bounds = Vec::new();
         let mut buckets = Vec::new();
         for line in text
@@ -288,13 +277,36 @@ impl StoreMetrics {
             buckets.push(line.rsplit(' ').next()?.parse().ok()?);
         }
         Some(StoreMetrics {
-            writes: value("spades_journal_writes_total ")? as u64,
-            transactions: value("spades_journal_transactions_total ")? as u64,
+            writes: metric_value(text, "spades_journal_writes_total")? as u64,
+            transactions: metric_value(text, "spades_journal_transactions_total")? as u64,
             bounds,
             buckets,
-            wait_sum: value("spades_journal_commit_wait_seconds_sum ")?,
+            wait_sum: metric_value(text, "spades_journal_commit_wait_seconds_sum")?,
         })
     }
+}
+
+/// The text of the server's `/metrics`, asked of the host and port of its
+/// WebSocket address.
+pub(super) async fn metrics_text(ws_url: &str) -> Option<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let authority = ws_url.split("://").nth(1)?.split('/').next()?;
+    let mut stream = tokio::net::TcpStream::connect(authority).await.ok()?;
+    let request = format!("GET /metrics HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.ok()?;
+    let mut text = String::new();
+    stream.read_to_string(&mut text).await.ok()?;
+    Some(text)
+}
+
+/// The value of the metric (without labels) named `name` in that text.
+pub(super) fn metric_value(text: &str, name: &str) -> Option<f64> {
+    text.lines()
+        .find(|line| line.strip_prefix(name).is_some_and(|rest| rest.starts_with(' ')))?
+        .rsplit(' ')
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// The upper bound of the bucket holding the given fraction of the waits,

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::fuzz::FuzzTotals;
 use super::player::Step;
 use super::readings::{MachineTimes, StoreMetrics, bucket_bound};
+use super::server_watch::SlowSecond;
 use super::{Args, LATE, SLOW, Totals, floor, syscalls};
 use crate::stats::percentile;
 
@@ -286,6 +287,33 @@ pub(super) fn report_slow(totals: &Totals, started: Instant) {
             "  second {}: {} late",
             at.saturating_duration_since(started).as_secs(),
             millis(Some(*micros))
+        );
+    }
+}
+
+/// Prints the server's own account of its slow moments over the run (see
+/// `server_watch.rs`): each second in which its runtime was held or rooms
+/// waited long for the store, the first five in order.
+pub(super) fn report_server_watch(watched: Option<&[SlowSecond]>) {
+    let Some(seconds) = watched else {
+        println!("the server's own account of slow moments: not in its /metrics");
+        return;
+    };
+    let stalls: u64 = seconds.iter().map(|s| s.stalls).sum();
+    let stalled: Duration = seconds.iter().map(|s| s.stalled).sum();
+    let long_waits: u64 = seconds.iter().map(|s| s.long_waits).sum();
+    println!(
+        "the server's runtime over 50 ms late: {stalls} times ({:.0} ms in all); \
+         rooms that waited over 51.2 ms for the store: {long_waits}",
+        stalled.as_secs_f64() * 1000.0
+    );
+    for slow in seconds.iter().take(5) {
+        println!(
+            "  second {}: runtime late {} times ({:.0} ms), {} long waits for the store",
+            slow.second,
+            slow.stalls,
+            slow.stalled.as_secs_f64() * 1000.0,
+            slow.long_waits
         );
     }
 }

@@ -410,7 +410,17 @@ impl Running {
     /// One step of tidying the writer's log; false when there is nothing
     /// left to do or it failed (the next batch tries again).
     fn tidy(&mut self) -> bool {
-        match self.writer.tidy() {
+        let began = Instant::now();
+        let result = self.writer.tidy();
+        let took = began.elapsed();
+        if took >= PAUSE {
+            // Commits that came meanwhile waited for it, as for a batch.
+            tracing::debug!(
+                took_us = took.as_micros() as u64,
+                "a step of tidying the journal's log held its tables"
+            );
+        }
+        match result {
             Ok(more) => more,
             Err(error) => {
                 tracing::warn!(%error, "cannot tidy the journal's log; the next batch will");
