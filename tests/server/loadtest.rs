@@ -211,13 +211,16 @@ async fn a_load_test_compares_the_server_with_the_floor_of_its_traffic() {
         "{report}"
     );
     // A hand is at least 4 bids and 52 cards from the clients, and every
-    // one of them is confirmed to four connections.
+    // one of them is confirmed to four connections. The frames and the
+    // hands are counted over the measured seconds, so a hand under way when
+    // measuring began counts whole with only part of its frames: with a few
+    // dozen hands that puts the mean a little under 56.
     let traffic = report
         .lines()
         .find_map(|line| line.strip_prefix("traffic per hand: "))
         .unwrap_or_else(|| panic!("a traffic line: {report}"));
     let requests: f64 = traffic.split(' ').next().unwrap().parse().unwrap();
-    assert!((56.0..70.0).contains(&requests), "{traffic}");
+    assert!((50.0..70.0).contains(&requests), "{traffic}");
     let floor = report
         .lines()
         .find_map(|line| line.strip_prefix("floor: "))
